@@ -1,0 +1,18 @@
+// Command spindle submits GPU jobs to Hadoop YARN or runs them locally; the
+// same binary runs the ApplicationMaster and the executors inside YARN
+// containers. The commands live in package deploy; this file only runs them.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spindle-yarn/spindle/deploy"
+)
+
+func main() {
+	if err := deploy.NewApp().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "spindle:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,28 @@
+package deploy
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+// NewApp builds the spindle command line.
+func NewApp() *cli.App {
+	return &cli.App{
+		Name:  "spindle",
+		Usage: "run GPU work on Hadoop YARN, or locally with no cluster",
+		// Errors are printed once, by main, with the exit status it chooses.
+		HideVersion:    true,
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands: []*cli.Command{
+			versionCommand(),
+		},
+		// Reached only when the first argument is not a command.
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fmt.Errorf("unknown command %q; 'spindle help' lists the commands", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+}

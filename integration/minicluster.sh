@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# A real Hadoop cluster for Spindle's tests: Hadoop's MiniYARNCluster and
+# MiniDFSCluster in one JVM, started by our harness in integration/minicluster.
+#
+#   integration/minicluster.sh start [DIR]   background; returns when ready;
+#                                            last line HADOOP_CONF_DIR=DIR/conf
+#   integration/minicluster.sh status [DIR]  exit 0 iff up
+#   integration/minicluster.sh stop [DIR]    nothing left running
+#
+# DIR defaults to integration/.cluster. Logs land in DIR/logs.
+#
+# Knobs (environment):
+#   NODEMANAGERS (2)  GPUS_PER_NODE (4)  HADOOP_VERSION (3.5.0)
+#   MINICLUSTER_NM_MEMORY_MB (8192)  MINICLUSTER_NM_VCORES (8)
+#   MINICLUSTER_HOST (127.0.0.1)
+#   MINICLUSTER_RM_PORT (8032)  MINICLUSTER_RM_SCHEDULER_PORT (8030)
+#   MINICLUSTER_RM_TRACKER_PORT (8031)  MINICLUSTER_RM_ADMIN_PORT (8033)
+#   MINICLUSTER_RM_WEB_PORT (8088)  MINICLUSTER_NN_PORT (8020)
+#   MINICLUSTER_NN_HTTP_PORT (9870)
+#   MINICLUSTER_OWNER_PID   the cluster stops by itself when this process exits
+#   MINICLUSTER_HEAP (1536m)  MINICLUSTER_START_TIMEOUT (180, seconds)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+harness="$here/minicluster"
+main_class=io.spindle.minicluster.Main
+
+: "${NODEMANAGERS:=2}"
+: "${GPUS_PER_NODE:=4}"
+: "${HADOOP_VERSION:=3.5.0}"
+: "${MINICLUSTER_HOST:=127.0.0.1}"
+: "${MINICLUSTER_RM_PORT:=8032}"
+: "${MINICLUSTER_RM_SCHEDULER_PORT:=8030}"
+: "${MINICLUSTER_RM_TRACKER_PORT:=8031}"
+: "${MINICLUSTER_RM_ADMIN_PORT:=8033}"
+: "${MINICLUSTER_RM_WEB_PORT:=8088}"
+: "${MINICLUSTER_NN_PORT:=8020}"
+: "${MINICLUSTER_NN_HTTP_PORT:=9870}"
+: "${MINICLUSTER_NM_MEMORY_MB:=8192}"
+: "${MINICLUSTER_NM_VCORES:=8}"
+: "${MINICLUSTER_OWNER_PID:=0}"
+: "${MINICLUSTER_HEAP:=1536m}"
+: "${MINICLUSTER_START_TIMEOUT:=180}"
+
+# Hadoop 3.5 reflects into these JDK internals; Java 17 refuses without them.
+java_opens=(
+  --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens=java.base/java.util.regex=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.cs=ALL-UNNAMED
+  --add-opens=java.base/sun.security.action=ALL-UNNAMED
+  --add-opens=java.base/sun.util.calendar=ALL-UNNAMED
+  --add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-exports=java.base/sun.net.dns=ALL-UNNAMED
+  --add-exports=java.base/sun.net.util=ALL-UNNAMED
+)
+
+die() {
+  echo "minicluster: $*" >&2
+  exit 1
+}
+
+usage() {
+  echo "usage: $0 start|status|stop [DIR]" >&2
+  exit 2
+}
+
+abs_dir() {
+  local d=${1:-$here/.cluster}
+  mkdir -p "$d"
+  (cd "$d" && pwd)
+}
+
+# The pid of the cluster JVM serving DIR, if one is alive. The command line
+# is checked too, so a recycled pid is never mistaken for the cluster.
+cluster_pid() {
+  local dir=$1 pid
+  [ -f "$dir/pid" ] || return 1
+  pid=$(cat "$dir/pid")
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  [ -r "/proc/$pid/cmdline" ] || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$main_class --dir=$dir " || return 1
+  echo "$pid"
+}
+
+# Processes working under DIR: the JVM and the containers its NodeManagers
+# started (they run in sessions of their own, so no process group covers them).
+processes_under() {
+  local dir=$1 p cwd
+  for p in /proc/[0-9]*; do
+    cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
+    case "$cwd/" in
+      "$dir"/*) [ "${p#/proc/}" != $$ ] && echo "${p#/proc/}" ;;
+    esac
+  done
+}
+
+tail_logs() {
+  local dir=$1 f
+  for f in "$dir"/logs/minicluster.out "$dir"/logs/*.log; do
+    [ -s "$f" ] || continue
+    echo "----- last lines of $f" >&2
+    tail -n 40 "$f" >&2
+  done
+}
+
+# Builds the harness and writes its runtime classpath, once per Hadoop
+# version; a lock keeps two clusters starting at once from building together.
+build_harness() {
+  local stamp="$harness/target/hadoop.version" log=$1
+  mkdir -p "$harness/target"
+  exec 9>"$harness/target/.build.lock"
+  flock 9
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$HADOOP_VERSION" ] &&
+    [ -f "$harness/target/classpath.txt" ] &&
+    [ -z "$(find "$harness/src" "$harness/pom.xml" -newer "$stamp" -print -quit)" ]; then
+    exec 9>&-
+    return 0
+  fi
+  echo "minicluster: building the harness for Hadoop $HADOOP_VERSION (first use downloads it; log: $log)" >&2
+  if ! mvn -B -q -f "$harness/pom.xml" -Dhadoop.version="$HADOOP_VERSION" package >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    exec 9>&-
+    die "building the harness failed (see $log)"
+  fi
+  echo "$HADOOP_VERSION" >"$stamp"
+  exec 9>&-
+}
+
+port_in_use() {
+  (exec 3<>"/dev/tcp/$MINICLUSTER_HOST/$1") 2>/dev/null
+}
+
+start() {
+  local dir pid port name waited=0
+  dir=$(abs_dir "${1:-}")
+  if pid=$(cluster_pid "$dir"); then
+    die "a mini cluster is already running in $dir (pid $pid); stop it first: $0 stop $dir"
+  fi
+  for name in RM_PORT RM_SCHEDULER_PORT RM_TRACKER_PORT RM_ADMIN_PORT RM_WEB_PORT NN_PORT NN_HTTP_PORT; do
+    port=$(eval echo "\$MINICLUSTER_$name")
+    if port_in_use "$port"; then
+      die "port $port (MINICLUSTER_$name) on $MINICLUSTER_HOST is already in use; is another cluster running? Choose another with MINICLUSTER_$name"
+    fi
+  done
+  command -v java >/dev/null || die "java not found: the mini cluster needs Java 17"
+  command -v mvn >/dev/null || die "mvn not found: the mini cluster needs Maven"
+
+  rm -rf "$dir/conf" "$dir/work" "$dir/logs" "$dir/ready" "$dir/pid"
+  mkdir -p "$dir/logs" "$dir/work" "$dir/tmp"
+  build_harness "$dir/logs/build.log"
+
+  (
+    cd "$dir/work"
+    exec setsid java -Xmx"$MINICLUSTER_HEAP" "${java_opens[@]}" \
+      -Djava.net.preferIPv4Stack=true \
+      -Djava.io.tmpdir="$dir/tmp" \
+      -Dspindle.logs.dir="$dir/logs" \
+      -Dhadoop.log.dir="$dir/logs" \
+      -Dtest.build.data="$dir/work" \
+      -cp "$harness/target/spindle-minicluster-1.0.jar:$(cat "$harness/target/classpath.txt")" \
+      "$main_class" --dir="$dir" \
+      --nodemanagers="$NODEMANAGERS" --gpus-per-node="$GPUS_PER_NODE" \
+      --nm-memory-mb="$MINICLUSTER_NM_MEMORY_MB" --nm-vcores="$MINICLUSTER_NM_VCORES" \
+      --host="$MINICLUSTER_HOST" \
+      --rm-port="$MINICLUSTER_RM_PORT" --rm-scheduler-port="$MINICLUSTER_RM_SCHEDULER_PORT" \
+      --rm-tracker-port="$MINICLUSTER_RM_TRACKER_PORT" --rm-admin-port="$MINICLUSTER_RM_ADMIN_PORT" \
+      --rm-web-port="$MINICLUSTER_RM_WEB_PORT" \
+      --nn-port="$MINICLUSTER_NN_PORT" --nn-http-port="$MINICLUSTER_NN_HTTP_PORT" \
+      --owner-pid="$MINICLUSTER_OWNER_PID"
+  ) </dev/null >"$dir/logs/minicluster.out" 2>&1 &
+  pid=$!
+  echo "$pid" >"$dir/pid"
+
+  while [ ! -f "$dir/ready" ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      tail_logs "$dir"
+      rm -f "$dir/pid"
+      die "the mini cluster exited while starting (logs: $dir/logs)"
+    fi
+    if [ "$waited" -ge "$MINICLUSTER_START_TIMEOUT" ]; then
+      tail_logs "$dir"
+      stop "$dir" >/dev/null
+      die "the mini cluster was not ready within ${MINICLUSTER_START_TIMEOUT}s (logs: $dir/logs)"
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  echo "minicluster: up in ${waited}s: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, logs in $dir/logs" >&2
+  echo "HADOOP_CONF_DIR=$dir/conf"
+}
+
+status() {
+  local dir pid
+  dir=$(abs_dir "${1:-}")
+  if pid=$(cluster_pid "$dir") && [ -f "$dir/ready" ]; then
+    echo "up (pid $pid) HADOOP_CONF_DIR=$dir/conf"
+    return 0
+  fi
+  echo "down"
+  return 1
+}
+
+stop() {
+  local dir pid waited=0 left
+  dir=$(abs_dir "${1:-}")
+  if pid=$(cluster_pid "$dir"); then
+    # SIGTERM runs the JVM's shutdown hook: NodeManagers kill their
+    # containers, then YARN and HDFS stop in order.
+    kill -TERM "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 60 ]; do
+      sleep 1
+      waited=$((waited + 1))
+    done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  fi
+  left=$(processes_under "$dir")
+  if [ -n "$left" ]; then
+    # shellcheck disable=SC2086
+    kill -KILL $left 2>/dev/null || true
+  fi
+  rm -f "$dir/pid" "$dir/ready"
+  echo "stopped"
+}
+
+case "${1:-}" in
+  start) start "${2:-}" ;;
+  status) status "${2:-}" ;;
+  stop) stop "${2:-}" ;;
+  *) usage ;;
+esac

@@ -1,0 +1,110 @@
+package io.spindle.minicluster;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * The server-side configuration of the mini cluster, and the small client
+ * configuration it hands to Spindle as HADOOP_CONF_DIR. Both are built from
+ * {@link Settings} so the ports a client is told are the ports servers bind.
+ */
+final class ClusterConfig {
+  static final String GPU = "yarn.io/gpu";
+
+  private ClusterConfig() {}
+
+  static YarnConfiguration yarn(Settings s) {
+    YarnConfiguration conf = new YarnConfiguration();
+    // The RM's addresses come from this configuration rather than from
+    // ephemeral ports, so clients can be told them before anything starts.
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, true);
+    setRMAddresses(conf, s);
+
+    // Scheduling as on a GPU cluster: CapacityScheduler, DominantResourceCalculator
+    // (the default one counts memory only and would ignore GPUs), one queue.
+    conf.set(YarnConfiguration.RM_SCHEDULER,
+        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler");
+    conf.set("yarn.scheduler.capacity.resource-calculator",
+        "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
+    conf.set("yarn.scheduler.capacity.root.queues", "default");
+    conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
+    conf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100");
+    // A test may run several small applications at once; the default 10%
+    // would admit one AM at a time.
+    conf.set("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
+
+    // GPUs as a countable resource type. There is no GPU plugin (no
+    // nvidia-smi here), so the NodeManagers advertise a count and assign no
+    // device indices: exactly the mini-cluster path DESIGN.md describes.
+    conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
+    conf.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + GPU, s.gpusPerNode);
+    conf.setLong("yarn.resource-types." + GPU + ".maximum-allocation", s.gpusPerNode);
+
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, s.nmMemoryMb);
+    conf.setInt(YarnConfiguration.NM_VCORES, s.nmVcores);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 64);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB, s.nmMemoryMb);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_VCORES, s.nmVcores);
+    // Every NodeManager is on "localhost": with the port in the node name the
+    // scheduler can still tell them apart, so node-specific requests work.
+    conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
+
+    // Test machines run with nearly full disks and no memory to spare for
+    // virtual-memory accounting; neither should fail a NodeManager.
+    conf.setFloat(
+        YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
+    conf.setLong(YarnConfiguration.NM_MIN_PER_DISK_FREE_SPACE_MB, 0);
+    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+
+    // Keep finished containers' directories for a while so a failing test
+    // can be diagnosed from DIR.
+    conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 600);
+    conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
+    return conf;
+  }
+
+  static Configuration hdfs(Settings s) {
+    Configuration conf = new Configuration();
+    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
+    // The NameNode would enter safe mode on a nearly full disk.
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DU_RESERVED_KEY, 0);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, s.host);
+    return conf;
+  }
+
+  /** core-site.xml for clients: where HDFS is and how to authenticate. */
+  static Configuration clientCore(Settings s, String defaultFS) {
+    Configuration conf = new Configuration(false);
+    conf.set("fs.defaultFS", defaultFS);
+    conf.set("hadoop.security.authentication", "simple");
+    return conf;
+  }
+
+  /** yarn-site.xml for clients: the RM's addresses and the resource types. */
+  static Configuration clientYarn(Settings s) {
+    Configuration conf = new Configuration(false);
+    conf.set(YarnConfiguration.RM_HOSTNAME, s.host);
+    setRMAddresses(conf, s);
+    conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
+    return conf;
+  }
+
+  /** hdfs-site.xml for clients. */
+  static Configuration clientHdfs(Settings s, String nnHttpAddress) {
+    Configuration conf = new Configuration(false);
+    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, nnHttpAddress);
+    return conf;
+  }
+
+  private static void setRMAddresses(Configuration conf, Settings s) {
+    conf.set(YarnConfiguration.RM_ADDRESS, s.host + ":" + s.rmPort);
+    conf.set(YarnConfiguration.RM_SCHEDULER_ADDRESS, s.host + ":" + s.rmSchedulerPort);
+    conf.set(YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, s.host + ":" + s.rmTrackerPort);
+    conf.set(YarnConfiguration.RM_ADMIN_ADDRESS, s.host + ":" + s.rmAdminPort);
+    conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS, s.host + ":" + s.rmWebPort);
+  }
+}

@@ -1,0 +1,208 @@
+package io.spindle.minicluster;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.CountDownLatch;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.util.VersionInfo;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+
+/**
+ * Starts a MiniDFSCluster and a MiniYARNCluster in this JVM, writes the
+ * client configuration to DIR/conf and then DIR/ready, and runs until it is
+ * sent SIGTERM or SIGINT (or its owner process exits). minicluster.sh waits for
+ * DIR/ready, so nothing reads a configuration before every NodeManager has
+ * registered with its GPUs.
+ */
+public final class Main {
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  private static final long NODE_WAIT_MS = 120_000;
+
+  private MiniDFSCluster dfs;
+  private MiniYARNCluster yarn;
+
+  public static void main(String[] args) {
+    Settings s;
+    try {
+      s = Settings.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("minicluster: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    // Stop on SIGTERM/SIGINT in this thread rather than in a JVM shutdown
+    // hook: Hadoop's daemons unregister hooks of their own while stopping,
+    // which Hadoop refuses once the JVM's shutdown has begun.
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    Signal.handle(new Signal("TERM"), sig -> stopRequested.countDown());
+    Signal.handle(new Signal("INT"), sig -> stopRequested.countDown());
+    Main m = new Main();
+    int status = 0;
+    try {
+      m.start(s);
+      watchOwner(s.ownerPid, stopRequested);
+      stopRequested.await();
+      LOG.info("stop requested");
+    } catch (Throwable t) {
+      LOG.error("mini cluster failed to start", t);
+      System.err.println("minicluster: failed to start: " + t);
+      status = 1;
+    }
+    m.stop(s);
+    System.exit(status);
+  }
+
+  private void start(Settings s) throws Exception {
+    File ready = new File(s.dir, "ready");
+    Files.deleteIfExists(ready.toPath());
+
+    Configuration hdfsConf = ClusterConfig.hdfs(s);
+    dfs = new MiniDFSCluster.Builder(hdfsConf, new File(s.workDir(), "dfs"))
+        .numDataNodes(1)
+        .nameNodePort(s.nnPort)
+        .nameNodeHttpPort(s.nnHttpPort)
+        .format(true)
+        .build();
+    dfs.waitActive();
+    String defaultFS = "hdfs://" + s.host + ":" + dfs.getNameNodePort();
+    prepareHdfs(dfs.getFileSystem());
+    LOG.info("HDFS is up at {}", defaultFS);
+
+    var yarnConf = ClusterConfig.yarn(s);
+    yarnConf.set("fs.defaultFS", defaultFS);
+    yarn = new MiniYARNCluster("spindle", 1, s.nodeManagers, 1, 1);
+    yarn.init(yarnConf);
+    yarn.start();
+    waitForNodes(s);
+    LOG.info("YARN is up with {} NodeManagers of {} GPUs", s.nodeManagers, s.gpusPerNode);
+
+    String nnHttp = s.host + ":" + dfs.getNameNode().getHttpAddress().getPort();
+    writeClientConf(s, defaultFS, nnHttp);
+    writeAtomically(new File(s.dir, "cluster.env"), summary(s, defaultFS, nnHttp));
+    writeAtomically(ready, "ready\n");
+    System.out.println("minicluster: ready");
+  }
+
+  /** The directories every Hadoop cluster has and YARN applications expect. */
+  private static void prepareHdfs(FileSystem fs) throws IOException {
+    Path tmp = new Path("/tmp");
+    fs.mkdirs(tmp);
+    fs.setPermission(tmp, new FsPermission((short) 01777));
+    Path user = new Path("/user");
+    fs.mkdirs(user);
+    fs.setPermission(user, new FsPermission((short) 0777));
+  }
+
+  /**
+   * Waits until every NodeManager has registered with the ResourceManager
+   * and advertises the configured GPUs: a cluster whose nodes lack GPUs
+   * would make every later GPU test fail for a reason far from its cause.
+   */
+  private void waitForNodes(Settings s) throws Exception {
+    if (!yarn.waitForNodeManagersToConnect(NODE_WAIT_MS)) {
+      throw new IllegalStateException(
+          "not all " + s.nodeManagers + " NodeManagers registered within " + NODE_WAIT_MS + " ms");
+    }
+    var nodes = yarn.getResourceManager().getRMContext().getRMNodes().values();
+    for (RMNode node : nodes) {
+      long gpus = node.getTotalCapability().getResourceValue(ClusterConfig.GPU);
+      if (gpus != s.gpusPerNode) {
+        throw new IllegalStateException("node " + node.getNodeID() + " advertises "
+            + gpus + " " + ClusterConfig.GPU + ", want " + s.gpusPerNode);
+      }
+    }
+  }
+
+  private static void writeClientConf(Settings s, String defaultFS, String nnHttp)
+      throws IOException {
+    File conf = s.confDir();
+    Files.createDirectories(conf.toPath());
+    writeXml(new File(conf, "core-site.xml"), ClusterConfig.clientCore(s, defaultFS));
+    writeXml(new File(conf, "yarn-site.xml"), ClusterConfig.clientYarn(s));
+    writeXml(new File(conf, "hdfs-site.xml"), ClusterConfig.clientHdfs(s, nnHttp));
+  }
+
+  /**
+   * DIR/cluster.env: what a test needs to reach this cluster, as KEY=VALUE
+   * lines, so tools need not parse Hadoop's XML to find an address.
+   */
+  private static String summary(Settings s, String defaultFS, String nnHttp) {
+    return "HADOOP_CONF_DIR=" + s.confDir() + "\n"
+        + "HADOOP_VERSION=" + VersionInfo.getVersion() + "\n"
+        + "NODEMANAGERS=" + s.nodeManagers + "\n"
+        + "GPUS_PER_NODE=" + s.gpusPerNode + "\n"
+        + "RM_ADDRESS=" + s.host + ":" + s.rmPort + "\n"
+        + "RM_SCHEDULER_ADDRESS=" + s.host + ":" + s.rmSchedulerPort + "\n"
+        + "RM_WEBAPP_ADDRESS=" + s.host + ":" + s.rmWebPort + "\n"
+        + "FS_DEFAULT_FS=" + defaultFS + "\n"
+        + "NAMENODE_ADDRESS=" + s.host + ":" + s.nnPort + "\n"
+        + "NAMENODE_HTTP_ADDRESS=" + nnHttp + "\n";
+  }
+
+  private static void writeXml(File f, Configuration c) throws IOException {
+    File tmp = new File(f.getPath() + ".tmp");
+    try (OutputStream out = new FileOutputStream(tmp)) {
+      c.writeXml(out);
+    }
+    Files.move(tmp.toPath(), f.toPath(), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static void writeAtomically(File f, String text) throws IOException {
+    File tmp = new File(f.getPath() + ".tmp");
+    Files.write(tmp.toPath(), text.getBytes(StandardCharsets.UTF_8));
+    Files.move(tmp.toPath(), f.toPath(), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * A test process that dies without stopping its cluster (killed, timed
+   * out) must not leave a JVM behind: follow it and stop with it.
+   */
+  private static void watchOwner(long pid, CountDownLatch stopRequested) {
+    if (pid <= 0) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+      LOG.info("owner process {} is gone", pid);
+      stopRequested.countDown();
+    }, "minicluster-owner-watch");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private void stop(Settings s) {
+    try {
+      Files.deleteIfExists(new File(s.dir, "ready").toPath());
+    } catch (IOException e) {
+      LOG.warn("removing the ready marker", e);
+    }
+    if (yarn != null) {
+      yarn.stop();
+      yarn = null;
+    }
+    if (dfs != null) {
+      dfs.shutdown();
+      dfs = null;
+    }
+    LOG.info("mini cluster stopped");
+  }
+}

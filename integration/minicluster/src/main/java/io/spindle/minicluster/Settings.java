@@ -1,0 +1,104 @@
+package io.spindle.minicluster;
+
+import java.io.File;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the cluster should look like, from {@code --key=value} arguments that
+ * minicluster.sh builds from its environment knobs. Every key has a default so
+ * the harness can also be started by hand; an unknown key is an error, never
+ * silently ignored.
+ */
+final class Settings {
+  final File dir;
+  final int nodeManagers;
+  final int gpusPerNode;
+  final int nmMemoryMb;
+  final int nmVcores;
+  final String host;
+  final int rmPort;
+  final int rmSchedulerPort;
+  final int rmTrackerPort;
+  final int rmAdminPort;
+  final int rmWebPort;
+  final int nnPort;
+  final int nnHttpPort;
+  /** A process whose exit shuts the cluster down (0: none). */
+  final long ownerPid;
+
+  private Settings(Map<String, String> kv) {
+    dir = new File(take(kv, "dir", "integration/.cluster")).getAbsoluteFile();
+    nodeManagers = positive(kv, "nodemanagers", 2);
+    gpusPerNode = atLeast(kv, "gpus-per-node", 4, 0);
+    nmMemoryMb = positive(kv, "nm-memory-mb", 8192);
+    nmVcores = positive(kv, "nm-vcores", 8);
+    host = take(kv, "host", "127.0.0.1");
+    rmPort = port(kv, "rm-port", 8032);
+    rmSchedulerPort = port(kv, "rm-scheduler-port", 8030);
+    rmTrackerPort = port(kv, "rm-tracker-port", 8031);
+    rmAdminPort = port(kv, "rm-admin-port", 8033);
+    rmWebPort = port(kv, "rm-web-port", 8088);
+    nnPort = port(kv, "nn-port", 8020);
+    nnHttpPort = port(kv, "nn-http-port", 9870);
+    ownerPid = atLeast(kv, "owner-pid", 0, 0);
+    if (!kv.isEmpty()) {
+      throw new IllegalArgumentException("unknown argument(s): " + kv.keySet());
+    }
+  }
+
+  static Settings parse(String[] args) {
+    Map<String, String> kv = new HashMap<>();
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      if (!arg.startsWith("--") || eq < 0) {
+        throw new IllegalArgumentException("argument " + arg + ": want --key=value");
+      }
+      kv.put(arg.substring(2, eq), arg.substring(eq + 1));
+    }
+    return new Settings(kv);
+  }
+
+  File confDir() {
+    return new File(dir, "conf");
+  }
+
+  File logDir() {
+    return new File(dir, "logs");
+  }
+
+  File workDir() {
+    return new File(dir, "work");
+  }
+
+  private static String take(Map<String, String> kv, String key, String dflt) {
+    String v = kv.remove(key);
+    return v == null || v.isEmpty() ? dflt : v;
+  }
+
+  private static int atLeast(Map<String, String> kv, String key, int dflt, int min) {
+    String v = take(kv, key, Integer.toString(dflt));
+    int n;
+    try {
+      n = Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + key + "=" + v + ": not an integer");
+    }
+    if (n < min) {
+      throw new IllegalArgumentException("--" + key + "=" + v + ": must be at least " + min);
+    }
+    return n;
+  }
+
+  private static int positive(Map<String, String> kv, String key, int dflt) {
+    return atLeast(kv, key, dflt, 1);
+  }
+
+  private static int port(Map<String, String> kv, String key, int dflt) {
+    int p = positive(kv, key, dflt);
+    if (p > 65535) {
+      throw new IllegalArgumentException("--" + key + "=" + p + ": not a TCP port");
+    }
+    return p;
+  }
+}

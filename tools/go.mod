@@ -1,0 +1,12 @@
+// The code generators Spindle pins, kept out of the main module so their
+// dependencies never reach the product.
+module github.com/spindle-yarn/spindle/tools
+
+go 1.26
+
+require (
+	github.com/bufbuild/protocompile v0.14.1
+	google.golang.org/protobuf v1.36.12
+)
+
+require golang.org/x/sync v0.8.0 // indirect
