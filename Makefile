@@ -1,0 +1,63 @@
+# Spindle's habits. `make help` lists them; `make test` is what CI runs.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO ?= go
+MODULE := github.com/spindle-yarn/spindle
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BIN := bin/spindle
+# Integration tests live under integration/; everything else is a unit test.
+UNIT_PKGS = $(shell $(GO) list ./... | grep -v '^$(MODULE)/integration')
+# .proto sources sit beside their generated .pb.go files under yarnpb/.
+PROTOS = $(shell find yarnpb -name '*.proto' | sort)
+PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
+# The scheduler core is pure (DESIGN.md §Principles): none of these below it.
+# (syscall is not listed: fmt reaches it through os.)
+IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
+
+.PHONY: help build test test-unit test-integration bench demo proto verify-proto lint minicluster minicluster-stop
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## build the static spindle binary into bin/
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X $(MODULE)/deploy.version=$(VERSION)' -o $(BIN) ./cmd/spindle
+
+test: lint verify-proto test-unit test-integration ## everything: lint, generated code, unit tests with -race, integration tests on the real mini cluster
+
+test-unit: ## unit tests with the race detector
+	CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
+
+test-integration: ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
+	$(GO) test -count=1 -p 1 -timeout 30m ./integration/...
+
+bench: ## benchmarks, with allocations
+	$(GO) test -run '^$$' -bench . -benchmem $(UNIT_PKGS)
+
+demo: ## a GPU job in local mode on this machine (needs no GPU)
+	@echo "make demo: local mode is not built yet (issue 6); nothing to run."
+
+proto: ## regenerate yarnpb's Go code from its .proto files with the pinned generator (tools/)
+	$(PROTOGEN) $(PROTOS)
+
+verify-proto: ## fail if the checked-in generated code differs from what `make proto` writes
+	$(PROTOGEN) -check -scan yarnpb $(PROTOS)
+
+lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the scheduler's purity
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' | grep -v '\.pb\.go$$')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) -C tools vet ./...
+	$(GO) mod tidy -diff
+	$(GO) -C tools mod tidy -diff
+	bash -n integration/minicluster.sh .ci/run
+	@bad=$$($(GO) list -deps ./scheduler/... | grep -E '$(IMPURE)' || true); \
+	  if [ -n "$$bad" ]; then echo "scheduler/ must stay pure (DESIGN.md §Principles) but depends on:"; echo "$$bad"; exit 1; fi
+	@echo "lint: ok"
+
+minicluster: ## start a mini cluster in integration/.cluster for manual use (tests reuse it with SPINDLE_MINICLUSTER_DIR)
+	integration/minicluster.sh start
+
+minicluster-stop: ## stop the mini cluster in integration/.cluster
+	integration/minicluster.sh stop

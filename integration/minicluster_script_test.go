@@ -1,0 +1,154 @@
+package integration
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+)
+
+// These tests hold minicluster.sh to its contract (DESIGN.md §Mini cluster)
+// with clusters of their own, one NodeManager each to keep them light.
+
+func scriptEnv(t *testing.T, extra ...string) []string {
+	t.Helper()
+	ports, err := testcluster.PortEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), ports...)
+	// Owned by this test process unless extra says otherwise (a later
+	// duplicate key wins), so a killed test leaves no cluster behind.
+	env = append(env, "NODEMANAGERS=1", "GPUS_PER_NODE=2", "MINICLUSTER_OWNER_PID="+strconv.Itoa(os.Getpid()))
+	return append(env, extra...)
+}
+
+func script(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(testcluster.Script(), args...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// startOrFail starts a cluster in dir, and makes sure it is stopped however
+// the test ends.
+func startOrFail(t *testing.T, dir string, env []string) {
+	t.Helper()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("tail of the logs in %s:\n%s", dir, testcluster.LogTail(dir, 30))
+		}
+		script(t, env, "stop", dir)
+	})
+	confDir, err := testcluster.Start(dir, env)
+	if err != nil {
+		if os.Getenv("CI") != "true" {
+			t.Skipf("the mini cluster did not start (with CI=true this fails): %v", err)
+		}
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "conf"); confDir != want {
+		t.Fatalf("start printed HADOOP_CONF_DIR=%s as its last line, want %s", confDir, want)
+	}
+}
+
+func assertNothingRunsUnder(t *testing.T, dir string) {
+	t.Helper()
+	// The JVM may take a moment to be reaped after it exits.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left := testcluster.ProcessesUnder(dir)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes still running under %s: %v", dir, left)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func TestMiniclusterScriptLifecycle(t *testing.T) {
+	dir := t.TempDir()
+	env := scriptEnv(t)
+
+	if out, err := script(t, env, "status", dir); err == nil {
+		t.Fatalf("status before start exited 0, want non-zero:\n%s", out)
+	}
+
+	startOrFail(t, dir, env)
+	for _, f := range []string{"conf/core-site.xml", "conf/yarn-site.xml", "conf/hdfs-site.xml",
+		"logs/resourcemanager.log", "logs/nodemanager.log", "logs/namenode.log"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: want a non-empty file after start (err %v)", f, err)
+		}
+	}
+	if out, err := script(t, env, "status", dir); err != nil {
+		t.Fatalf("status while up: %v\n%s", err, out)
+	}
+
+	out, err := script(t, env, "start", dir)
+	if err == nil {
+		t.Fatalf("a second start in the same DIR exited 0, want an error:\n%s", out)
+	}
+	if !strings.Contains(out, "already running") {
+		t.Errorf("a second start said %q, want it to say a cluster is already running", out)
+	}
+
+	// A stand-in for a container the cluster launched: in a session of its
+	// own, working under DIR, as the NodeManagers start them.
+	stray := exec.Command("sleep", "600")
+	stray.Dir = filepath.Join(dir, "work")
+	stray.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := stray.Start(); err != nil {
+		t.Fatal(err)
+	}
+	strayDone := make(chan error, 1)
+	go func() { strayDone <- stray.Wait() }()
+
+	if out, err := script(t, env, "stop", dir); err != nil {
+		t.Fatalf("stop: %v\n%s", err, out)
+	}
+	if out, err := script(t, env, "status", dir); err == nil {
+		t.Fatalf("status after stop exited 0, want non-zero:\n%s", out)
+	}
+	select {
+	case <-strayDone:
+	case <-time.After(10 * time.Second):
+		stray.Process.Kill()
+		t.Fatal("stop left a process running under DIR")
+	}
+	assertNothingRunsUnder(t, dir)
+}
+
+func TestMiniclusterStopsWhenItsOwnerExits(t *testing.T) {
+	owner := exec.Command("sleep", "600")
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Process.Kill()
+	dir := t.TempDir()
+	env := scriptEnv(t, "MINICLUSTER_OWNER_PID="+strconv.Itoa(owner.Process.Pid))
+	startOrFail(t, dir, env)
+
+	owner.Process.Kill()
+	owner.Wait()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if _, err := script(t, env, "status", dir); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cluster was still up 90s after its owner exited")
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	assertNothingRunsUnder(t, dir)
+}

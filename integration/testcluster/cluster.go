@@ -1,0 +1,188 @@
+package testcluster
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Cluster is a running mini cluster, as described by DIR/cluster.env.
+type Cluster struct {
+	Dir     string // its state, client configuration and logs
+	ConfDir string // usable as HADOOP_CONF_DIR
+
+	HadoopVersion string
+	NodeManagers  int
+	GPUsPerNode   int
+
+	RMAddress          string // ApplicationClientProtocol, host:port
+	RMSchedulerAddress string // ApplicationMasterProtocol, host:port
+	RMWebAddress       string // REST API and web UI, host:port
+	DefaultFS          string // hdfs://host:port
+	NameNodeAddress    string // host:port
+
+	owned bool // started by this process, so stopped by it
+}
+
+// startTimeout covers a first run, where Maven downloads Hadoop.
+const startTimeout = 15 * time.Minute
+
+var (
+	once     sync.Once
+	shared   *Cluster
+	startErr error
+)
+
+// Main runs the tests of a package that uses Get and stops the cluster after
+// them. Call it from TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	if shared != nil && shared.owned {
+		if err := shared.stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "testcluster:", err)
+			if code == 0 {
+				code = 1
+			}
+		}
+		if code == 0 {
+			os.RemoveAll(shared.Dir)
+		} else {
+			fmt.Fprintf(os.Stderr, "testcluster: the cluster's files and logs are kept in %s\n", shared.Dir)
+		}
+	}
+	os.Exit(code)
+}
+
+// Get returns the process's cluster, starting it on first use.
+func Get(t testing.TB) *Cluster {
+	t.Helper()
+	once.Do(func() { shared, startErr = start() })
+	if startErr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the mini cluster did not start: %v", startErr)
+		}
+		t.Skipf("the mini cluster did not start (with CI=true this fails): %v", startErr)
+	}
+	c := shared
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("tail of the mini cluster's logs in %s:\n%s", c.Dir, LogTail(c.Dir, 30))
+		}
+	})
+	return c
+}
+
+func start() (*Cluster, error) {
+	if dir := os.Getenv("SPINDLE_MINICLUSTER_DIR"); dir != "" {
+		if out, err := exec.Command(Script(), "status", dir).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("SPINDLE_MINICLUSTER_DIR=%s: the cluster there is not up: %s", dir, bytes.TrimSpace(out))
+		}
+		return load(dir)
+	}
+	dir, err := os.MkdirTemp("", "spindle-cluster-")
+	if err != nil {
+		return nil, err
+	}
+	ports, err := PortEnv()
+	if err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), ports...)
+	env = append(env, "MINICLUSTER_OWNER_PID="+strconv.Itoa(os.Getpid()))
+	confDir, err := Start(dir, env)
+	if err != nil {
+		return nil, err
+	}
+	c, err := load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if c.ConfDir != confDir {
+		return nil, fmt.Errorf("minicluster.sh printed HADOOP_CONF_DIR=%s but cluster.env says %s", confDir, c.ConfDir)
+	}
+	c.owned = true
+	return c, nil
+}
+
+// Start runs `minicluster.sh start DIR` with env and returns the
+// HADOOP_CONF_DIR its last line names.
+func Start(dir string, env []string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, Script(), "start", dir)
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("minicluster.sh start %s: %v\n%s%s", dir, err, stdout.Bytes(), stderr.Bytes())
+	}
+	lines := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
+	last := lines[len(lines)-1]
+	confDir, ok := strings.CutPrefix(last, "HADOOP_CONF_DIR=")
+	if !ok {
+		return "", fmt.Errorf("minicluster.sh start: last line is %q, want HADOOP_CONF_DIR=...", last)
+	}
+	return confDir, nil
+}
+
+func (c *Cluster) stop() error {
+	out, err := exec.Command(Script(), "stop", c.Dir).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("minicluster.sh stop %s: %v\n%s", c.Dir, err, out)
+	}
+	return nil
+}
+
+// load reads DIR/cluster.env, which the harness writes just before it
+// declares itself ready.
+func load(dir string) (*Cluster, error) {
+	path := filepath.Join(dir, "cluster.env")
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	kv := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: want KEY=VALUE, got %q", path, n, sc.Text())
+		}
+		kv[k] = v
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	c := &Cluster{
+		Dir:                dir,
+		ConfDir:            kv["HADOOP_CONF_DIR"],
+		HadoopVersion:      kv["HADOOP_VERSION"],
+		RMAddress:          kv["RM_ADDRESS"],
+		RMSchedulerAddress: kv["RM_SCHEDULER_ADDRESS"],
+		RMWebAddress:       kv["RM_WEBAPP_ADDRESS"],
+		DefaultFS:          kv["FS_DEFAULT_FS"],
+		NameNodeAddress:    kv["NAMENODE_ADDRESS"],
+	}
+	for key, dst := range map[string]*int{"NODEMANAGERS": &c.NodeManagers, "GPUS_PER_NODE": &c.GPUsPerNode} {
+		if *dst, err = strconv.Atoi(kv[key]); err != nil {
+			return nil, fmt.Errorf("%s: %s=%q is not a number", path, key, kv[key])
+		}
+	}
+	for key, v := range map[string]string{"HADOOP_CONF_DIR": c.ConfDir, "RM_ADDRESS": c.RMAddress,
+		"RM_WEBAPP_ADDRESS": c.RMWebAddress, "FS_DEFAULT_FS": c.DefaultFS} {
+		if v == "" {
+			return nil, fmt.Errorf("%s: no %s", path, key)
+		}
+	}
+	return c, nil
+}
