@@ -72,10 +72,9 @@ usage() {
   exit 2
 }
 
+# DIR as an absolute path with symlinks resolved, as the JVM and /proc see it.
 abs_dir() {
-  local d=${1:-$here/.cluster}
-  mkdir -p "$d"
-  (cd "$d" && pwd)
+  realpath -m "${1:-$here/.cluster}"
 }
 
 # The pid of the cluster JVM serving DIR, if one is alive. The command line
@@ -90,14 +89,22 @@ cluster_pid() {
   echo "$pid"
 }
 
-# Processes working under DIR: the JVM and the containers its NodeManagers
-# started (they run in sessions of their own, so no process group covers them).
+# Processes working under DIR/work: the containers the NodeManagers started
+# (they run in sessions of their own, so no process group covers them). The
+# caller's own ancestry is spared: a shell sitting in a container's directory
+# must survive `stop`.
 processes_under() {
-  local dir=$1 p cwd
+  local dir=$1 p pid cwd spare=" " a=$$
+  while [ "$a" -gt 1 ]; do
+    spare+="$a "
+    a=$(awk '/^PPid:/ {print $2}' "/proc/$a/status" 2>/dev/null) || break
+    [ -n "$a" ] || break
+  done
   for p in /proc/[0-9]*; do
+    pid=${p#/proc/}
     cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
     case "$cwd/" in
-      "$dir"/*) [ "${p#/proc/}" != $$ ] && echo "${p#/proc/}" ;;
+      "$dir"/work/*) [[ $spare == *" $pid "* ]] || echo "$pid" ;;
     esac
   done
 }
@@ -153,7 +160,7 @@ start() {
   command -v java >/dev/null || die "java not found: the mini cluster needs Java 17"
   command -v mvn >/dev/null || die "mvn not found: the mini cluster needs Maven"
 
-  rm -rf "$dir/conf" "$dir/work" "$dir/logs" "$dir/ready" "$dir/pid"
+  rm -rf "$dir/conf" "$dir/work" "$dir/logs" "$dir/ready" "$dir/pid" "$dir/cluster.env"
   mkdir -p "$dir/logs" "$dir/work" "$dir/tmp"
   build_harness "$dir/logs/build.log"
 

@@ -113,8 +113,14 @@ func TestMiniclusterScriptLifecycle(t *testing.T) {
 	strayDone := make(chan error, 1)
 	go func() { strayDone <- stray.Wait() }()
 
-	if out, err := script(t, env, "stop", dir); err != nil {
-		t.Fatalf("stop: %v\n%s", err, out)
+	// Stop from a shell whose working directory is under DIR/work, as a
+	// developer inspecting a container's files would: the shell survives.
+	shell := exec.Command("bash", "-c", `"$0" stop "$1"; echo "exit $?; the shell survived"`, testcluster.Script(), dir)
+	shell.Dir = filepath.Join(dir, "work")
+	shell.Env = env
+	shellOut, err := shell.CombinedOutput()
+	if err != nil || !strings.Contains(string(shellOut), "exit 0; the shell survived") {
+		t.Fatalf("stop from a shell under DIR/work: %v\n%s", err, shellOut)
 	}
 	if out, err := script(t, env, "status", dir); err == nil {
 		t.Fatalf("status after stop exited 0, want non-zero:\n%s", out)

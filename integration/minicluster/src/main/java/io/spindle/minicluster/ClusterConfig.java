@@ -76,7 +76,7 @@ final class ClusterConfig {
   }
 
   /** core-site.xml for clients: where HDFS is and how to authenticate. */
-  static Configuration clientCore(Settings s, String defaultFS) {
+  static Configuration clientCore(String defaultFS) {
     Configuration conf = new Configuration(false);
     conf.set("fs.defaultFS", defaultFS);
     conf.set("hadoop.security.authentication", "simple");

@@ -130,7 +130,7 @@ public final class Main {
       throws IOException {
     File conf = s.confDir();
     Files.createDirectories(conf.toPath());
-    writeXml(new File(conf, "core-site.xml"), ClusterConfig.clientCore(s, defaultFS));
+    writeXml(new File(conf, "core-site.xml"), ClusterConfig.clientCore(defaultFS));
     writeXml(new File(conf, "yarn-site.xml"), ClusterConfig.clientYarn(s));
     writeXml(new File(conf, "hdfs-site.xml"), ClusterConfig.clientHdfs(s, nnHttp));
   }
