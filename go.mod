@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/colinmarc/hdfs/v2 v2.4.0
 	github.com/urfave/cli/v2 v2.27.7
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
@@ -20,5 +21,4 @@ require (
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
