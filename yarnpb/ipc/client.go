@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 )
 
 // Options configure a Client.
@@ -176,6 +178,14 @@ func (c *Client) failover(cn *conn) {
 		c.conn = nil
 	}
 	c.current = (c.current + 1) % len(c.addrs)
+}
+
+// SetTokens replaces the tokens new connections authenticate with: a
+// rolled AMRMToken, say. The open connection, already authenticated, stays.
+func (c *Client) SetTokens(tokens []*hadoopcommon.TokenProto) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.opts.Auth.Tokens = append([]*hadoopcommon.TokenProto(nil), tokens...)
 }
 
 // Addr is the address of the server the client talks to now.
