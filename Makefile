@@ -16,7 +16,10 @@ PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
 # (syscall is not listed: fmt reaches it through os.)
 IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
 
-.PHONY: help build test test-unit test-integration bench demo proto verify-proto lint minicluster minicluster-stop
+# Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
+FUZZTIME ?= 4s
+
+.PHONY: help build test test-unit test-integration fuzz bench demo proto verify-proto lint minicluster minicluster-stop
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,13 +27,21 @@ help: ## list the targets
 build: ## build the static spindle binary into bin/
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X $(MODULE)/deploy.version=$(VERSION)' -o $(BIN) ./cmd/spindle
 
-test: lint verify-proto test-unit test-integration ## everything: lint, generated code, unit tests with -race, integration tests on the real mini cluster
+test: lint verify-proto test-unit fuzz test-integration ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster
 
 test-unit: ## unit tests with the race detector
 	CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
 
 test-integration: ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
 	$(GO) test -count=1 -p 1 -timeout 30m ./integration/...
+
+fuzz: ## run every Fuzz target for FUZZTIME each (seed corpora in each package's testdata/fuzz)
+	@for pkg in $(UNIT_PKGS); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$target ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg > /tmp/spindle-fuzz.log 2>&1 || { cat /tmp/spindle-fuzz.log; exit 1; }; \
+	  done; \
+	done
 
 bench: ## benchmarks, with allocations
 	$(GO) test -run '^$$' -bench . -benchmem $(UNIT_PKGS)

@@ -13,6 +13,7 @@
 #   NODEMANAGERS (2)  GPUS_PER_NODE (4)  HADOOP_VERSION (3.5.0)
 #   MINICLUSTER_NM_MEMORY_MB (8192)  MINICLUSTER_NM_VCORES (8)
 #   MINICLUSTER_HOST (127.0.0.1)
+#   MINICLUSTER_RPC_PROTECTION (authentication | integrity | privacy)
 #   MINICLUSTER_RM_PORT (8032)  MINICLUSTER_RM_SCHEDULER_PORT (8030)
 #   MINICLUSTER_RM_TRACKER_PORT (8031)  MINICLUSTER_RM_ADMIN_PORT (8033)
 #   MINICLUSTER_RM_WEB_PORT (8088)  MINICLUSTER_NN_PORT (8020)
@@ -29,6 +30,7 @@ main_class=io.spindle.minicluster.Main
 : "${GPUS_PER_NODE:=4}"
 : "${HADOOP_VERSION:=3.5.0}"
 : "${MINICLUSTER_HOST:=127.0.0.1}"
+: "${MINICLUSTER_RPC_PROTECTION:=authentication}"
 : "${MINICLUSTER_RM_PORT:=8032}"
 : "${MINICLUSTER_RM_SCHEDULER_PORT:=8030}"
 : "${MINICLUSTER_RM_TRACKER_PORT:=8031}"
@@ -176,7 +178,7 @@ start() {
       "$main_class" --dir="$dir" \
       --nodemanagers="$NODEMANAGERS" --gpus-per-node="$GPUS_PER_NODE" \
       --nm-memory-mb="$MINICLUSTER_NM_MEMORY_MB" --nm-vcores="$MINICLUSTER_NM_VCORES" \
-      --host="$MINICLUSTER_HOST" \
+      --host="$MINICLUSTER_HOST" --rpc-protection="$MINICLUSTER_RPC_PROTECTION" \
       --rm-port="$MINICLUSTER_RM_PORT" --rm-scheduler-port="$MINICLUSTER_RM_SCHEDULER_PORT" \
       --rm-tracker-port="$MINICLUSTER_RM_TRACKER_PORT" --rm-admin-port="$MINICLUSTER_RM_ADMIN_PORT" \
       --rm-web-port="$MINICLUSTER_RM_WEB_PORT" \
@@ -200,7 +202,7 @@ start() {
     sleep 1
     waited=$((waited + 1))
   done
-  echo "minicluster: up in ${waited}s: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, logs in $dir/logs" >&2
+  echo "minicluster: up in ${waited}s: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, rpc protection $MINICLUSTER_RPC_PROTECTION, logs in $dir/logs" >&2
   echo "HADOOP_CONF_DIR=$dir/conf"
 }
 

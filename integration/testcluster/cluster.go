@@ -23,6 +23,7 @@ type Cluster struct {
 	HadoopVersion string
 	NodeManagers  int
 	GPUsPerNode   int
+	RPCProtection string // hadoop.rpc.protection
 
 	RMAddress          string // ApplicationClientProtocol, host:port
 	RMSchedulerAddress string // ApplicationMasterProtocol, host:port
@@ -36,43 +37,77 @@ type Cluster struct {
 // startTimeout covers a first run, where Maven downloads Hadoop.
 const startTimeout = 15 * time.Minute
 
+// Config picks a cluster other than the default one; zero fields take the
+// environment's knobs (NODEMANAGERS, GPUS_PER_NODE) or Hadoop's defaults.
+type Config struct {
+	// RPCProtection sets hadoop.rpc.protection: "integrity" or "privacy"
+	// make token-authenticated connections wrap every packet.
+	RPCProtection string
+}
+
+// started is one cluster of the process, started on first use.
+type started struct {
+	once    sync.Once
+	cluster *Cluster
+	err     error
+}
+
 var (
-	once     sync.Once
-	shared   *Cluster
-	startErr error
+	mu       sync.Mutex
+	clusters = map[Config]*started{}
 )
 
-// Main runs the tests of a package that uses Get and stops the cluster after
-// them. Call it from TestMain.
+// Main runs the tests of a package that uses Get and stops its clusters
+// after them. Call it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
-	if shared != nil && shared.owned {
-		if err := shared.stop(); err != nil {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range clusters {
+		c := s.cluster
+		if c == nil || !c.owned {
+			continue
+		}
+		if err := c.stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "testcluster:", err)
 			if code == 0 {
 				code = 1
 			}
 		}
 		if code == 0 {
-			os.RemoveAll(shared.Dir)
+			os.RemoveAll(c.Dir)
 		} else {
-			fmt.Fprintf(os.Stderr, "testcluster: the cluster's files and logs are kept in %s\n", shared.Dir)
+			fmt.Fprintf(os.Stderr, "testcluster: the cluster's files and logs are kept in %s\n", c.Dir)
 		}
 	}
 	os.Exit(code)
 }
 
-// Get returns the process's cluster, starting it on first use.
+// Get returns the process's default cluster, starting it on first use.
 func Get(t testing.TB) *Cluster {
 	t.Helper()
-	once.Do(func() { shared, startErr = start() })
-	if startErr != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the mini cluster did not start: %v", startErr)
-		}
-		t.Skipf("the mini cluster did not start (with CI=true this fails): %v", startErr)
+	return GetWith(t, Config{})
+}
+
+// GetWith returns the process's cluster configured as cfg, starting it on
+// first use; tests asking for the same Config share it.
+func GetWith(t testing.TB, cfg Config) *Cluster {
+	t.Helper()
+	mu.Lock()
+	s, ok := clusters[cfg]
+	if !ok {
+		s = &started{}
+		clusters[cfg] = s
 	}
-	c := shared
+	mu.Unlock()
+	s.once.Do(func() { s.cluster, s.err = start(cfg) })
+	if s.err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the mini cluster did not start: %v", s.err)
+		}
+		t.Skipf("the mini cluster did not start (with CI=true this fails): %v", s.err)
+	}
+	c := s.cluster
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("tail of the mini cluster's logs in %s:\n%s", c.Dir, LogTail(c.Dir, 30))
@@ -81,8 +116,8 @@ func Get(t testing.TB) *Cluster {
 	return c
 }
 
-func start() (*Cluster, error) {
-	if dir := os.Getenv("SPINDLE_MINICLUSTER_DIR"); dir != "" {
+func start(cfg Config) (*Cluster, error) {
+	if dir := os.Getenv("SPINDLE_MINICLUSTER_DIR"); dir != "" && cfg == (Config{}) {
 		if out, err := exec.Command(Script(), "status", dir).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("SPINDLE_MINICLUSTER_DIR=%s: the cluster there is not up: %s", dir, bytes.TrimSpace(out))
 		}
@@ -98,6 +133,9 @@ func start() (*Cluster, error) {
 	}
 	env := append(os.Environ(), ports...)
 	env = append(env, "MINICLUSTER_OWNER_PID="+strconv.Itoa(os.Getpid()))
+	if cfg.RPCProtection != "" {
+		env = append(env, "MINICLUSTER_RPC_PROTECTION="+cfg.RPCProtection)
+	}
 	confDir, err := Start(dir, env)
 	if err != nil {
 		return nil, err
@@ -172,6 +210,7 @@ func load(dir string) (*Cluster, error) {
 		RMWebAddress:       kv["RM_WEBAPP_ADDRESS"],
 		DefaultFS:          kv["FS_DEFAULT_FS"],
 		NameNodeAddress:    kv["NAMENODE_ADDRESS"],
+		RPCProtection:      kv["RPC_PROTECTION"],
 	}
 	for key, dst := range map[string]*int{"NODEMANAGERS": &c.NodeManagers, "GPUS_PER_NODE": &c.GPUsPerNode} {
 		if *dst, err = strconv.Atoi(kv[key]); err != nil {

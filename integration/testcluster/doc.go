@@ -14,5 +14,7 @@
 // When the cluster cannot start, Get fails the test under CI=true and skips it
 // otherwise (a developer machine without Java, say). Setting
 // SPINDLE_MINICLUSTER_DIR to the DIR of a cluster started by hand
-// (`make minicluster`) reuses it and leaves it running.
+// (`make minicluster`) reuses it and leaves it running. GetWith asks for a
+// cluster configured otherwise (hadoop.rpc.protection=privacy, say): each
+// distinct configuration is started once and shared the same way.
 package testcluster

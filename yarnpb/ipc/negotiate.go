@@ -143,8 +143,7 @@ func choose(offers []*hadoopcommon.RpcSaslProto_SaslAuth, auth *Auth, addr strin
 				continue
 			}
 			if t := auth.token(addr, resolved); t != nil {
-				m, err := newTokenMechanism(t, o, auth.qops())
-				return o, m, err
+				return o, tokenMechanism(t, o, auth.qops()), nil
 			}
 		case MethodKerberos:
 			if auth.Kerberos != nil {

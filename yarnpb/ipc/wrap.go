@@ -9,9 +9,9 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/sasl"
 )
 
-// wrapChunk bounds the plaintext of one WRAP message. Hadoop's server
-// accepts the SASL default buffer of 64 KiB per wrapped token; a chunk well
-// under it leaves room for the layer's MAC and padding.
+// wrapChunk bounds the plaintext of one WRAP message when the layer does
+// not say what the server accepts (sasl.SendLimiter): well under the SASL
+// default buffer of 64 KiB, leaving room for a MAC and padding.
 const wrapChunk = 32 << 10
 
 // wrappedWriter carries the byte stream of frames inside SASL WRAP
@@ -22,9 +22,13 @@ type wrappedWriter struct {
 }
 
 func (ww *wrappedWriter) Write(p []byte) (int, error) {
+	size := wrapChunk
+	if l, ok := ww.layer.(sasl.SendLimiter); ok && l.MaxSend() > 0 {
+		size = l.MaxSend()
+	}
 	var out []byte
-	for off := 0; off < len(p); off += wrapChunk {
-		chunk := p[off:min(off+wrapChunk, len(p))]
+	for off := 0; off < len(p); off += size {
+		chunk := p[off:min(off+size, len(p))]
 		token, err := ww.layer.Wrap(chunk)
 		if err != nil {
 			return 0, fmt.Errorf("SASL wrap: %w", err)

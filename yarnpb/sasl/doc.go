@@ -3,4 +3,16 @@
 // for tokens (RFC 2831, with the integrity and confidentiality layers that
 // hadoop.rpc.protection=integrity|privacy require). Kerberos (GSSAPI) plugs
 // in behind the same interface.
+//
+// The IPC client's loop, for a token:
+//
+//	m := sasl.NewDigestMD5(cfg) // cfg from sasl.TokenConfig, QOPs set
+//	resp, err := m.Step(challengeFromNegotiate)
+//	// send resp (INITIATE); receive CHALLENGE or SUCCESS with a token
+//	_, err = m.Step(token) // checks the server's rspauth
+//	if m.Complete() { layer := m.Layer() } // nil: packets travel plain
+//
+// Once a Layer is in place every packet is wrapped both ways (RpcSaslProto
+// state WRAP). Errors wrap ErrChallenge, ErrNegotiation, ErrServerProof or
+// ErrPacket.
 package sasl

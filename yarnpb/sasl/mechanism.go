@@ -29,6 +29,15 @@ type Layer interface {
 	Unwrap(p []byte) ([]byte, error)
 }
 
+// SendLimiter is implemented by a Layer whose peer bounds the packets it
+// receives (DIGEST-MD5's maxbuf). A caller honours the bound by splitting
+// outgoing data into messages of at most MaxSend bytes, one Wrap each, as
+// Hadoop's Java client does; the receiver joins the unwrapped messages
+// back into one stream.
+type SendLimiter interface {
+	MaxSend() int
+}
+
 // QOP is a SASL quality of protection.
 type QOP string
 

@@ -63,6 +63,9 @@ final class ClusterConfig {
     // can be diagnosed from DIR.
     conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 600);
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
+    // Token-authenticated connections (AM to RM, AM to NM) then negotiate
+    // this SASL quality of protection: privacy wraps every packet.
+    conf.set("hadoop.rpc.protection", s.rpcProtection);
     return conf;
   }
 
@@ -72,14 +75,16 @@ final class ClusterConfig {
     // The NameNode would enter safe mode on a nearly full disk.
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_DU_RESERVED_KEY, 0);
     conf.set(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, s.host);
+    conf.set("hadoop.rpc.protection", s.rpcProtection);
     return conf;
   }
 
   /** core-site.xml for clients: where HDFS is and how to authenticate. */
-  static Configuration clientCore(String defaultFS) {
+  static Configuration clientCore(Settings s, String defaultFS) {
     Configuration conf = new Configuration(false);
     conf.set("fs.defaultFS", defaultFS);
     conf.set("hadoop.security.authentication", "simple");
+    conf.set("hadoop.rpc.protection", s.rpcProtection);
     return conf;
   }
 

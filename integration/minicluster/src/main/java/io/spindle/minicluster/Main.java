@@ -130,7 +130,7 @@ public final class Main {
       throws IOException {
     File conf = s.confDir();
     Files.createDirectories(conf.toPath());
-    writeXml(new File(conf, "core-site.xml"), ClusterConfig.clientCore(defaultFS));
+    writeXml(new File(conf, "core-site.xml"), ClusterConfig.clientCore(s, defaultFS));
     writeXml(new File(conf, "yarn-site.xml"), ClusterConfig.clientYarn(s));
     writeXml(new File(conf, "hdfs-site.xml"), ClusterConfig.clientHdfs(s, nnHttp));
   }
@@ -144,6 +144,7 @@ public final class Main {
         + "HADOOP_VERSION=" + VersionInfo.getVersion() + "\n"
         + "NODEMANAGERS=" + s.nodeManagers + "\n"
         + "GPUS_PER_NODE=" + s.gpusPerNode + "\n"
+        + "RPC_PROTECTION=" + s.rpcProtection + "\n"
         + "RM_ADDRESS=" + s.host + ":" + s.rmPort + "\n"
         + "RM_SCHEDULER_ADDRESS=" + s.host + ":" + s.rmSchedulerPort + "\n"
         + "RM_WEBAPP_ADDRESS=" + s.host + ":" + s.rmWebPort + "\n"

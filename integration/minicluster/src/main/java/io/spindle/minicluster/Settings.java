@@ -24,6 +24,8 @@ final class Settings {
   final int rmWebPort;
   final int nnPort;
   final int nnHttpPort;
+  /** hadoop.rpc.protection: authentication, integrity or privacy. */
+  final String rpcProtection;
   /** A process whose exit shuts the cluster down (0: none). */
   final long ownerPid;
 
@@ -41,6 +43,11 @@ final class Settings {
     rmWebPort = port(kv, "rm-web-port", 8088);
     nnPort = port(kv, "nn-port", 8020);
     nnHttpPort = port(kv, "nn-http-port", 9870);
+    rpcProtection = take(kv, "rpc-protection", "authentication");
+    if (!rpcProtection.matches("authentication|integrity|privacy")) {
+      throw new IllegalArgumentException("--rpc-protection=" + rpcProtection
+          + ": want authentication, integrity or privacy");
+    }
     ownerPid = atLeast(kv, "owner-pid", 0, 0);
     if (!kv.isEmpty()) {
       throw new IllegalArgumentException("unknown argument(s): " + kv.keySet());
