@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/user"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/sasl"
@@ -30,14 +32,60 @@ func userName(t *testing.T) string {
 	return u.Username
 }
 
+// clientConfig reads the cluster's HADOOP_CONF_DIR as Spindle does, so
+// addresses and protection come from the written configuration.
+func clientConfig(t *testing.T, c *testcluster.Cluster) (*hadoopconf.Conf, ipc.Options) {
+	t.Helper()
+	conf, err := hadoopconf.Load(hadoopconf.Env{Lookup: os.LookupEnv, System: hadoopconf.SystemProperties(os.LookupEnv)}, c.ConfDir)
+	if err != nil {
+		t.Fatalf("loading %s: %v", c.ConfDir, err)
+	}
+	opts, err := yarn.ClientOptions(conf, userName(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conf, opts
+}
+
+func addresses(t *testing.T, conf *hadoopconf.Conf, service hadoopconf.RMService) []string {
+	t.Helper()
+	addrs, err := yarn.Addresses(conf, service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addrs
+}
+
 func applicationClient(t *testing.T, c *testcluster.Cluster) *yarn.ApplicationClient {
 	t.Helper()
-	rm, err := yarn.NewApplicationClient([]string{c.RMAddress}, ipc.Options{Auth: ipc.Auth{User: userName(t)}})
+	conf, opts := clientConfig(t, c)
+	addrs := addresses(t, conf, hadoopconf.RMAddress)
+	if len(addrs) != 1 || addrs[0] != c.RMAddress {
+		t.Fatalf("configuration gives RM addresses %v, the cluster listens on %s", addrs, c.RMAddress)
+	}
+	rm, err := yarn.NewApplicationClient(addrs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rm.Close() })
 	return rm
+}
+
+// amrmClient connects to the scheduler the configuration names, with the
+// application's AMRMToken; qops, when set, overrides the configuration.
+func amrmClient(t *testing.T, c *testcluster.Cluster, token *hadoopcommon.TokenProto, qops []sasl.QOP) *yarn.AMRMClient {
+	t.Helper()
+	conf, opts := clientConfig(t, c)
+	opts.Auth.Tokens = []*hadoopcommon.TokenProto{token}
+	if qops != nil {
+		opts.Auth.QOPs = qops
+	}
+	am, err := yarn.NewAMRMClient(addresses(t, conf, hadoopconf.RMSchedulerAddress), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { am.Close() })
+	return am
 }
 
 func TestRPCClusterMetricsNodesAndResourceTypes(t *testing.T) {
@@ -102,7 +150,7 @@ func TestRPCUnknownApplicationIsApplicationNotFound(t *testing.T) {
 }
 
 func TestRPCUnmanagedApplicationMasterRoundTrip(t *testing.T) {
-	unmanagedAMRoundTrip(t, testcluster.Get(t), nil)
+	unmanagedAMRoundTrip(t, testcluster.Get(t))
 }
 
 func TestRPCUnmanagedApplicationMasterRoundTripWithPrivacy(t *testing.T) {
@@ -110,7 +158,7 @@ func TestRPCUnmanagedApplicationMasterRoundTripWithPrivacy(t *testing.T) {
 	if c.RPCProtection != "privacy" {
 		t.Fatalf("cluster runs with hadoop.rpc.protection=%q", c.RPCProtection)
 	}
-	unmanagedAMRoundTrip(t, c, nil)
+	unmanagedAMRoundTrip(t, c)
 }
 
 // A client that will only authenticate without a security layer cannot
@@ -120,14 +168,8 @@ func TestRPCPrivacyClusterRefusesAnUnwrappedClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_, token := submitUnmanaged(ctx, t, applicationClient(t, c), "spindle-refused")
-	am, err := yarn.NewAMRMClient([]string{c.RMSchedulerAddress}, ipc.Options{
-		Auth: ipc.Auth{User: userName(t), Tokens: []*hadoopcommon.TokenProto{token}, QOPs: []sasl.QOP{sasl.Auth}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer am.Close()
-	_, err = am.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String("localhost")})
+	am := amrmClient(t, c, token, []sasl.QOP{sasl.Auth})
+	_, err := am.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String("localhost")})
 	if err == nil || !errors.Is(err, ipc.ErrAuthentication) {
 		t.Fatalf("register with qop auth only against privacy: err = %v, want an authentication error", err)
 	}
@@ -184,19 +226,13 @@ func submitUnmanaged(ctx context.Context, t *testing.T, rm *yarn.ApplicationClie
 // container carrying a GPU, start a command in it through its NodeManager
 // with the NMToken, see it complete with exit status 0, and finish as
 // SUCCEEDED; the RM's report must say so.
-func unmanagedAMRoundTrip(t *testing.T, c *testcluster.Cluster, qops []sasl.QOP) {
+func unmanagedAMRoundTrip(t *testing.T, c *testcluster.Cluster) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	rm := applicationClient(t, c)
 	appID, token := submitUnmanaged(ctx, t, rm, "spindle-yarnpb-"+t.Name())
 
-	am, err := yarn.NewAMRMClient([]string{c.RMSchedulerAddress}, ipc.Options{
-		Auth: ipc.Auth{User: userName(t), Tokens: []*hadoopcommon.TokenProto{token}, QOPs: qops},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer am.Close()
+	am := amrmClient(t, c, token, nil)
 	reg, err := am.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{
 		Host: proto.String("localhost"), RpcPort: proto.Int32(0), TrackingUrl: proto.String(""),
 	})
@@ -248,7 +284,8 @@ func unmanagedAMRoundTrip(t *testing.T, c *testcluster.Cluster, qops []sasl.QOP)
 	if nmToken == nil {
 		t.Fatalf("no NMToken for node %s (have %d)", node, len(nmTokens))
 	}
-	nm, err := yarn.NewNMClient(node, nmToken, ipc.Options{Auth: ipc.Auth{User: userName(t), QOPs: qops}})
+	_, nmOpts := clientConfig(t, c)
+	nm, err := yarn.NewNMClient(node, nmToken, nmOpts)
 	if err != nil {
 		t.Fatal(err)
 	}

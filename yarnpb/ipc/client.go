@@ -108,7 +108,7 @@ func (c *Client) Call(ctx context.Context, method string, req, resp proto.Messag
 		}
 		cn, err := c.connection(ctx)
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+			if ctx.Err() != nil || !worthRetrying(err) {
 				return err
 			}
 			last = err
@@ -135,6 +135,20 @@ func (c *Client) Call(ctx context.Context, method string, req, resp proto.Messag
 		}
 	}
 	return fmt.Errorf("ipc: %s failed on %v: %w", method, c.addrs, last)
+}
+
+// worthRetrying tells a connection failure another attempt (or another
+// RM) may cure, a network one, from one it will not: refused credentials,
+// a server's exception, a closed client.
+func worthRetrying(err error) bool {
+	var re *RemoteError
+	switch {
+	case errors.Is(err, net.ErrClosed), errors.Is(err, ErrAuthentication):
+		return false
+	case errors.As(err, &re):
+		return errors.Is(err, ErrStandby)
+	}
+	return true
 }
 
 // connection returns the live connection, dialing one if needed.

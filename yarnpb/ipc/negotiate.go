@@ -79,7 +79,7 @@ func negotiate(rw io.ReadWriter, auth *Auth, addr string, resolved net.Addr, max
 			}
 			mech = m
 			if reply.Token, err = mech.Step(offer.GetChallenge()); err != nil {
-				return negotiation{}, authError("%s: %v", mech.Name(), err)
+				return negotiation{}, authError("%v", err)
 			}
 			if reply.Token == nil {
 				reply.Token = []byte{}
@@ -96,7 +96,7 @@ func negotiate(rw io.ReadWriter, auth *Auth, addr string, resolved net.Addr, max
 			}
 			resp, err := mech.Step(msg.Token)
 			if err != nil {
-				return negotiation{}, authError("%s: %v", mech.Name(), err)
+				return negotiation{}, authError("%v", err)
 			}
 			if resp == nil {
 				resp = []byte{}
@@ -114,7 +114,7 @@ func negotiate(rw io.ReadWriter, auth *Auth, addr string, resolved net.Addr, max
 			if msg.Token != nil {
 				resp, err := mech.Step(msg.Token)
 				if err != nil {
-					return negotiation{}, authError("%s: %v", mech.Name(), err)
+					return negotiation{}, authError("%v", err)
 				}
 				if len(resp) > 0 {
 					return negotiation{}, authError("%s wants to answer the server's SUCCESS", mech.Name())

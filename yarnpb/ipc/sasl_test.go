@@ -166,6 +166,9 @@ func TestSASLWrongServerProofIsRejected(t *testing.T) {
 	if !errors.Is(err, ipc.ErrAuthentication) || !strings.Contains(err.Error(), "bad server proof") {
 		t.Fatalf("err = %v, want an authentication error about the proof", err)
 	}
+	if n := srv.Connections(); n != 1 {
+		t.Fatalf("%d connections, want 1: a failed authentication is not retried", n)
+	}
 }
 
 func TestSASLServerRefusalIsItsException(t *testing.T) {
@@ -175,6 +178,10 @@ func TestSASLServerRefusalIsItsException(t *testing.T) {
 	_, err := call(context.Background(), c, "m", "x")
 	if !errors.Is(err, ipc.ErrInvalidToken) {
 		t.Fatalf("err = %v, want ErrInvalidToken", err)
+	}
+	// Refused credentials are not retried: they would be refused again.
+	if n := srv.Connections(); n != 1 {
+		t.Fatalf("%d connections, want 1", n)
 	}
 }
 
