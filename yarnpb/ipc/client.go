@@ -101,7 +101,9 @@ func (c *Client) Call(ctx context.Context, method string, req, resp proto.Messag
 	attempts := c.opts.FailoverRounds * len(c.addrs)
 	var last error
 	for attempt := 0; attempt < attempts; attempt++ {
-		if attempt > 0 && attempt%len(c.addrs) == 0 {
+		// Pause between rounds of failover, not before reconnecting to a
+		// server whose connection merely went stale.
+		if attempt > 0 && attempt%len(c.addrs) == 0 && !errors.Is(last, errNotSent) {
 			if err := sleep(ctx, c.opts.FailoverBackoff); err != nil {
 				return fmt.Errorf("%w (last error: %w)", err, last)
 			}
