@@ -39,7 +39,7 @@ fuzz: ## run every Fuzz target for FUZZTIME each (seed corpora in each package's
 	@for pkg in $(UNIT_PKGS); do \
 	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "fuzz $$pkg $$target ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg > /tmp/spindle-fuzz.log 2>&1 || { cat /tmp/spindle-fuzz.log; exit 1; }; \
+	    $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1000x $$pkg > /tmp/spindle-fuzz.log 2>&1 || { cat /tmp/spindle-fuzz.log; exit 1; }; \
 	  done; \
 	done
 

@@ -3,8 +3,33 @@
 // stages, FIFO and FAIR pools, retries, host exclusion and placement.
 //
 // It is pure (DESIGN.md §Principles): no I/O, no goroutines, no clock of its
-// own. Events and the current time come in as values; decisions (launch task
-// T on executor E with addresses A, request N executors of profile P, release
-// executor E) go out as values the caller carries out. `make lint` fails if it
-// imports networking, process execution, logging, RPC or yarnpb packages.
+// own. Events and the current time come in as values; decisions go out as
+// values the caller carries out, in the manner of etcd-io/raft's Ready. The
+// loop a caller (the ApplicationMaster, local mode's driver) writes:
+//
+//	s, _ := scheduler.New(cfg)
+//	s.AddProfile(profile)
+//	for {
+//		select {
+//		case ev := <-events: // from executors, the RM, the user
+//			switch ev := ev.(type) {
+//			case executorUp:   s.AddExecutor(now, ev.spec)
+//			case executorLost: s.RemoveExecutor(now, ev.id, ev.loss)
+//			case taskEnded:    s.TaskFinished(now, ev.attempt, ev.result)
+//			case submit:       s.SubmitJob(now, ev.spec)
+//			}
+//		case <-timer.C: // armed from s.Wakeup(now)
+//		}
+//		rd := s.Ready(now)
+//		for _, l := range rd.Launches { /* start l.Attempt on l.Executor with l.Addresses */ }
+//		for _, k := range rd.Kills    { /* stop k.Attempt */ }
+//		for _, f := range rd.Finished { /* report f.Job */ }
+//	}
+//
+// The same events at the same times give the same decisions: ties are broken
+// by ids, never by map order or chance. Queries (Demand, Executors,
+// JobProgress, PoolProgress, WhyPending) feed dynamic allocation and what
+// the user sees. `make lint` fails if this package imports networking,
+// process execution, logging, RPC or yarnpb packages. README.md draws the
+// pipeline and defines the terms.
 package scheduler

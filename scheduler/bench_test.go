@@ -1,0 +1,90 @@
+package scheduler
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// The placement benchmark of the issue: 1,000 executors of 32 cores and 8
+// GPUs, 10 FAIR pools, 100,000 pending tasks of 1 cpu and 0.25 GPU (32
+// slots per executor, so 32,000 run at once).
+const (
+	benchExecutors = 1000
+	benchPools     = 10
+	benchTasks     = 100_000
+)
+
+func benchScheduler(tb testing.TB) *Scheduler {
+	var pools []PoolConfig
+	for i := 0; i < benchPools; i++ {
+		pools = append(pools, PoolConfig{Name: fmt.Sprintf("pool%02d", i), Mode: FIFO, Weight: 1 + i%3, MinShare: i % 2})
+	}
+	s, err := New(Config{Mode: FAIR, Pools: pools})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.AddProfile(Profile{ID: 0, Cores: 32, MemoryMB: 256 << 10, GPUs: 8}); err != nil {
+		tb.Fatal(err)
+	}
+	gpus := []string{"0", "1", "2", "3", "4", "5", "6", "7"}
+	for i := 0; i < benchExecutors; i++ {
+		if err := s.AddExecutor(t0, ExecutorSpec{ID: ExecutorID(fmt.Sprintf("exec-%04d", i)), Host: fmt.Sprintf("node%03d", i/8), Cores: 32, GPUs: gpus}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	quarter, _ := ParseGPURequest("gpus", 0.25)
+	for p := 0; p < benchPools; p++ {
+		_, err := s.SubmitJob(t0, JobSpec{Name: fmt.Sprintf("job%d", p), Pool: pools[p].Name, Stages: []StageSpec{
+			{Name: "infer", Tasks: benchTasks / benchPools, Request: TaskRequest{CPUs: 1, GPU: quarter}},
+		}})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
+}
+
+// BenchmarkPlacementFill places tasks on an empty cluster until it is full:
+// 32,000 placements per op, reported per placed task.
+func BenchmarkPlacementFill(b *testing.B) {
+	placed := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		s := benchScheduler(b)
+		b.StartTimer()
+		rd := s.Ready(t0)
+		placed += len(rd.Launches)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(placed), "ns/task")
+	b.ReportMetric(float64(placed)/float64(b.N), "tasks/op")
+}
+
+// BenchmarkPlacementSteadyState is the cluster full with 68,000 tasks
+// pending: each op, one task ends and one is placed in its stead (the
+// ended one goes back in line, so the backlog never drains). One op is one
+// placement.
+func BenchmarkPlacementSteadyState(b *testing.B) {
+	s := benchScheduler(b)
+	rd := s.Ready(t0)
+	running := make([]AttemptID, 0, len(rd.Launches))
+	for _, l := range rd.Launches {
+		running = append(running, l.Attempt)
+	}
+	next := 0
+	now := t0
+	b.ReportAllocs()
+	for b.Loop() {
+		now = now.Add(time.Millisecond)
+		if err := s.TaskFinished(now, running[next], TaskResult{Outcome: Failed, Blameless: true}); err != nil {
+			b.Fatal(err)
+		}
+		rd := s.Ready(now)
+		if len(rd.Launches) != 1 {
+			b.Fatalf("%d launches after one task ended, want 1", len(rd.Launches))
+		}
+		running[next] = rd.Launches[0].Attempt
+		next = (next + 1) % len(running)
+	}
+}

@@ -1,0 +1,139 @@
+package scheduler
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+	"time"
+)
+
+// AddExecutor registers an executor that can now take tasks.
+func (s *Scheduler) AddExecutor(now time.Time, spec ExecutorSpec) error {
+	if spec.ID == "" {
+		return fmt.Errorf("executor with no id (host %q)", spec.Host)
+	}
+	if _, dup := s.executors[spec.ID]; dup {
+		return fmt.Errorf("executor %s is already registered", spec.ID)
+	}
+	prof, ok := s.profiles[spec.Profile]
+	if !ok {
+		return fmt.Errorf("executor %s: profile %d is not registered", spec.ID, spec.Profile)
+	}
+	if spec.Cores < 1 {
+		return fmt.Errorf("executor %s: cores %d: want at least 1", spec.ID, spec.Cores)
+	}
+	gpus, err := newAddresses(spec.GPUs)
+	if err != nil {
+		return fmt.Errorf("executor %s: %w", spec.ID, err)
+	}
+	h := s.hosts[spec.Host]
+	if h == nil {
+		h = &host{name: spec.Host}
+		s.hosts[spec.Host] = h
+	}
+	// Every task takes a core, so cores bound what runs here at once: size
+	// the list for it now rather than growing it while placing.
+	ex := &executor{spec: spec, profile: prof, host: h, freeCores: spec.Cores, gpus: gpus, idleSince: now, running: make([]taskRef, 0, spec.Cores)}
+	i, _ := slices.BinarySearchFunc(prof.executors, spec.ID, func(e *executor, id ExecutorID) int { return strings.Compare(string(e.spec.ID), string(id)) })
+	prof.executors = slices.Insert(prof.executors, i, ex)
+	prof.reindex()
+	s.executors[spec.ID] = ex
+	return nil
+}
+
+// RemoveExecutor forgets a lost executor. Its running attempts end: as
+// failures when loss.TaskFault, otherwise they run again uncounted.
+func (s *Scheduler) RemoveExecutor(now time.Time, id ExecutorID, loss ExecutorLoss) error {
+	ex, ok := s.executors[id]
+	if !ok {
+		return fmt.Errorf("executor %s is not registered", id)
+	}
+	ex.removed = true
+	delete(s.executors, id)
+	prof := ex.profile
+	prof.executors = slices.Delete(prof.executors, ex.slot, ex.slot+1)
+	prof.reindex()
+	reason := fmt.Sprintf("executor %s on %s lost: %s", id, ex.spec.Host, loss.Reason)
+	for len(ex.running) > 0 {
+		ref := ex.running[len(ex.running)-1]
+		ex.running = ex.running[:len(ex.running)-1]
+		t := &ref.st.tasks[ref.idx]
+		// Nothing to release: the executor and what it held are gone.
+		t.exec, t.addrs = nil, nil
+		s.attemptEnded(now, ref.st, int(ref.idx), TaskResult{Outcome: Failed, Reason: reason, Blameless: !loss.TaskFault}, ex.host)
+	}
+	return nil
+}
+
+// reindex renumbers the executors after one came or went and rebuilds the
+// free-core bitmap.
+func (p *profileState) reindex() {
+	p.free = make([]uint64, (len(p.executors)+63)/64)
+	for i, ex := range p.executors {
+		ex.slot = i
+		if ex.freeCores > 0 {
+			p.free[i/64] |= 1 << (i % 64)
+		}
+	}
+	if p.cursor >= len(p.executors) {
+		p.cursor = 0
+	}
+}
+
+func (p *profileState) setFree(ex *executor, free bool) {
+	if free {
+		p.free[ex.slot/64] |= 1 << (ex.slot % 64)
+	} else {
+		p.free[ex.slot/64] &^= 1 << (ex.slot % 64)
+	}
+}
+
+// nextFree returns the first executor at or after slot i with a free core,
+// or -1.
+func (p *profileState) nextFree(i int) int {
+	for w := i / 64; w < len(p.free); w++ {
+		word := p.free[w]
+		if w == i/64 {
+			word &= ^uint64(0) << (i % 64)
+		}
+		if word != 0 {
+			return w*64 + bits.TrailingZeros64(word)
+		}
+	}
+	return -1
+}
+
+// occupy records an attempt of st's task idx running on ex.
+func (ex *executor) occupy(st *stage, idx int, addrs []string) {
+	t := &st.tasks[idx]
+	t.exec, t.addrs, t.slot = ex, addrs, len(ex.running)
+	ex.running = append(ex.running, taskRef{st, int32(idx)})
+	ex.freeCores -= st.spec.Request.CPUs
+	if ex.freeCores <= 0 {
+		ex.profile.setFree(ex, false)
+	}
+}
+
+// vacate gives back what st's task idx held on ex.
+func (ex *executor) vacate(now time.Time, st *stage, idx int) error {
+	t := &st.tasks[idx]
+	last := len(ex.running) - 1
+	moved := ex.running[last]
+	ex.running[t.slot] = moved
+	moved.st.tasks[moved.idx].slot = t.slot
+	ex.running = ex.running[:last]
+	if ex.freeCores <= 0 {
+		ex.profile.setFree(ex, true)
+	}
+	ex.freeCores += st.spec.Request.CPUs
+	if len(ex.running) == 0 {
+		ex.idleSince = now
+	}
+	err := ex.gpus.release(t.addrs, st.spec.Request.GPU)
+	t.exec, t.addrs = nil, nil
+	if err != nil {
+		return fmt.Errorf("executor %s: %w (a scheduler bug)", ex.spec.ID, err)
+	}
+	return nil
+}

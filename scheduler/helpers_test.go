@@ -1,0 +1,258 @@
+package scheduler
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// t0 is the time every test starts at.
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// harness drives one scheduler with a clock of its own, failing the test on
+// any unexpected error.
+type harness struct {
+	t   testing.TB
+	s   *Scheduler
+	now time.Time
+}
+
+func newHarness(t testing.TB, cfg Config, profiles ...Profile) *harness {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(profiles) == 0 {
+		profiles = []Profile{{ID: 0, Cores: 4, GPUs: 2}}
+	}
+	for _, p := range profiles {
+		if err := s.AddProfile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &harness{t: t, s: s, now: t0}
+}
+
+func (h *harness) advance(d time.Duration) { h.now = h.now.Add(d) }
+
+// exec registers executor id on host with cores and GPU addresses, of
+// profile 0.
+func (h *harness) exec(id, host string, cores int, gpus ...string) {
+	h.t.Helper()
+	h.execOf(0, id, host, cores, gpus...)
+}
+
+func (h *harness) execOf(p ProfileID, id, host string, cores int, gpus ...string) {
+	h.t.Helper()
+	if err := h.s.AddExecutor(h.now, ExecutorSpec{ID: ExecutorID(id), Host: host, Profile: p, Cores: cores, GPUs: gpus}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) submit(spec JobSpec) JobID {
+	h.t.Helper()
+	id, err := h.s.SubmitJob(h.now, spec)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
+// ready calls Ready and returns a deep copy, safe to keep.
+func (h *harness) ready() Ready {
+	return copyReady(h.s.Ready(h.now))
+}
+
+func (h *harness) finish(a AttemptID, r TaskResult) {
+	h.t.Helper()
+	if err := h.s.TaskFinished(h.now, a, r); err != nil {
+		h.t.Fatalf("TaskFinished(%v): %v", a, err)
+	}
+}
+
+func (h *harness) succeed(ls ...Launch) {
+	h.t.Helper()
+	for _, l := range ls {
+		h.finish(l.Attempt, TaskResult{Outcome: Succeeded})
+	}
+}
+
+func (h *harness) fail(l Launch, reason string) {
+	h.t.Helper()
+	h.finish(l.Attempt, TaskResult{Outcome: Failed, Reason: reason})
+}
+
+func copyReady(rd Ready) Ready {
+	out := Ready{
+		Launches: slices.Clone(rd.Launches),
+		Kills:    slices.Clone(rd.Kills),
+		Finished: slices.Clone(rd.Finished),
+	}
+	for i := range out.Launches {
+		out.Launches[i].Addresses = slices.Clone(out.Launches[i].Addresses)
+	}
+	return out
+}
+
+func gpu(t testing.TB, amount float64) GPURequest {
+	t.Helper()
+	g, err := ParseGPURequest("gpus", amount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// oneStage is a job of one stage of n tasks asking cpus and g.
+func oneStage(name string, n, cpus int, g GPURequest) JobSpec {
+	return JobSpec{Name: name, Stages: []StageSpec{{Name: name, Tasks: n, Request: TaskRequest{CPUs: cpus, GPU: g}}}}
+}
+
+// fmtLaunch renders a launch compactly: "s0/1#0@e1[0,1]".
+func fmtLaunch(l Launch) string {
+	return fmt.Sprintf("s%d/%d#%d@%s[%s]", l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.Executor, strings.Join(l.Addresses, ","))
+}
+
+func fmtLaunches(ls []Launch) string {
+	var b []string
+	for _, l := range ls {
+		b = append(b, fmtLaunch(l))
+	}
+	return strings.Join(b, " ")
+}
+
+// perExecutor counts launches by executor.
+func perExecutor(ls []Launch) map[ExecutorID]int {
+	m := map[ExecutorID]int{}
+	for _, l := range ls {
+		m[l.Executor]++
+	}
+	return m
+}
+
+// launchesOf keeps the launches of job j.
+func launchesOf(ls []Launch, j JobID) []Launch {
+	var out []Launch
+	for _, l := range ls {
+		if l.Job == j {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func wantErr(t testing.TB, err error, parts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one containing %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Fatalf("error %q does not contain %q", err, p)
+		}
+	}
+}
+
+// checkInternal verifies the scheduler's own bookkeeping against itself:
+// counters recomputed from task states, the free-core bitmap, executor
+// slots. It returns a description of the first inconsistency, or "".
+func checkInternal(s *Scheduler) string {
+	for id, ex := range s.executors {
+		if ex.spec.ID != id || ex.removed {
+			return fmt.Sprintf("executor %s: map entry inconsistent", id)
+		}
+		cpus := 0
+		for i, ref := range ex.running {
+			t := &ref.st.tasks[ref.idx]
+			if t.exec != ex || t.slot != i || (t.state != taskRunning && t.state != taskKilling) {
+				return fmt.Sprintf("executor %s: running[%d] = stage %d task %d in state %d on %v slot %d", id, i, ref.st.id, ref.idx, t.state, t.exec, t.slot)
+			}
+			cpus += ref.st.spec.Request.CPUs
+		}
+		if ex.freeCores != ex.spec.Cores-cpus {
+			return fmt.Sprintf("executor %s: freeCores %d, want %d", id, ex.freeCores, ex.spec.Cores-cpus)
+		}
+		prof := ex.profile
+		if ex.slot >= len(prof.executors) || prof.executors[ex.slot] != ex {
+			return fmt.Sprintf("executor %s: slot %d wrong", id, ex.slot)
+		}
+		bit := prof.free[ex.slot/64]&(1<<(ex.slot%64)) != 0
+		if bit != (ex.freeCores > 0) {
+			return fmt.Sprintf("executor %s: free bit %v with %d free cores", id, bit, ex.freeCores)
+		}
+	}
+	for _, prof := range s.profiles {
+		if !slices.IsSortedFunc(prof.executors, func(a, b *executor) int { return strings.Compare(string(a.spec.ID), string(b.spec.ID)) }) {
+			return fmt.Sprintf("profile %d: executors not sorted", prof.ID)
+		}
+	}
+	poolRunning := map[*pool]int{}
+	total := 0
+	for jid, j := range s.jobs {
+		running := 0
+		for _, st := range j.stages {
+			if s.stages[st.id] != st {
+				return fmt.Sprintf("job %d stage %d missing from stages", jid, st.id)
+			}
+			r, killing := 0, 0
+			for i := range st.tasks {
+				t := &st.tasks[i]
+				switch t.state {
+				case taskRunning:
+					r++
+					if t.exec == nil || t.exec.removed || j.ended {
+						return fmt.Sprintf("stage %d task %d running on %v (job ended %v)", st.id, i, t.exec, j.ended)
+					}
+				case taskKilling:
+					r++
+					killing++
+				}
+			}
+			if r != st.running {
+				return fmt.Sprintf("stage %d: running %d, tasks say %d", st.id, st.running, r)
+			}
+			if !j.ended && st.runnable && st.pending() != len(st.tasks)-st.succeeded-st.running {
+				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), len(st.tasks)-st.succeeded-st.running)
+			}
+			running += r
+			_ = killing
+		}
+		if running != j.running {
+			return fmt.Sprintf("job %d: running %d, stages say %d", jid, j.running, running)
+		}
+		poolRunning[j.pool] += running
+		total += running
+	}
+	for _, p := range s.pools {
+		if p.running != poolRunning[p] {
+			return fmt.Sprintf("pool %s: running %d, jobs say %d", p.cfg.Name, p.running, poolRunning[p])
+		}
+	}
+	if s.cfg.Mode == FIFO && s.root.running != total {
+		return fmt.Sprintf("root: running %d, jobs say %d", s.root.running, total)
+	}
+	// Every runnable stage is listed once, in order, in its pool.
+	lists := []*pool{s.root}
+	lists = append(lists, s.poolOrder...)
+	seen := map[*stage]int{}
+	for _, p := range lists {
+		if !slices.IsSortedFunc(p.runnable, stageOrder) {
+			return fmt.Sprintf("pool %s: runnable not sorted", p.cfg.Name)
+		}
+		for _, st := range p.runnable {
+			seen[st]++
+			if !st.runnable {
+				return fmt.Sprintf("stage %d listed runnable but is not", st.id)
+			}
+		}
+	}
+	for _, st := range s.stages {
+		if st.runnable && seen[st] != 1 {
+			return fmt.Sprintf("stage %d runnable, listed %d times", st.id, seen[st])
+		}
+	}
+	return ""
+}

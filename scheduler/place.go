@@ -1,0 +1,208 @@
+package scheduler
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Ready places what can be placed at now and returns every decision since
+// the last call: launches, kills and finished jobs. The slices are reused by
+// the next call.
+func (s *Scheduler) Ready(now time.Time) Ready {
+	s.expireExclusions(now)
+	s.place(now)
+	if s.excluded > 0 {
+		s.checkUnschedulable(now)
+	}
+	rd := s.out
+	// Double-buffered: what events append from now on must not overwrite
+	// the batch the caller is still carrying out.
+	s.out = Ready{Launches: s.spare.Launches[:0], Kills: s.spare.Kills[:0], Finished: s.spare.Finished[:0]}
+	s.spare = rd
+	return rd
+}
+
+// place launches pending tasks, one at a time, each time on behalf of the
+// stage the ordering says is next (so fair shares hold within one round),
+// until no stage can place more.
+func (s *Scheduler) place(now time.Time) {
+	s.round++
+	for _, p := range s.poolOrder {
+		p.next = 0
+	}
+	s.root.next = 0
+	for {
+		st := s.pickStage()
+		if st == nil {
+			return
+		}
+		if !s.placeOne(now, st) {
+			st.blockedRound = s.round
+		}
+	}
+}
+
+// eligible reports whether st may still place a task this round.
+func (s *Scheduler) eligible(st *stage) bool {
+	return st.blockedRound != s.round && st.pending() > 0
+}
+
+// nextStage is the stage to place for next: under FIFO the first eligible
+// stage by (job, stage); under FAIR the best pool by Spark's fair ordering,
+// then the best stage within it by the pool's own mode.
+func (s *Scheduler) nextStage() *stage {
+	if s.cfg.Mode == FIFO {
+		return s.firstEligible(s.root)
+	}
+	var best *pool
+	var bestStage *stage
+	for _, p := range s.poolOrder {
+		st := s.poolCandidate(p)
+		if st != nil && (best == nil || fairLess(p, best)) {
+			best, bestStage = p, st
+		}
+	}
+	return bestStage
+}
+
+func (s *Scheduler) poolCandidate(p *pool) *stage {
+	if p.cfg.Mode == FIFO {
+		return s.firstEligible(p)
+	}
+	// FAIR within a pool: the stage with the fewest running tasks (each a
+	// task set of weight 1 and minShare 0, as in Spark), then the older.
+	var best *stage
+	for _, st := range p.runnable {
+		if s.eligible(st) && (best == nil || st.running < best.running) {
+			best = st
+		}
+	}
+	return best
+}
+
+// firstEligible walks p's FIFO order from where this round left it: a
+// stage that stops being eligible stays so for the round.
+func (s *Scheduler) firstEligible(p *pool) *stage {
+	for p.next < len(p.runnable) {
+		if st := p.runnable[p.next]; s.eligible(st) {
+			return st
+		}
+		p.next++
+	}
+	return nil
+}
+
+// fairLess is Spark's FairSchedulingAlgorithm: a pool below its minShare
+// comes first, the needy compared by running/minShare; otherwise by
+// running/weight; then by name. Ratios are compared by cross-multiplying,
+// exactly.
+func fairLess(a, b *pool) bool {
+	aNeedy, bNeedy := a.running < a.cfg.MinShare, b.running < b.cfg.MinShare
+	var c int
+	switch {
+	case aNeedy && !bNeedy:
+		return true
+	case !aNeedy && bNeedy:
+		return false
+	case aNeedy && bNeedy:
+		c = a.running*max(b.cfg.MinShare, 1) - b.running*max(a.cfg.MinShare, 1)
+	default:
+		c = a.running*b.cfg.Weight - b.running*a.cfg.Weight
+	}
+	if c != 0 {
+		return c < 0
+	}
+	return a.cfg.Name < b.cfg.Name
+}
+
+// placeOne launches st's next pending task on the next executor, round
+// robin, that can run it; false when none can.
+func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
+	ex := s.pickExecutor(now, st)
+	if ex == nil {
+		return false
+	}
+	idx := st.nextPending()
+	st.popPending()
+	t := &st.tasks[idx]
+	addrs, _ := ex.gpus.acquire(st.spec.Request.GPU) // findExecutor checked it fits
+	ex.occupy(st, idx, addrs)
+	t.state = taskRunning
+	attempt := t.attempts
+	t.attempts++
+	st.running++
+	st.job.running++
+	st.job.pool.running++
+	if s.cfg.Mode == FIFO {
+		s.root.running++
+	}
+	if st.preferred(ex) {
+		// Delay scheduling, as Spark's: each launch where the task wanted
+		// to be renews the wait for the next one.
+		st.localityDeadline = now.Add(s.cfg.LocalityWait)
+	}
+	ex.profile.cursor = ex.slot + 1
+	s.out.Launches = append(s.out.Launches, Launch{
+		Attempt:   AttemptID{TaskID{st.id, idx}, attempt},
+		Job:       st.job.id,
+		Executor:  ex.spec.ID,
+		Host:      ex.spec.Host,
+		Request:   st.spec.Request,
+		Addresses: addrs,
+	})
+	return true
+}
+
+func (st *stage) hasPreference() bool { return st.preferredHosts != nil || st.preferredExecs != nil }
+
+func (st *stage) preferred(ex *executor) bool {
+	return st.preferredExecs[ex.spec.ID] || st.preferredHosts[ex.spec.Host]
+}
+
+// findExecutor walks st's profile's executors with a free core, round robin
+// from the last placement, for one that can run st's next task now.
+func (s *Scheduler) findExecutor(now time.Time, st *stage) *executor {
+	prof := st.profile
+	n := len(prof.executors)
+	if n == 0 {
+		return nil
+	}
+	waiting := st.hasPreference() && now.Before(st.localityDeadline)
+	req := st.spec.Request
+	start := prof.cursor % n
+	// Round robin: from the cursor to the end, then from the start.
+	for _, span := range [2][2]int{{start, n}, {0, start}} {
+		for i := prof.nextFree(span[0]); i >= 0 && i < span[1]; i = prof.nextFree(i + 1) {
+			ex := prof.executors[i]
+			if ex.freeCores >= req.CPUs && !ex.host.excluded(now) && (!waiting || st.preferred(ex)) && ex.gpus.fits(req.GPU) {
+				return ex
+			}
+		}
+	}
+	return nil
+}
+
+// jobsInOrder lists the active jobs by id.
+func (s *Scheduler) jobsInOrder() []*job {
+	js := make([]*job, 0, len(s.jobs))
+	for _, j := range s.jobs {
+		js = append(js, j)
+	}
+	slices.SortFunc(js, func(a, b *job) int { return int(a.id - b.id) })
+	return js
+}
+
+func (s *Scheduler) excludedHosts(now time.Time, st *stage) string {
+	var names []string
+	for _, ex := range st.profile.executors {
+		if ex.host.excluded(now) && !slices.Contains(names, ex.spec.Host) {
+			names = append(names, ex.spec.Host)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func quote(s string) string { return strconv.Quote(s) }

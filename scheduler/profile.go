@@ -1,0 +1,59 @@
+package scheduler
+
+import "fmt"
+
+// ProfileID names an executor profile.
+type ProfileID int
+
+// Profile is the shape of an executor: what each executor of the profile
+// offers. Dynamic allocation asks for executors per profile; a stage's
+// tasks run only on executors of the stage's profile.
+type Profile struct {
+	ID       ProfileID
+	Cores    int
+	MemoryMB int64
+	GPUs     int // addresses per executor
+}
+
+// TaskRequest is what each task of a stage asks of its executor.
+type TaskRequest struct {
+	CPUs int
+	GPU  GPURequest
+}
+
+// TasksPerExecutor is how many tasks asking r run at once on an executor
+// of p: min(cores ÷ task cpus, GPU slots).
+func (p Profile) TasksPerExecutor(r TaskRequest) int {
+	n := p.Cores / max(r.CPUs, 1)
+	if s := r.GPU.slots(p.GPUs); s >= 0 {
+		n = min(n, s)
+	}
+	return n
+}
+
+// check rejects a request no executor of p could ever run, naming field.
+func (p Profile) check(field string, r TaskRequest) error {
+	switch {
+	case r.CPUs < 1:
+		return fmt.Errorf("%s: cpus %d: a task needs at least 1", field, r.CPUs)
+	case r.CPUs > p.Cores:
+		return fmt.Errorf("%s: cpus %d: executors of profile %d have %d cores", field, r.CPUs, p.ID, p.Cores)
+	case r.GPU.whole < 0 || r.GPU.fraction < 0: // WholeGPUs(-n): slots would divide by zero
+		return fmt.Errorf("%s: gpus %s: cannot be negative", field, r.GPU)
+	case r.GPU.whole > p.GPUs || (r.GPU.fraction > 0 && p.GPUs == 0):
+		return fmt.Errorf("%s: gpus %s: executors of profile %d have %d GPUs", field, r.GPU, p.ID, p.GPUs)
+	}
+	return nil
+}
+
+func (p Profile) validate() error {
+	switch {
+	case p.Cores < 1:
+		return fmt.Errorf("profile %d: cores %d: an executor needs at least 1", p.ID, p.Cores)
+	case p.GPUs < 0:
+		return fmt.Errorf("profile %d: gpus %d: cannot be negative", p.ID, p.GPUs)
+	case p.MemoryMB < 0:
+		return fmt.Errorf("profile %d: memory %d MiB: cannot be negative", p.ID, p.MemoryMB)
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package scheduler
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// StageDemand is what one stage wants of a profile's executors: dynamic
+// allocation sizes the executor count from it.
+type StageDemand struct {
+	Stage            StageID
+	Running, Pending int
+	TasksPerExecutor int
+	// ExcludedOnly: its tasks could run only on excluded hosts, so more
+	// executors (elsewhere) would help.
+	ExcludedOnly bool
+}
+
+// Demand lists the stages with running or pending tasks on profile p, by
+// stage id. Stages still waiting for their parents are not demand yet.
+func (s *Scheduler) Demand(now time.Time, p ProfileID) []StageDemand {
+	prof := s.profiles[p]
+	var out []StageDemand
+	for _, j := range s.jobsInOrder() {
+		for _, st := range j.stages {
+			if st.profile != prof || j.ended || (st.running == 0 && (!st.runnable || st.pending() == 0)) {
+				continue
+			}
+			out = append(out, StageDemand{
+				Stage: st.id, Running: st.running, Pending: st.pending(),
+				TasksPerExecutor: prof.TasksPerExecutor(st.spec.Request),
+				ExcludedOnly:     st.pending() > 0 && s.onlyExcluded(now, st),
+			})
+		}
+	}
+	return out
+}
+
+// ExecutorStatus is an executor as the scheduler sees it.
+type ExecutorStatus struct {
+	ID        ExecutorID
+	Host      string
+	Profile   ProfileID
+	Running   int
+	FreeCores int
+	// IdleSince is when its last task ended (or it registered); zero while
+	// it runs tasks.
+	IdleSince time.Time
+}
+
+// Executors lists the registered executors by id.
+func (s *Scheduler) Executors() []ExecutorStatus {
+	out := make([]ExecutorStatus, 0, len(s.executors))
+	for _, ex := range s.executors {
+		st := ExecutorStatus{ID: ex.spec.ID, Host: ex.spec.Host, Profile: ex.spec.Profile, Running: len(ex.running), FreeCores: ex.freeCores}
+		if len(ex.running) == 0 {
+			st.IdleSince = ex.idleSince
+		}
+		out = append(out, st)
+	}
+	slices.SortFunc(out, func(a, b ExecutorStatus) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	return out
+}
+
+// Progress counts a job's (or a pool's) tasks.
+type Progress struct {
+	Tasks, Succeeded, Running, Pending int
+	FailedAttempts                     int
+}
+
+func (p *Progress) add(j *job) {
+	for _, st := range j.stages {
+		p.Tasks += len(st.tasks)
+		p.Succeeded += st.succeeded
+		p.Running += st.running
+		if !j.ended {
+			// Queued or waiting for parents alike.
+			p.Pending += len(st.tasks) - st.succeeded - st.running
+		}
+	}
+	p.FailedAttempts += j.failedAttempts
+}
+
+// JobProgress reports an active job's progress.
+func (s *Scheduler) JobProgress(id JobID) (Progress, bool) {
+	j, ok := s.jobs[id]
+	if !ok {
+		return Progress{}, false
+	}
+	var p Progress
+	p.add(j)
+	return p, true
+}
+
+// PoolProgress reports the progress of a pool's active jobs.
+func (s *Scheduler) PoolProgress(name string) (Progress, bool) {
+	if _, ok := s.pools[name]; !ok {
+		return Progress{}, false
+	}
+	var p Progress
+	for _, j := range s.jobs {
+		if j.pool.cfg.Name == name {
+			p.add(j)
+		}
+	}
+	return p, true
+}
+
+// Reason is why a stage's pending tasks are not running.
+type Reason int
+
+const (
+	ReasonNone                  Reason = iota // nothing pending, or placeable now
+	ReasonWaitingForParents                   // earlier stages have not succeeded
+	ReasonNoExecutors                         // no executor of its profile is registered
+	ReasonInsufficientResources               // executors exist but none has room
+	ReasonExcludedHosts                       // only excluded hosts could run it
+	ReasonWaitingForLocality                  // waiting for a preferred host or executor
+)
+
+// PendingReason is why a stage waits, with the message to show the user,
+// in the manner of Kubernetes' "0/3 nodes are available: ...".
+type PendingReason struct {
+	Stage   StageID
+	Name    string
+	Pending int
+	Reason  Reason
+	Message string
+}
+
+// WhyPending explains, for each stage of job id with tasks not running,
+// why they wait. Call it after Ready: what Ready could place has been.
+func (s *Scheduler) WhyPending(now time.Time, id JobID) []PendingReason {
+	j, ok := s.jobs[id]
+	if !ok {
+		return nil
+	}
+	var out []PendingReason
+	for _, st := range j.stages {
+		waiting := len(st.tasks) - st.succeeded - st.running
+		if waiting == 0 || j.ended {
+			continue
+		}
+		r := PendingReason{Stage: st.id, Name: st.spec.Name, Pending: waiting}
+		r.Reason, r.Message = s.reason(now, st)
+		out = append(out, r)
+	}
+	return out
+}
+
+func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
+	if !st.runnable {
+		var names []string
+		for _, p := range st.parents {
+			if p.succeeded < len(p.tasks) {
+				names = append(names, quote(p.spec.Name))
+			}
+		}
+		return ReasonWaitingForParents, "waiting for stage " + strings.Join(names, ", ")
+	}
+	prof := st.profile
+	if len(prof.executors) == 0 {
+		return ReasonNoExecutors, fmt.Sprintf("no executor of profile %d (%d cores, %d GPUs) has registered yet", prof.ID, prof.Cores, prof.GPUs)
+	}
+	req := st.spec.Request
+	var excluded, cpu, gpu, elsewhere int
+	waiting := st.hasPreference() && now.Before(st.localityDeadline)
+	for _, ex := range prof.executors {
+		switch {
+		case ex.host.excluded(now):
+			excluded++
+		case ex.freeCores < req.CPUs:
+			cpu++
+		case !ex.gpus.fits(req.GPU):
+			gpu++
+		case waiting && !st.preferred(ex):
+			elsewhere++
+		}
+	}
+	n := len(prof.executors)
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{cpu, "insufficient cpu"}, {gpu, "insufficient GPU (" + req.GPU.String() + " per task)"}, {excluded, "on excluded hosts"}, {elsewhere, "not a preferred host or executor"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	free := n - excluded - cpu - gpu - elsewhere
+	msg := fmt.Sprintf("%d/%d executors can take a task: %s", free, n, strings.Join(parts, ", "))
+	switch {
+	case excluded == n:
+		return ReasonExcludedHosts, msg
+	case elsewhere > 0 && free == 0:
+		return ReasonWaitingForLocality, msg + fmt.Sprintf("; waiting %s more for locality", st.localityDeadline.Sub(now).Round(time.Millisecond))
+	case free == 0:
+		return ReasonInsufficientResources, msg
+	}
+	return ReasonNone, msg
+}
+
+// Wakeup is when Ready should next be called even if nothing else happens:
+// a locality wait or a host exclusion runs out, or an unschedulable stage
+// reaches its timeout. ok is false when nothing is due.
+func (s *Scheduler) Wakeup(now time.Time) (t time.Time, ok bool) {
+	earliest := func(c time.Time) {
+		if c.After(now) && (!ok || c.Before(t)) {
+			t, ok = c, true
+		}
+	}
+	if s.excluded > 0 {
+		earliest(s.nextExpiry)
+	}
+	for _, st := range s.stages {
+		if !st.runnable || st.pending() == 0 {
+			continue
+		}
+		if st.hasPreference() {
+			earliest(st.localityDeadline)
+		}
+		if !st.unschedulable.IsZero() {
+			earliest(st.unschedulable.Add(s.cfg.Exclusion.UnschedulableTimeout))
+		}
+	}
+	return t, ok
+}

@@ -1,0 +1,162 @@
+package scheduler
+
+import (
+	"fmt"
+	"time"
+)
+
+// TaskFinished reports how an attempt ended. A report for an attempt that
+// is not running returns ErrStaleAttempt and changes nothing.
+func (s *Scheduler) TaskFinished(now time.Time, id AttemptID, r TaskResult) error {
+	st := s.stages[id.Task.Stage]
+	if st == nil || id.Task.Index < 0 || id.Task.Index >= len(st.tasks) {
+		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
+	}
+	t := &st.tasks[id.Task.Index]
+	if (t.state != taskRunning && t.state != taskKilling) || t.attempts-1 != id.Attempt || t.exec == nil {
+		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
+	}
+	ex := t.exec
+	if err := ex.vacate(now, st, id.Task.Index); err != nil {
+		return err
+	}
+	s.attemptEnded(now, st, id.Task.Index, r, ex.host)
+	return nil
+}
+
+// attemptEnded moves a task on from an attempt that ended, its resources
+// already given back.
+func (s *Scheduler) attemptEnded(now time.Time, st *stage, idx int, r TaskResult, h *host) {
+	t := &st.tasks[idx]
+	j := st.job
+	st.running--
+	j.running--
+	j.pool.running--
+	if s.cfg.Mode == FIFO {
+		s.root.running--
+	}
+	if t.state == taskKilling {
+		t.state = taskAbandoned
+		j.killing--
+		s.forgetIfDone(j)
+		return
+	}
+	switch {
+	case r.Outcome == Succeeded:
+		t.state = taskSucceeded
+		st.succeeded++
+		if st.succeeded == len(st.tasks) {
+			s.stageSucceeded(now, st)
+		}
+	case r.Blameless:
+		s.requeue(st, idx)
+	default:
+		t.failures++
+		j.failedAttempts++
+		t.lastFail = r.Reason
+		s.hostFailure(now, h)
+		if t.failures >= st.maxFailures {
+			// This attempt has ended: endJob must not count it as running
+			// (it would kill it through its vacated executor, and wait
+			// forever for its report).
+			t.state = taskAbandoned
+			s.endJob(j, fmt.Sprintf("task %d of stage %q failed %d times; last failure: %s", idx, st.spec.Name, t.failures, r.Reason))
+			return
+		}
+		s.requeue(st, idx)
+	}
+}
+
+func (s *Scheduler) requeue(st *stage, idx int) {
+	st.tasks[idx].state = taskPending
+	// Slide the queue down once half of it is spent, so a queue that never
+	// drains does not grow without bound either.
+	if st.retryHead > 0 && 2*st.retryHead >= len(st.retries) {
+		n := copy(st.retries, st.retries[st.retryHead:])
+		st.retries, st.retryHead = st.retries[:n], 0
+	}
+	st.retries = append(st.retries, int32(idx))
+}
+
+// stageSucceeded releases the stages waiting on st, and ends the job when
+// it was the last.
+func (s *Scheduler) stageSucceeded(now time.Time, st *stage) {
+	s.dropRunnable(st)
+	j := st.job
+	j.done++
+	if j.done == len(j.stages) {
+		s.out.Finished = append(s.out.Finished, JobResult{Job: j.id, Name: j.name, Succeeded: true})
+		s.forget(j)
+		return
+	}
+	for _, c := range st.children {
+		ready := true
+		for _, p := range c.parents {
+			ready = ready && p.succeeded == len(p.tasks)
+		}
+		if ready {
+			s.makeRunnable(now, c)
+		}
+	}
+}
+
+// endJob fails job j for reason: its pending tasks are dropped, its running
+// attempts killed (they report as usual), and the caller told.
+func (s *Scheduler) endJob(j *job, reason string) {
+	if j.ended {
+		return
+	}
+	j.ended = true
+	for _, st := range j.stages {
+		if st.runnable {
+			s.dropRunnable(st)
+		}
+		st.fresh, st.freshHead, st.retries, st.retryHead = nil, 0, nil, 0
+		for i := range st.tasks {
+			t := &st.tasks[i]
+			switch t.state {
+			case taskPending:
+				t.state = taskAbandoned
+			case taskRunning:
+				t.state = taskKilling
+				j.killing++
+				if t.exec.removed {
+					// Its executor is being removed (RemoveExecutor ends
+					// this attempt next): there is nothing to kill.
+					continue
+				}
+				s.out.Kills = append(s.out.Kills, Kill{
+					Attempt:  AttemptID{TaskID{st.id, i}, t.attempts - 1},
+					Executor: t.exec.spec.ID,
+					Reason:   reason,
+				})
+			}
+		}
+	}
+	s.out.Finished = append(s.out.Finished, JobResult{Job: j.id, Name: j.name, Reason: reason})
+	s.forgetIfDone(j)
+}
+
+// CancelJob ends a job that has not finished, killing its running tasks.
+func (s *Scheduler) CancelJob(id JobID, reason string) error {
+	j, ok := s.jobs[id]
+	if !ok || j.ended {
+		return fmt.Errorf("job %d is not running", id)
+	}
+	s.endJob(j, "cancelled: "+reason)
+	return nil
+}
+
+// forgetIfDone drops an ended job once its last killed attempt reported.
+func (s *Scheduler) forgetIfDone(j *job) {
+	if j.ended && j.killing == 0 {
+		s.forget(j)
+	}
+}
+
+func (s *Scheduler) forget(j *job) {
+	delete(s.jobs, j.id)
+	for _, st := range j.stages {
+		delete(s.stages, st.id)
+	}
+}

@@ -1,0 +1,176 @@
+package scheduler
+
+import (
+	"fmt"
+	"time"
+)
+
+// JobID is a job's submission number: lower runs first under FIFO.
+type JobID int
+
+// StageID numbers stages across jobs, in submission order.
+type StageID int
+
+// ExecutorID names an executor (a YARN container id, or local mode's).
+type ExecutorID string
+
+// TaskID is one task of a stage.
+type TaskID struct {
+	Stage StageID
+	Index int
+}
+
+// AttemptID is one attempt of a task, numbered from 0.
+type AttemptID struct {
+	Task    TaskID
+	Attempt int
+}
+
+func (a AttemptID) String() string {
+	return fmt.Sprintf("stage %d task %d attempt %d", a.Task.Stage, a.Task.Index, a.Attempt)
+}
+
+// JobSpec describes a job to run: a DAG of stages, in a pool.
+type JobSpec struct {
+	Name   string
+	Pool   string // empty: "default"
+	Stages []StageSpec
+}
+
+// StageSpec is one stage: Tasks tasks, each asking Request of an executor
+// of Profile, runnable once every stage named in After has succeeded.
+type StageSpec struct {
+	Name    string
+	After   []string
+	Tasks   int
+	Profile ProfileID
+	Request TaskRequest
+	// MaxAttempts bounds a task's counted failures; 0 takes the
+	// scheduler's default (spindle.task.maxFailures).
+	MaxAttempts int
+	// PreferredHosts and PreferredExecutors are locality hints: tasks wait
+	// up to the locality wait for one of them before running anywhere.
+	PreferredHosts     []string
+	PreferredExecutors []ExecutorID
+}
+
+// ExecutorSpec is an executor that registered: its profile, host, and what
+// it really has (which may differ from its profile's shape).
+type ExecutorSpec struct {
+	ID      ExecutorID
+	Host    string
+	Profile ProfileID
+	Cores   int
+	GPUs    []string // concrete addresses
+}
+
+// Outcome is how a task attempt ended.
+type Outcome int
+
+const (
+	Succeeded Outcome = iota
+	Failed
+	Killed // stopped at the scheduler's request
+)
+
+// TaskResult reports the end of an attempt.
+type TaskResult struct {
+	Outcome Outcome
+	// Reason says why it failed (the OS error, the exit status, ...).
+	Reason   string
+	ExitCode int
+	// Blameless marks a failure that was not the task's doing (its
+	// executor shutting down, a preemption): the task runs again without
+	// the failure counting against it or its host.
+	Blameless bool
+}
+
+// ExecutorLoss says why an executor went away.
+type ExecutorLoss struct {
+	Reason string
+	// TaskFault means the tasks running there caused the loss (a container
+	// killed for exceeding its memory): each counts as a failed attempt.
+	TaskFault bool
+}
+
+// Launch tells the caller to start an attempt on an executor with exactly
+// these GPU addresses.
+type Launch struct {
+	Attempt   AttemptID
+	Job       JobID
+	Executor  ExecutorID
+	Host      string
+	Request   TaskRequest
+	Addresses []string // read-only; shared with the scheduler
+}
+
+// Kill tells the caller to stop a running attempt; its end is reported with
+// TaskFinished as usual (Outcome Killed).
+type Kill struct {
+	Attempt  AttemptID
+	Executor ExecutorID
+	Reason   string
+}
+
+// JobResult reports a job that ended.
+type JobResult struct {
+	Job       JobID
+	Name      string
+	Succeeded bool
+	Reason    string // why it failed or was cancelled
+}
+
+// Ready is what the scheduler decided since the last Ready: the batch the
+// caller carries out. Its slices are reused by the next call to Ready.
+type Ready struct {
+	Launches []Launch
+	Kills    []Kill
+	Finished []JobResult
+}
+
+// Config is the scheduler's configuration.
+type Config struct {
+	// Mode orders pools at the root: FIFO (jobs in submission order, pools
+	// ignored) or FAIR (pools by Spark's fair algorithm).
+	Mode  SchedulingMode
+	Pools []PoolConfig
+	// MaxTaskFailures is the default number of counted failures a task
+	// may have before its job fails (spindle.task.maxFailures, default 4).
+	MaxTaskFailures int
+	// LocalityWait is how long tasks with preferred hosts wait for them
+	// before running anywhere (Spark's spark.locality.wait, 3s there);
+	// zero does not wait.
+	LocalityWait time.Duration
+	Exclusion    ExclusionConfig
+}
+
+// ExclusionConfig keeps tasks off hosts where tasks keep failing
+// (Spark's excludeOnFailure).
+type ExclusionConfig struct {
+	Enabled bool
+	// MaxFailuresPerHost counted task failures exclude a host (default 2).
+	MaxFailuresPerHost int
+	// Timeout is how long a host stays excluded, and the window failures
+	// are counted in (default 1h).
+	Timeout time.Duration
+	// UnschedulableTimeout fails a job whose pending tasks can run nowhere
+	// but on excluded hosts for this long (default 120s).
+	UnschedulableTimeout time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxTaskFailures <= 0 {
+		c.MaxTaskFailures = 4
+	}
+	c.LocalityWait = max(c.LocalityWait, 0)
+	if c.Exclusion.MaxFailuresPerHost <= 0 {
+		c.Exclusion.MaxFailuresPerHost = 2
+	}
+	if c.Exclusion.Timeout <= 0 {
+		c.Exclusion.Timeout = time.Hour
+	}
+	if c.Exclusion.UnschedulableTimeout <= 0 {
+		c.Exclusion.UnschedulableTimeout = 120 * time.Second
+	}
+	return c
+}
