@@ -1,0 +1,12 @@
+// Package sim replays a workload trace through Spindle's real scheduler core
+// and dynamic allocation against a simulated clock and cluster: containers
+// arrive after an allocation delay, executors start after a start-up delay,
+// and the cluster grants at most its capacity. Hours of simulated time run
+// in seconds, and the same input gives the same output to the byte.
+//
+// A trace is CSV, one row per stage (DESIGN.md §Simulator):
+//
+//	submit_s,job,stage,tasks,task_s,cpus,gpus[,pool][,after]
+//
+// where after lists earlier stages of the same job, separated by ';'.
+package sim

@@ -1,0 +1,84 @@
+package sim
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
+)
+
+const smallTrace = `submit_s,job,stage,tasks,task_s,cpus,gpus,pool,after
+0,a,prep,8,2,1,0,,
+0,a,train,16,10,1,0.5,,prep
+30,b,infer,40,3,1,0.25,,
+400,c,infer,40,3,1,0.25,,
+`
+
+func options(policy dynalloc.Policy, dynamic bool) Options {
+	return Options{
+		Executor:        scheduler.Profile{ID: 0, Cores: 4, GPUs: 2},
+		Dynamic:         dynamic,
+		StaticExecutors: 8,
+		Allocation: dynalloc.Config{Policy: policy, MaxExecutors: 8, AllocationRatio: 1,
+			IdleTimeout: 60 * time.Second, BacklogTimeout: time.Second, SustainedBacklogTimeout: time.Second,
+			WarmPoolSize: 1, WarmPoolIdleTimeout: 60 * time.Second, SurplusIdleTimeout: 15 * time.Second, RampDownDelay: 5 * time.Second},
+		AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second, Capacity: 16,
+	}
+}
+
+func mustRun(t *testing.T, opts Options) Result {
+	t.Helper()
+	jobs, err := ParseTrace(strings.NewReader(smallTrace), "small.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(jobs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestRunCompletesEveryJobUnderEachPolicy(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{{"spark", options(dynalloc.PolicySpark, true)}, {"spindle", options(dynalloc.PolicySpindle, true)}, {"static", options(0, false)}} {
+		res := mustRun(t, c.opts)
+		if res.Jobs != 3 || res.FailedJobs != 0 || res.Tasks != 104 {
+			t.Errorf("%s: %+v, want 3 jobs and 104 tasks", c.name, res)
+		}
+		if res.MakespanS < 400 || res.PeakExecutors == 0 || res.ExecutorSeconds <= res.IdleExecutorSeconds {
+			t.Errorf("%s: implausible %+v", c.name, res)
+		}
+		t.Logf("%s: %+v", c.name, res)
+	}
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	a, _ := json.Marshal(mustRun(t, options(dynalloc.PolicySpindle, true)))
+	b, _ := json.Marshal(mustRun(t, options(dynalloc.PolicySpindle, true)))
+	if string(a) != string(b) {
+		t.Fatalf("two runs differ:\n%s\n%s", a, b)
+	}
+}
+
+func TestBadTraceRowsNameLineAndColumn(t *testing.T) {
+	for _, c := range []struct{ trace, want string }{
+		{"submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,x,1,1,0\n", `t.csv:2:7: tasks "x": not a whole number`},
+		{"submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,1,1,1,-1\n", `t.csv:2:13: gpus "-1": cannot be negative`},
+		{"submit_s,job,stage,tasks,task_s,cpus,gpus,pool,after\n0,a,s,1,1,1,0,,nope\n", `t.csv:2:16: after "nope": no earlier stage`},
+		{"submit_s,job,stage,tasks\n", `t.csv:1: header has 4 columns`},
+		{"submit,job\n", `t.csv:1:1: header column "submit"`},
+		{"submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,1,1,1\n", `t.csv:2: 6 fields, want 7`},
+		{"submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,1,0,1,0\n", `task_s "0": a task takes some time`},
+	} {
+		_, err := ParseTrace(strings.NewReader(c.trace), "t.csv")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("trace %q: err = %v, want %q", c.trace, err, c.want)
+		}
+	}
+}
