@@ -40,6 +40,14 @@ func (s *Scheduler) expireExclusions(now time.Time) {
 			}
 		}
 	}
+	if s.excluded == 0 {
+		// checkUnschedulable runs only while some host is excluded: clear
+		// its clocks now, or a later exclusion would inherit a stale start
+		// and fail a job before its full UnschedulableTimeout.
+		for _, st := range s.stages {
+			st.unschedulable = time.Time{}
+		}
+	}
 }
 
 // onlyExcluded reports whether st's profile has executors and every one is

@@ -12,10 +12,12 @@ import (
 // the next call.
 func (s *Scheduler) Ready(now time.Time) Ready {
 	s.expireExclusions(now)
-	s.place(now)
+	// Before placing: a job failed for being unschedulable must not have
+	// its other stages' tasks launched and killed in the same batch.
 	if s.excluded > 0 {
 		s.checkUnschedulable(now)
 	}
+	s.place(now)
 	rd := s.out
 	// Double-buffered: what events append from now on must not overwrite
 	// the batch the caller is still carrying out.

@@ -1,0 +1,124 @@
+package config
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// registry is every key Spindle knows: DESIGN.md §Configuration, one row
+// each. A new setting is a new row; its spark.* alias, parsing, validation
+// and listing follow from the row.
+var registry = []Key{
+	{Name: "spindle.master", Default: "local[2]", Kind: KindString, check: master,
+		Meaning: "local[N] (run on this machine) or yarn"},
+
+	// Executors and tasks.
+	{Name: "spindle.executor.instances", Default: "2", Kind: KindInt, check: atLeast(0),
+		Meaning: "static executor count (dynamic allocation off)"},
+	{Name: "spindle.executor.cores", Default: "1", Kind: KindInt, check: atLeast(1),
+		Meaning: "CPU cores per executor"},
+	{Name: "spindle.executor.memory", Default: "1g", Kind: KindSize, check: atLeastMiB(1),
+		Meaning: "memory per executor (a bare number is MiB)"},
+	{Name: "spindle.executor.resource.gpu.amount", Default: "0", Kind: KindInt, check: atLeast(0),
+		Meaning: "GPUs per executor (the container asks yarn.io/gpu)"},
+	{Name: "spindle.executor.resource.gpu.discoveryScript", Kind: KindString,
+		Meaning: "Spark-compatible script printing the executor's GPU addresses"},
+	{Name: "spindle.task.cpus", Default: "1", Kind: KindInt, check: atLeast(1),
+		Meaning: "CPU cores per task"},
+	{Name: "spindle.task.resource.gpu.amount", Default: "0", Kind: KindFloat,
+		check: floatCheck("want a whole number of GPUs, or a fraction between 0 and 1 to share one",
+			func(f float64) bool { return f >= 0 && (f < 1 || f == math.Trunc(f)) }),
+		Meaning: "GPUs per task: a whole number, or a fraction in (0,1) to share a GPU"},
+	{Name: "spindle.task.maxFailures", Default: "4", Kind: KindInt, check: atLeast(1),
+		Meaning: "attempts per task before its job fails"},
+	{Name: "spindle.locality.wait", Default: "3s", Kind: KindDuration, Unit: time.Millisecond,
+		Meaning: "how long a task waits for an executor on a preferred host"},
+
+	// Scheduling across pools.
+	{Name: "spindle.scheduler.mode", Default: "FIFO", Kind: KindEnum, Values: []string{"FIFO", "FAIR"},
+		Meaning: "order of work across pools: FIFO or FAIR"},
+	{Name: "spindle.scheduler.allocation.file", Kind: KindString,
+		Meaning: "fair scheduler pools file (Spark's fairScheduler.xml format)"},
+
+	// Excluding failing hosts.
+	{Name: "spindle.excludeOnFailure.enabled", Default: "false", Kind: KindBool,
+		Meaning: "stop placing tasks on hosts where tasks keep failing"},
+	{Name: "spindle.excludeOnFailure.maxFailedTasksPerHost", Default: "2", Kind: KindInt, check: atLeast(1),
+		Meaning: "failed tasks after which a host is excluded"},
+	{Name: "spindle.excludeOnFailure.timeout", Default: "1h", Kind: KindDuration, Unit: time.Millisecond,
+		Meaning: "how long a host stays excluded"},
+	{Name: "spindle.scheduler.excludeOnFailure.unschedulableTaskSetTimeout", Default: "120s", Kind: KindDuration, Unit: time.Second,
+		Meaning: "how long a stage whose hosts are all excluded waits for a new executor before it fails"},
+
+	// Dynamic allocation.
+	{Name: "spindle.dynamicAllocation.enabled", Default: "false", Kind: KindBool,
+		Meaning: "grow and shrink the executor set with demand"},
+	{Name: "spindle.dynamicAllocation.minExecutors", Default: "0", Kind: KindInt, check: atLeast(0),
+		Meaning: "fewest executors kept"},
+	{Name: "spindle.dynamicAllocation.maxExecutors", Default: unlimited, Kind: KindInt, check: atLeast(1),
+		Meaning: "most executors asked for (default unlimited)"},
+	{Name: "spindle.dynamicAllocation.initialExecutors", DefaultFrom: "spindle.dynamicAllocation.minExecutors", Kind: KindInt, check: atLeast(0),
+		Meaning: "executors asked for at start (default: minExecutors)"},
+	{Name: "spindle.dynamicAllocation.executorIdleTimeout", Default: "60s", Kind: KindDuration, Unit: time.Second,
+		Meaning: "idle time after which an executor is released"},
+	{Name: "spindle.dynamicAllocation.schedulerBacklogTimeout", Default: "1s", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
+		Meaning: "how long tasks wait unplaced before more executors are asked for"},
+	{Name: "spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout", DefaultFrom: "spindle.dynamicAllocation.schedulerBacklogTimeout", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
+		Meaning: "interval between further asks while the backlog lasts (default: schedulerBacklogTimeout)"},
+	{Name: "spindle.dynamicAllocation.executorAllocationRatio", Default: "1.0", Kind: KindFloat,
+		check:   floatCheck("want a number more than 0 and at most 1", func(f float64) bool { return f > 0 && f <= 1 }),
+		Meaning: "fraction of the executors the backlog needs that are asked for, in (0,1]"},
+	{Name: "spindle.dynamicAllocation.policy", Default: "spindle", Kind: KindEnum, Values: []string{"spindle", "spark"},
+		Meaning: "spindle, or spark for Spark's exact behaviour"},
+	{Name: "spindle.dynamicAllocation.warmPool.size", Default: "1", Kind: KindInt, check: atLeast(0),
+		Meaning: "idle executors kept ready beyond current demand (spindle policy)"},
+	{Name: "spindle.dynamicAllocation.warmPool.idleTimeout", Default: "60s", Kind: KindDuration, Unit: time.Second,
+		Meaning: "idle time after which a warm-pool executor is released (spindle policy)"},
+	{Name: "spindle.dynamicAllocation.surplusIdleTimeout", Default: "15s", Kind: KindDuration, Unit: time.Second,
+		Meaning: "idle time after which an executor above the target is released (spindle policy)"},
+	{Name: "spindle.dynamicAllocation.rampDownDelay", Default: "5s", Kind: KindDuration, Unit: time.Second,
+		Meaning: "how long the target stays lower before executors are released (spindle policy)"},
+
+	// Local mode.
+	{Name: "spindle.worker.resourcesFile", Kind: KindString,
+		Meaning: "local mode: Spark's worker resources JSON"},
+	{Name: "spindle.worker.resource.gpu.addresses", Kind: KindString,
+		Meaning: "local mode: GPU addresses, e.g. 0,1,2,3 (fake GPUs allowed)"},
+	{Name: "spindle.worker.resource.gpu.discoveryScript", Kind: KindString,
+		Meaning: "local mode: Spark-compatible GPU discovery script"},
+
+	// YARN.
+	{Name: "spindle.yarn.queue", Default: "default", Kind: KindString,
+		Meaning: "YARN queue the application is submitted to"},
+	{Name: "spindle.yarn.am.memory", Default: "256m", Kind: KindSize, check: atLeastMiB(1),
+		Meaning: "ApplicationMaster container memory (a bare number is MiB)"},
+	{Name: "spindle.yarn.am.cores", Default: "1", Kind: KindInt, check: atLeast(1),
+		Meaning: "ApplicationMaster container vcores"},
+	{Name: "spindle.yarn.maxAppAttempts", Default: "2", Kind: KindInt, check: atLeast(1),
+		Meaning: "ApplicationMaster attempts"},
+	{Name: "spindle.yarn.stagingDir", Default: "/user/$USER/.spindle", Kind: KindString,
+		Meaning: "staging directory on fs.defaultFS ($USER is the submitting user)"},
+	{Name: "spindle.yarn.executor.nodeLabelExpression", Kind: KindString,
+		Meaning: "YARN node label expression for executor containers"},
+	{Name: "spindle.yarn.mode", Default: "coarse", Kind: KindEnum, Values: []string{"coarse", "fine"},
+		Meaning: "coarse (long-lived executors) or fine (a container per task)"},
+}
+
+// byName indexes the registry.
+var byName = func() map[string]Key {
+	m := make(map[string]Key, len(registry))
+	for _, k := range registry {
+		m[k.Name] = k
+	}
+	return m
+}()
+
+// Keys returns the registry: every key Spindle knows, in table order.
+func Keys() []Key {
+	keys := slices.Clone(registry)
+	for i := range keys {
+		keys[i].Values = slices.Clone(keys[i].Values) // callers cannot edit the registry
+	}
+	return keys
+}

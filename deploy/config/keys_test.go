@@ -1,0 +1,127 @@
+package config
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRegistryRowsAreWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, k := range registry {
+		if !strings.HasPrefix(k.Name, spindlePrefix) || seen[k.Name] {
+			t.Errorf("%q: want a unique spindle.* name", k.Name)
+		}
+		seen[k.Name] = true
+		if k.Meaning == "" {
+			t.Errorf("%s: no meaning", k.Name)
+		}
+		if (k.Kind == KindDuration) != (k.Unit != 0) {
+			t.Errorf("%s: a unit belongs to duration keys, and every duration key needs one", k.Name)
+		}
+		if (k.Kind == KindEnum) != (len(k.Values) > 0) {
+			t.Errorf("%s: values belong to enum keys, and every enum key needs them", k.Name)
+		}
+		if k.Default == "" && k.DefaultFrom == "" && k.Kind != KindString {
+			t.Errorf("%s: only string keys may have no default", k.Name)
+		}
+		if k.DefaultFrom != "" {
+			if k.Default != "" {
+				t.Errorf("%s: both Default and DefaultFrom", k.Name)
+			}
+			from, ok := byName[k.DefaultFrom]
+			if !ok || from.Kind != k.Kind || from.DefaultFrom != "" {
+				t.Errorf("%s: follows %q, which must be a key of the same kind with a default of its own", k.Name, k.DefaultFrom)
+			}
+			continue
+		}
+		if _, err := k.parse(k.Default); err != nil {
+			t.Errorf("%s: default %q: %v", k.Name, k.Default, err)
+		}
+	}
+}
+
+// The defaults are DESIGN.md §Configuration's table, plus the keys the
+// scheduler and dynamic allocation added; every registry key is listed.
+func TestDefaultsMatchDesign(t *testing.T) {
+	want := map[string]any{
+		"spindle.master":                                             "local[2]",
+		"spindle.executor.instances":                                 2,
+		"spindle.executor.cores":                                     1,
+		"spindle.executor.memory":                                    int64(1024),
+		"spindle.executor.resource.gpu.amount":                       0,
+		"spindle.executor.resource.gpu.discoveryScript":              "",
+		"spindle.task.cpus":                                          1,
+		"spindle.task.resource.gpu.amount":                           0.0,
+		"spindle.task.maxFailures":                                   4,
+		"spindle.scheduler.mode":                                     "FIFO",
+		"spindle.scheduler.allocation.file":                          "",
+		"spindle.dynamicAllocation.enabled":                          false,
+		"spindle.dynamicAllocation.minExecutors":                     0,
+		"spindle.dynamicAllocation.maxExecutors":                     math.MaxInt,
+		"spindle.dynamicAllocation.initialExecutors":                 0,
+		"spindle.dynamicAllocation.executorIdleTimeout":              60 * time.Second,
+		"spindle.dynamicAllocation.schedulerBacklogTimeout":          time.Second,
+		"spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout": time.Second,
+		"spindle.dynamicAllocation.executorAllocationRatio":          1.0,
+		"spindle.dynamicAllocation.policy":                           "spindle",
+		"spindle.worker.resourcesFile":                               "",
+		"spindle.worker.resource.gpu.addresses":                      "",
+		"spindle.worker.resource.gpu.discoveryScript":                "",
+		"spindle.yarn.queue":                                         "default",
+		"spindle.yarn.am.memory":                                     int64(256),
+		"spindle.yarn.am.cores":                                      1,
+		"spindle.yarn.maxAppAttempts":                                2,
+		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
+		"spindle.yarn.executor.nodeLabelExpression":                  "",
+		"spindle.yarn.mode":                                          "coarse",
+
+		"spindle.locality.wait":                                          3 * time.Second,
+		"spindle.excludeOnFailure.enabled":                               false,
+		"spindle.excludeOnFailure.maxFailedTasksPerHost":                 2,
+		"spindle.excludeOnFailure.timeout":                               time.Hour,
+		"spindle.scheduler.excludeOnFailure.unschedulableTaskSetTimeout": 120 * time.Second,
+		"spindle.dynamicAllocation.warmPool.size":                        1,
+		"spindle.dynamicAllocation.warmPool.idleTimeout":                 60 * time.Second,
+		"spindle.dynamicAllocation.surplusIdleTimeout":                   15 * time.Second,
+		"spindle.dynamicAllocation.rampDownDelay":                        5 * time.Second,
+	}
+	c := mustLoad(t, "")
+	for _, k := range Keys() {
+		w, ok := want[k.Name]
+		if !ok {
+			t.Errorf("%s: in the registry, not in this test", k.Name)
+			continue
+		}
+		got, err := getByKind(c, k.Name)
+		if err != nil || got != w {
+			t.Errorf("%s = %#v, %v; want %#v", k.Name, got, err, w)
+		}
+		if c.Source(k.Name) != (Source{}) {
+			t.Errorf("%s: source %v, want default", k.Name, c.Source(k.Name))
+		}
+		delete(want, k.Name)
+	}
+	for name := range want {
+		t.Errorf("%s: in this test, not in the registry", name)
+	}
+}
+
+func TestDerivedDefaultsFollowTheirKey(t *testing.T) {
+	c := mustLoad(t, "spark.dynamicAllocation.schedulerBacklogTimeout 5\nspindle.dynamicAllocation.minExecutors 3")
+	if d, _ := c.Duration("spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout"); d != 5*time.Second {
+		t.Errorf("sustainedSchedulerBacklogTimeout = %v, want the backlog timeout 5s", d)
+	}
+	if n, _ := c.Int("spindle.dynamicAllocation.initialExecutors"); n != 3 {
+		t.Errorf("initialExecutors = %d, want minExecutors 3", n)
+	}
+	if s := c.Source("spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout"); s != (Source{}) {
+		t.Errorf("a followed default has source %v, want default", s)
+	}
+
+	c = mustLoad(t, "spindle.dynamicAllocation.schedulerBacklogTimeout 5s\nspindle.dynamicAllocation.sustainedSchedulerBacklogTimeout 2s")
+	if d, _ := c.Duration("spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout"); d != 2*time.Second {
+		t.Errorf("sustainedSchedulerBacklogTimeout = %v, want its own 2s", d)
+	}
+}
