@@ -15,6 +15,7 @@ func NewApp() *cli.App {
 		HideVersion:    true,
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
+			simCommand(),
 			versionCommand(),
 		},
 		// Reached only when the first argument is not a command.

@@ -26,6 +26,9 @@ type Options struct {
 	StartupDelay time.Duration // from container to registered executor
 	Capacity     int           // containers the cluster grants at once; 0: no limit
 	Tick         time.Duration // dynamic allocation's interval (Spark's 100ms)
+	// Horizon bounds simulated time (default 7 days): a trace whose jobs
+	// cannot finish ends in an error, not an endless run.
+	Horizon time.Duration
 }
 
 // Result is what a run measured. Times are simulated seconds.
@@ -125,6 +128,9 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 	if opts.Tick <= 0 {
 		opts.Tick = 100 * time.Millisecond
 	}
+	if opts.Horizon <= 0 {
+		opts.Horizon = 7 * 24 * time.Hour
+	}
 	sched, err := scheduler.New(opts.Scheduler)
 	if err != nil {
 		return Result{}, err
@@ -169,6 +175,10 @@ func (r *run) loop() error {
 		}
 		e := heap.Pop(&r.queue).(*event)
 		r.now = e.at
+		if r.now.Sub(epoch) > r.opts.Horizon {
+			return fmt.Errorf("simulation passed its horizon of %v with %d of %d jobs unfinished (can their tasks fit an executor of %d cores and %d GPUs?)",
+				r.opts.Horizon, r.remaining, len(r.jobs), r.opts.Executor.Cores, r.opts.Executor.GPUs)
+		}
 		if err := r.handle(e); err != nil {
 			return err
 		}

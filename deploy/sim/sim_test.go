@@ -82,3 +82,19 @@ func TestBadTraceRowsNameLineAndColumn(t *testing.T) {
 		}
 	}
 }
+
+func TestUnfinishableTraceEndsAtTheHorizon(t *testing.T) {
+	jobs, err := ParseTrace(strings.NewReader("submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,1,1,1,0\n"), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(dynalloc.PolicySpark, true)
+	opts.Capacity = 0
+	opts.Allocation.MaxExecutors = 1
+	opts.AllocDelay = 48 * time.Hour // no container ever comes in time
+	opts.Horizon = time.Hour
+	_, err = Run(jobs, opts)
+	if err == nil || !strings.Contains(err.Error(), "horizon of 1h0m0s with 1 of 1 jobs unfinished") {
+		t.Fatalf("err = %v", err)
+	}
+}

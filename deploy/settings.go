@@ -1,0 +1,139 @@
+package deploy
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
+)
+
+// loadConfig reads the properties file (--properties-file, else
+// $SPINDLE_CONF_DIR/spindle-defaults.conf if present) and the --conf
+// overrides.
+func loadConfig(propertiesFile string, overrides []string) (*config.Config, error) {
+	var files []string
+	if propertiesFile != "" {
+		files = append(files, propertiesFile)
+	} else if p, ok := config.DefaultPropertiesFile(os.LookupEnv); ok {
+		files = append(files, p)
+	}
+	return config.LoadFiles(files, overrides)
+}
+
+// settings reads typed values off a configuration, keeping the first
+// error: a run of reads is checked once.
+type settings struct {
+	c   *config.Config
+	err error
+}
+
+func (s *settings) int(key string) int {
+	v, err := s.c.Int(key)
+	s.keep(err)
+	return v
+}
+
+func (s *settings) bool(key string) bool {
+	v, err := s.c.Bool(key)
+	s.keep(err)
+	return v
+}
+
+func (s *settings) str(key string) string {
+	v, err := s.c.String(key)
+	s.keep(err)
+	return v
+}
+
+func (s *settings) enum(key string) string {
+	v, err := s.c.Enum(key)
+	s.keep(err)
+	return v
+}
+
+func (s *settings) float(key string) float64 {
+	v, err := s.c.Float(key)
+	s.keep(err)
+	return v
+}
+
+func (s *settings) keep(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// executorProfile is the executor shape spindle.executor.* describe.
+func executorProfile(c *config.Config) (scheduler.Profile, error) {
+	s := &settings{c: c}
+	p := scheduler.Profile{ID: 0, Cores: s.int("spindle.executor.cores"), GPUs: s.int("spindle.executor.resource.gpu.amount")}
+	mem, err := c.SizeMiB("spindle.executor.memory")
+	s.keep(err)
+	p.MemoryMB = mem
+	return p, s.err
+}
+
+// schedulerConfig is the scheduler core's configuration: scheduling mode,
+// pools from spindle.scheduler.allocation.file, retries, locality,
+// exclusion.
+func schedulerConfig(c *config.Config) (scheduler.Config, error) {
+	s := &settings{c: c}
+	mode, err := scheduler.ParseSchedulingMode(s.enum("spindle.scheduler.mode"))
+	s.keep(err)
+	cfg := scheduler.Config{
+		Mode:            mode,
+		MaxTaskFailures: s.int("spindle.task.maxFailures"),
+		Exclusion: scheduler.ExclusionConfig{
+			Enabled:            s.bool("spindle.excludeOnFailure.enabled"),
+			MaxFailuresPerHost: s.int("spindle.excludeOnFailure.maxFailedTasksPerHost"),
+		},
+	}
+	cfg.LocalityWait, err = c.Duration("spindle.locality.wait")
+	s.keep(err)
+	cfg.Exclusion.Timeout, err = c.Duration("spindle.excludeOnFailure.timeout")
+	s.keep(err)
+	cfg.Exclusion.UnschedulableTimeout, err = c.Duration("spindle.scheduler.excludeOnFailure.unschedulableTaskSetTimeout")
+	s.keep(err)
+	if path := s.str("spindle.scheduler.allocation.file"); path != "" && s.err == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return cfg, fmt.Errorf("spindle.scheduler.allocation.file: %w", err)
+		}
+		defer f.Close()
+		cfg.Pools, err = scheduler.ParseAllocations(f, path)
+		s.keep(err)
+	}
+	return cfg, s.err
+}
+
+// allocationConfig is dynamic allocation's configuration.
+func allocationConfig(c *config.Config) (dynalloc.Config, error) {
+	const k = "spindle.dynamicAllocation."
+	s := &settings{c: c}
+	policy, err := dynalloc.ParsePolicy(s.enum(k + "policy"))
+	s.keep(err)
+	cfg := dynalloc.Config{
+		Policy:            policy,
+		MinExecutors:      s.int(k + "minExecutors"),
+		MaxExecutors:      s.int(k + "maxExecutors"),
+		InitialExecutors:  s.int(k + "initialExecutors"),
+		ExecutorInstances: s.int("spindle.executor.instances"),
+		AllocationRatio:   s.float(k + "executorAllocationRatio"),
+		WarmPoolSize:      s.int(k + "warmPool.size"),
+	}
+	for key, dst := range map[string]*time.Duration{
+		"executorIdleTimeout": &cfg.IdleTimeout, "schedulerBacklogTimeout": &cfg.BacklogTimeout,
+		"sustainedSchedulerBacklogTimeout": &cfg.SustainedBacklogTimeout, "warmPool.idleTimeout": &cfg.WarmPoolIdleTimeout,
+		"surplusIdleTimeout": &cfg.SurplusIdleTimeout, "rampDownDelay": &cfg.RampDownDelay,
+	} {
+		*dst, err = c.Duration(k + key)
+		s.keep(err)
+	}
+	if s.err != nil {
+		return cfg, s.err
+	}
+	return cfg, cfg.Validate()
+}

@@ -1,0 +1,96 @@
+package deploy
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spindle-yarn/spindle/deploy/sim"
+)
+
+func simCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sim",
+		Usage:     "replay a workload trace against a configuration, on a simulated clock and cluster",
+		UsageText: "spindle sim --trace FILE.csv [--properties-file F] [--conf k=v]... [--alloc-delay 2s] [--startup-delay 5s] [--capacity N] [--json]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "trace", Required: true, Usage: "trace CSV: submit_s,job,stage,tasks,task_s,cpus,gpus[,pool][,after]"},
+			&cli.StringFlag{Name: "properties-file", Usage: "spark-defaults.conf-style settings (default $SPINDLE_CONF_DIR/spindle-defaults.conf)"},
+			&cli.StringSliceFlag{Name: "conf", Usage: "KEY=VALUE, repeatable; wins over the properties file"},
+			&cli.DurationFlag{Name: "alloc-delay", Value: 2 * time.Second, Usage: "from container request to container"},
+			&cli.DurationFlag{Name: "startup-delay", Value: 5 * time.Second, Usage: "from container to registered executor"},
+			&cli.IntFlag{Name: "capacity", Usage: "containers the cluster grants at once (0: no limit)"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+		},
+		Action: runSim,
+	}
+}
+
+func runSim(c *cli.Context) error {
+	if c.Args().Present() {
+		return fmt.Errorf("sim takes no arguments, got %q", c.Args().Slice())
+	}
+	if c.Int("capacity") < 0 {
+		return fmt.Errorf("--capacity %d: cannot be negative", c.Int("capacity"))
+	}
+	conf, err := loadConfig(c.String("properties-file"), c.StringSlice("conf"))
+	if err != nil {
+		return err
+	}
+	opts := sim.Options{AllocDelay: c.Duration("alloc-delay"), StartupDelay: c.Duration("startup-delay"), Capacity: c.Int("capacity")}
+	if opts.AllocDelay < 0 || opts.StartupDelay < 0 {
+		return fmt.Errorf("--alloc-delay and --startup-delay cannot be negative")
+	}
+	if opts.Executor, err = executorProfile(conf); err != nil {
+		return err
+	}
+	if opts.Scheduler, err = schedulerConfig(conf); err != nil {
+		return err
+	}
+	if opts.Dynamic, err = conf.Bool("spindle.dynamicAllocation.enabled"); err != nil {
+		return err
+	}
+	if opts.Dynamic {
+		if opts.Allocation, err = allocationConfig(conf); err != nil {
+			return err
+		}
+	} else if opts.StaticExecutors, err = conf.Int("spindle.executor.instances"); err != nil {
+		return err
+	}
+
+	path := c.String("trace")
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	jobs, err := sim.ParseTrace(f, path)
+	if err != nil {
+		return err
+	}
+	res, err := sim.Run(jobs, opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	out := c.App.Writer
+	if c.Bool("json") {
+		b, err := json.Marshal(res)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(out, "%s\n", b)
+		return err
+	}
+	fmt.Fprintf(out, "policy                 %s\n", res.Policy)
+	fmt.Fprintf(out, "makespan               %.1f s\n", res.MakespanS)
+	fmt.Fprintf(out, "executor seconds       %.0f\n", res.ExecutorSeconds)
+	fmt.Fprintf(out, "idle executor seconds  %.0f\n", res.IdleExecutorSeconds)
+	fmt.Fprintf(out, "peak executors         %d\n", res.PeakExecutors)
+	fmt.Fprintf(out, "container requests     %d\n", res.ContainerRequests)
+	fmt.Fprintf(out, "jobs                   %d (%d failed), mean %.1f s, p95 %.1f s\n", res.Jobs, res.FailedJobs, res.MeanJobS, res.P95JobS)
+	fmt.Fprintf(out, "tasks                  %d\n", res.Tasks)
+	return nil
+}

@@ -1,0 +1,92 @@
+package deploy
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	app := NewApp()
+	app.Writer, app.ErrWriter = &out, &out
+	err := app.Run(append([]string{"spindle"}, args...))
+	return out.String(), err
+}
+
+func simArgs(policy string) []string {
+	return []string{"sim", "--trace", "../examples/sim/bursty.csv", "--properties-file", "../examples/sim/gpu-cluster.conf",
+		"--conf", "spindle.dynamicAllocation.policy=" + policy, "--capacity", "32", "--json"}
+}
+
+func simResult(t *testing.T, args ...string) map[string]float64 {
+	t.Helper()
+	out, err := run(t, args...)
+	if err != nil {
+		t.Fatalf("spindle %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	nums := map[string]float64{}
+	for k, v := range res {
+		if f, ok := v.(float64); ok {
+			nums[k] = f
+		}
+	}
+	return nums
+}
+
+func TestSimJSONHasEveryMetricAndIsByteIdentical(t *testing.T) {
+	a, err := run(t, simArgs("spindle")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := run(t, simArgs("spindle")...)
+	if a != b {
+		t.Fatalf("two runs of the same input differ:\n%s\n%s", a, b)
+	}
+	res := simResult(t, simArgs("spindle")...)
+	for _, k := range []string{"makespan_s", "executor_seconds", "idle_executor_seconds", "peak_executors", "container_requests", "mean_job_s", "p95_job_s", "tasks"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("--json output lacks %q: %s", k, a)
+		}
+	}
+	if res["tasks"] != 3560 {
+		t.Errorf("tasks = %v, want the trace's 3560", res["tasks"])
+	}
+}
+
+// The default policy's promise on bursty GPU work, held to the committed
+// trace: at most 0.7× Spark's idle executor-seconds, makespan within 1.05×.
+func TestDefaultPolicyBeatsSparkOnBurstyGPUWork(t *testing.T) {
+	spindle := simResult(t, simArgs("spindle")...)
+	spark := simResult(t, simArgs("spark")...)
+	if r := spindle["idle_executor_seconds"] / spark["idle_executor_seconds"]; r > 0.7 {
+		t.Errorf("idle executor-seconds %.0f vs Spark's %.0f: ratio %.2f, want <= 0.7", spindle["idle_executor_seconds"], spark["idle_executor_seconds"], r)
+	}
+	if r := spindle["makespan_s"] / spark["makespan_s"]; r > 1.05 {
+		t.Errorf("makespan %.0f vs Spark's %.0f: ratio %.3f, want <= 1.05", spindle["makespan_s"], spark["makespan_s"], r)
+	}
+}
+
+func TestSimRejectsBadInputNamingWhere(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,4,1,1,0\n5,b,s,x,1,1,0\n"), 0o644)
+	if out, err := run(t, "sim", "--trace", bad); err == nil || !strings.Contains(err.Error(), "bad.csv:3:7: tasks \"x\"") {
+		t.Errorf("bad row: err = %v\n%s", err, out)
+	}
+	if _, err := run(t, "sim", "--trace", "../examples/sim/bursty.csv", "--conf", "spindle.dynamicAllocation.enabled=true",
+		"--conf", "spindle.dynamicAllocation.executorAllocationRatio=1.5"); err == nil || !strings.Contains(err.Error(), "spindle.dynamicAllocation.executorAllocationRatio") {
+		t.Errorf("bad ratio: err = %v, want one naming the key", err)
+	}
+	if _, err := run(t, "sim", "--trace", "../examples/sim/bursty.csv", "--conf", "spindle.dynamicAllocation.maxExecutor=3"); err == nil || !strings.Contains(err.Error(), "maxExecutors") {
+		t.Errorf("unknown key: err = %v, want a did-you-mean", err)
+	}
+}
