@@ -90,3 +90,12 @@ func TestSimRejectsBadInputNamingWhere(t *testing.T) {
 		t.Errorf("unknown key: err = %v, want a did-you-mean", err)
 	}
 }
+
+// Spark's spelling of a key reaches the simulation as Spindle's does.
+func TestSimAcceptsSparkAliases(t *testing.T) {
+	res := simResult(t, "sim", "--trace", "../examples/sim/bursty.csv", "--properties-file", "../examples/sim/gpu-cluster.conf",
+		"--conf", "spark.dynamicAllocation.maxExecutors=3", "--json")
+	if res["peak_executors"] > 3 {
+		t.Fatalf("peak executors %v with spark.dynamicAllocation.maxExecutors=3", res["peak_executors"])
+	}
+}
