@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/spindle-yarn/spindle/internal/suggest"
 )
 
 // Bounds on an allocation file. A real one holds a handful of pools; the
@@ -387,7 +389,7 @@ func clipText(s string) string {
 func didYouMean(got string, known ...string) string {
 	best, bestDist := "", 3 // suggest within two edits only
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(got), strings.ToLower(k)); d < bestDist {
+		if d := suggest.Distance(strings.ToLower(got), strings.ToLower(k), bestDist); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -395,30 +397,4 @@ func didYouMean(got string, known ...string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean <%s>?)", best)
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes. It
-// stops early at 3 for lengths that differ by more than 2, so a long name
-// costs nothing.
-func editDistance(a, b string) int {
-	if len(a) > len(b)+2 || len(b) > len(a)+2 {
-		return 3
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/spindle-yarn/spindle/internal/suggest"
 )
 
 const (
@@ -49,7 +51,7 @@ func didYouMean(written string) string {
 			return fmt.Sprintf("; did you mean %s? (keys are case-sensitive)", k.Name)
 		}
 		for _, form := range forms {
-			if d := editDistance(form, k.Name, bestDistance); d < bestDistance {
+			if d := suggest.Distance(form, k.Name, bestDistance); d < bestDistance {
 				best, bestDistance = k.Name, d
 			}
 		}
@@ -58,30 +60,4 @@ func didYouMean(written string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %s?", best)
-}
-
-// editDistance is the Levenshtein distance between a and b, or limit when it
-// is limit or more; the bound keeps a long hostile key from costing
-// len(a)*len(b) against every registry key.
-func editDistance(a, b string, limit int) int {
-	if len(a)-len(b) >= limit || len(b)-len(a) >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
 }
