@@ -9,8 +9,9 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BIN := bin/spindle
 # Integration tests live under integration/; everything else is a unit test.
 UNIT_PKGS = $(shell $(GO) list ./... | grep -v '^$(MODULE)/integration')
-# .proto sources sit beside their generated .pb.go files under yarnpb/.
-PROTOS = $(shell find yarnpb -name '*.proto' | sort)
+# .proto sources sit beside their generated .pb.go files (yarnpb/, executor/wire/).
+PROTO_DIRS = yarnpb executor
+PROTOS = $(shell find $(PROTO_DIRS) -name '*.proto' | sort)
 PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
 # The scheduler core is pure (DESIGN.md §Principles): none of these below it.
 # (syscall is not listed: fmt reaches it through os.)
@@ -49,11 +50,11 @@ bench: ## benchmarks, with allocations
 demo: ## a GPU job in local mode on this machine (needs no GPU)
 	@echo "make demo: local mode is not built yet (issue 6); nothing to run."
 
-proto: ## regenerate yarnpb's Go code from its .proto files with the pinned generator (tools/)
+proto: ## regenerate the Go code of every .proto file with the pinned generator (tools/)
 	$(PROTOGEN) $(PROTOS)
 
 verify-proto: ## fail if the checked-in generated code differs from what `make proto` writes
-	$(PROTOGEN) -check -scan yarnpb $(PROTOS)
+	$(PROTOGEN) -check $(foreach d,$(PROTO_DIRS),-scan $(d)) $(PROTOS)
 
 lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the scheduler's purity
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' | grep -v '\.pb\.go$$')); \

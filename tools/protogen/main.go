@@ -8,8 +8,9 @@
 // each foo.proto yields foo.pb.go next to it (paths=source_relative).
 //
 //	protogen -root DIR FILE.proto...          write the generated files
-//	protogen -root DIR -check FILE.proto...   fail if any differs or is missing,
-//	                                          or a .pb.go has no source
+//	protogen -root DIR -check [-scan DIR]... FILE.proto...
+//	                                          fail if any differs or is missing,
+//	                                          or a .pb.go under a -scan DIR has no source
 package main
 
 import (
@@ -37,15 +38,19 @@ import (
 func main() {
 	root := flag.String("root", ".", "directory the .proto paths are relative to")
 	check := flag.Bool("check", false, "compare with the files on disk instead of writing")
-	scan := flag.String("scan", "", "with -check: a directory under root where every .pb.go must come from a listed source")
+	var scan []string
+	flag.Func("scan", "with -check: a directory under root where every .pb.go must come from a listed source (repeatable)", func(dir string) error {
+		scan = append(scan, dir)
+		return nil
+	})
 	flag.Parse()
-	if err := run(*root, *check, *scan, flag.Args()); err != nil {
+	if err := run(*root, *check, scan, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "protogen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(root string, check bool, scan string, sources []string) error {
+func run(root string, check bool, scan []string, sources []string) error {
 	generated, err := generate(root, sources)
 	if err != nil {
 		return err
@@ -71,8 +76,8 @@ func run(root string, check bool, scan string, sources []string) error {
 			problems = append(problems, name+": differs from its .proto; run make proto")
 		}
 	}
-	if scan != "" {
-		err := filepath.WalkDir(filepath.Join(root, scan), func(path string, d fs.DirEntry, err error) error {
+	for _, dir := range scan {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".pb.go") {
 				return err
 			}
