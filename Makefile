@@ -44,11 +44,12 @@ fuzz: ## run every Fuzz target for FUZZTIME each (seed corpora in each package's
 	  done; \
 	done
 
-bench: ## benchmarks, with allocations
+bench: build ## benchmarks, with allocations, then local mode's end-to-end throughput (100,000 noop tasks)
 	$(GO) test -run '^$$' -bench . -benchmem $(UNIT_PKGS)
+	$(BIN) submit --master 'local[2]' --conf spindle.executor.cores=4 examples/bench/noop.yaml
 
-demo: ## a GPU job in local mode on this machine (needs no GPU)
-	@echo "make demo: local mode is not built yet (issue 6); nothing to run."
+demo: build ## a GPU job in local mode on this machine (fake GPU addresses: needs no GPU)
+	$(BIN) submit --properties-file examples/demo/demo.conf examples/demo/gpu-demo.yaml
 
 proto: ## regenerate the Go code of every .proto file with the pinned generator (tools/)
 	$(PROTOGEN) $(PROTOS)

@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/colinmarc/hdfs/v2 v2.4.0
 	github.com/urfave/cli/v2 v2.27.7
+	go.yaml.in/yaml/v3 v3.0.6
 	google.golang.org/protobuf v1.36.12
 )
 

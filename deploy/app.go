@@ -14,8 +14,13 @@ func NewApp() *cli.App {
 		// Errors are printed once, by main, with the exit status it chooses.
 		HideVersion:    true,
 		ExitErrHandler: func(*cli.Context, error) {},
+		// --conf values carry commas (a GPU address list): a repeated flag
+		// is the only separator.
+		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
+			submitCommand(),
 			simCommand(),
+			executorCommand(),
 			versionCommand(),
 		},
 		// Reached only when the first argument is not a command.

@@ -99,3 +99,12 @@ func TestSimAcceptsSparkAliases(t *testing.T) {
 		t.Fatalf("peak executors %v with spark.dynamicAllocation.maxExecutors=3", res["peak_executors"])
 	}
 }
+
+// A --conf value keeps its commas: they are not flag separators.
+func TestConfValuesKeepTheirCommas(t *testing.T) {
+	_, err := run(t, "sim", "--trace", "../examples/sim/bursty.csv", "--properties-file", "../examples/sim/gpu-cluster.conf",
+		"--conf", "spindle.worker.resource.gpu.addresses=0,1,2,3", "--json")
+	if err != nil {
+		t.Fatalf("a comma in a --conf value broke it: %v", err)
+	}
+}

@@ -3,4 +3,41 @@
 // each task as a subprocess in its own process group with exactly its GPUs
 // visible (DESIGN.md §Task environment), reports status, and exits when the
 // driver is gone.
+//
+// # GPU addresses
+//
+// DiscoverGPUs finds an executor's addresses, in order of preference: what
+// its launcher gave it (SPINDLE_EXECUTOR_GPU_ADDRESSES or
+// SPINDLE_EXECUTOR_RESOURCES_FILE), what the container runtime exposes
+// (NVIDIA_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES), a Spark-compatible
+// discovery script. Fewer than wanted is an error, and the executor does
+// not register. In local mode WorkerGPUs reads the machine's addresses from
+// the spindle.worker.* keys and SplitDisjoint deals them out.
+//
+// The JSON formats are Apache Spark's (resources.go): a discovery script
+// prints one ResourceInformation, a resources file lists
+// ResourceAllocations, and each task gets its ResourceInformation map in
+// the file named by SPINDLE_RESOURCES_FILE (WriteTaskResourcesFile).
+//
+// # Running tasks
+//
+// Start runs a TaskSpec in its own process group, with an environment built
+// from an allow-list of the executor's variables (BaseEnvironment) and the
+// task's own (TaskEnvironment) — never the executor's whole environment,
+// which holds its secrets. Kill stops the whole group, grandchildren
+// included; when a task's main process exits, whatever it left running in
+// its group is killed too. The runner is Linux-only (process groups,
+// Pdeathsig, waitid).
+//
+// A caller runs a task so:
+//
+//	file := filepath.Join(logDir, id+".resources.json")
+//	if err := executor.WriteTaskResourcesFile(file, gpus); err != nil { … }
+//	env := append(jobEnv, executor.TaskEnvironment(ident, gpus, file)...)
+//	t, err := executor.Start(executor.TaskSpec{Argv: argv, Env: env,
+//		StdoutPath: filepath.Join(logDir, id+".stdout"),
+//		StderrPath: filepath.Join(logDir, id+".stderr")})
+//	if err != nil { /* report FAILED with err.Error() */ }
+//	go func() { <-cancelled; t.Kill(10 * time.Second) }()
+//	res := t.Wait() // res.ExitCode, res.Signal
 package executor

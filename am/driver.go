@@ -1,0 +1,410 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// Config configures a driver.
+type Config struct {
+	AppID     string
+	Scheduler scheduler.Config
+	// Profile is the shape of the executors (profile 0).
+	Profile scheduler.Profile
+	// Secret authenticates executors; it is never logged or sent.
+	Secret []byte
+	// Listen is where executors connect, e.g. "127.0.0.1:0".
+	Listen string
+	// HeartbeatTimeout declares an executor lost when it has sent nothing
+	// for this long (default 30s).
+	HeartbeatTimeout time.Duration
+	// Progress, when set, is called from the event loop after each round of
+	// decisions; it must return quickly.
+	Progress func(Progress)
+}
+
+// Progress is the state of the running job, for a progress bar.
+type Progress struct {
+	Job       string
+	Tasks     int
+	Succeeded int
+	Running   int
+	Failed    int // failed attempts so far
+	Executors int
+	Elapsed   time.Duration
+}
+
+// Summary is how a job ended.
+type Summary struct {
+	Job       string
+	Succeeded bool
+	Reason    string
+	Tasks     int
+	Attempts  int
+	Failures  int // failed attempts, counted or not
+	Duration  time.Duration
+	Executors []ExecutorSummary
+	// Rejected counts connections that failed authentication.
+	Rejected int
+}
+
+// ExecutorSummary is one executor's share of the job.
+type ExecutorSummary struct {
+	ID        scheduler.ExecutorID
+	Host      string
+	Succeeded int
+	Failed    int
+	Lost      string // why it went away mid-job, if it did
+}
+
+// Driver runs a job on executors that connect to it. One event loop owns
+// the scheduler core; each executor connection feeds it from a goroutine.
+type Driver struct {
+	cfg    Config
+	sched  *scheduler.Scheduler
+	ln     *wire.Listener
+	events chan event
+
+	execs  map[scheduler.ExecutorID]*link
+	every  []*ExecutorSummary // every executor that registered, lost ones too
+	job    *jobspec.Job
+	jobID  scheduler.JobID
+	stages map[scheduler.StageID]*jobspec.Stage
+	sum    Summary
+	start  time.Time
+}
+
+// link is a registered executor.
+type link struct {
+	conn     *wire.Conn
+	host     string
+	lastSeen time.Time
+	sum      *ExecutorSummary
+}
+
+type event interface{}
+
+type registered struct {
+	conn *wire.Conn
+	reg  *wire.Register
+}
+
+type statuses struct {
+	id    scheduler.ExecutorID
+	batch *wire.StatusBatch
+}
+
+type seen struct{ id scheduler.ExecutorID }
+
+type lost struct {
+	id  scheduler.ExecutorID
+	err error
+}
+
+type rejected struct{}
+
+// New starts listening for executors.
+func New(cfg Config) (*Driver, error) {
+	if cfg.HeartbeatTimeout <= 0 {
+		cfg.HeartbeatTimeout = 30 * time.Second
+	}
+	sched, err := scheduler.New(cfg.Scheduler)
+	if err != nil {
+		return nil, err
+	}
+	if err := sched.AddProfile(cfg.Profile); err != nil {
+		return nil, err
+	}
+	ln, err := wire.Listen("tcp", cfg.Listen, cfg.Secret)
+	if err != nil {
+		return nil, err
+	}
+	return &Driver{cfg: cfg, sched: sched, ln: ln, events: make(chan event, 1024), execs: map[scheduler.ExecutorID]*link{}, stages: map[scheduler.StageID]*jobspec.Stage{}}, nil
+}
+
+// Addr is where executors connect.
+func (d *Driver) Addr() string { return d.ln.Addr().String() }
+
+// Run submits job and drives it to its end, or until ctx is cancelled
+// (then its tasks are killed and it ends unsuccessfully). Executors are
+// told to shut down either way.
+func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
+	d.start = time.Now()
+	d.job = job
+	d.sum = Summary{Job: job.Name}
+	spec, err := job.SchedulerSpec(d.cfg.Profile.ID)
+	if err != nil {
+		return d.sum, err
+	}
+	id, err := d.sched.SubmitJob(d.start, spec)
+	if err != nil {
+		return d.sum, err
+	}
+	d.jobID = id
+	for i, sid := range d.sched.JobStages(id) {
+		d.stages[sid] = &job.Stages[i]
+		d.sum.Tasks += job.Stages[i].Tasks
+	}
+
+	acceptCtx, stopAccepting := context.WithCancel(context.Background())
+	defer stopAccepting()
+	go d.accept(acceptCtx)
+	defer d.shutdown()
+
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	cancelled := false
+	for {
+		select {
+		case ev := <-d.events:
+			d.handle(ev)
+			// Take every event already waiting before deciding: many
+			// status reports make one round of placement.
+			for drained := false; !drained; {
+				select {
+				case ev := <-d.events:
+					d.handle(ev)
+				default:
+					drained = true
+				}
+			}
+		case now := <-tick.C:
+			d.checkHeartbeats(now)
+		case <-ctx.Done():
+			if !cancelled {
+				cancelled = true
+				d.sched.CancelJob(d.jobID, context.Cause(ctx).Error())
+			}
+		}
+		if done, res := d.decide(); done {
+			d.sum.Succeeded, d.sum.Reason = res.Succeeded, res.Reason
+			d.sum.Duration = time.Since(d.start)
+			for _, e := range d.every {
+				d.sum.Executors = append(d.sum.Executors, *e)
+			}
+			return d.sum, nil
+		}
+	}
+}
+
+func (d *Driver) accept(ctx context.Context) {
+	for {
+		conn, err := d.ln.Accept(ctx)
+		if err != nil {
+			if errors.Is(err, wire.ErrHandshake) {
+				d.events <- rejected{}
+				continue
+			}
+			return
+		}
+		go d.serve(conn)
+	}
+}
+
+// serve reads one executor's messages until its connection ends.
+func (d *Driver) serve(conn *wire.Conn) {
+	first, err := conn.Recv()
+	if err != nil || first.GetRegister() == nil {
+		conn.Close()
+		return
+	}
+	reg := first.GetRegister()
+	id := scheduler.ExecutorID(reg.GetExecutorId())
+	d.events <- registered{conn, reg}
+	for {
+		m, err := conn.Recv()
+		if err != nil {
+			d.events <- lost{id, err}
+			return
+		}
+		switch {
+		case m.GetStatusBatch() != nil:
+			d.events <- statuses{id, m.GetStatusBatch()}
+		case m.GetHeartbeat() != nil:
+			d.events <- seen{id}
+		}
+	}
+}
+
+func (d *Driver) handle(ev event) {
+	now := time.Now()
+	switch ev := ev.(type) {
+	case registered:
+		d.register(now, ev)
+	case statuses:
+		if l := d.execs[ev.id]; l != nil {
+			l.lastSeen = now
+			for _, st := range ev.batch.GetStatuses() {
+				d.taskStatus(now, l, st)
+			}
+		}
+	case seen:
+		if l := d.execs[ev.id]; l != nil {
+			l.lastSeen = now
+		}
+	case lost:
+		d.executorLost(now, ev.id, fmt.Sprintf("connection ended: %v", ev.err))
+	case rejected:
+		d.sum.Rejected++
+	}
+}
+
+func (d *Driver) register(now time.Time, ev registered) {
+	id := scheduler.ExecutorID(ev.reg.GetExecutorId())
+	reject := func(reason string) {
+		ev.conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: reason}}})
+		ev.conn.Close()
+	}
+	if _, dup := d.execs[id]; dup {
+		reject("executor id " + string(id) + " is already registered")
+		return
+	}
+	err := d.sched.AddExecutor(now, scheduler.ExecutorSpec{ID: id, Host: ev.reg.GetHost(), Profile: d.cfg.Profile.ID,
+		Cores: int(ev.reg.GetCores()), GPUs: ev.reg.GetGpuAddresses()})
+	if err != nil {
+		reject(err.Error())
+		return
+	}
+	s := &ExecutorSummary{ID: id, Host: ev.reg.GetHost()}
+	d.every = append(d.every, s)
+	d.execs[id] = &link{conn: ev.conn, host: ev.reg.GetHost(), lastSeen: now, sum: s}
+	ev.conn.Send(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
+}
+
+func (d *Driver) taskStatus(now time.Time, l *link, st *wire.Status) {
+	attempt := scheduler.AttemptID{Task: scheduler.TaskID{Stage: scheduler.StageID(st.GetStageId()), Index: int(st.GetTaskIndex())}, Attempt: int(st.GetAttempt())}
+	var r scheduler.TaskResult
+	switch st.GetState() {
+	case wire.Status_SUCCEEDED:
+		r.Outcome = scheduler.Succeeded
+		l.sum.Succeeded++
+	case wire.Status_FAILED:
+		r = scheduler.TaskResult{Outcome: scheduler.Failed, Reason: st.GetReason(), ExitCode: int(st.GetExitCode())}
+		l.sum.Failed++
+		d.sum.Failures++
+	case wire.Status_KILLED:
+		r = scheduler.TaskResult{Outcome: scheduler.Killed, Reason: st.GetReason()}
+	default:
+		return // STARTED: nothing to decide
+	}
+	// A report for an attempt the scheduler already wrote off (its
+	// executor was declared lost) changes nothing.
+	d.sched.TaskFinished(now, attempt, r)
+}
+
+func (d *Driver) executorLost(now time.Time, id scheduler.ExecutorID, why string) {
+	l := d.execs[id]
+	if l == nil {
+		return
+	}
+	delete(d.execs, id)
+	l.conn.Close()
+	l.sum.Lost = why
+	d.sched.RemoveExecutor(now, id, scheduler.ExecutorLoss{Reason: why})
+}
+
+func (d *Driver) checkHeartbeats(now time.Time) {
+	var late []scheduler.ExecutorID
+	for id, l := range d.execs {
+		if now.Sub(l.lastSeen) > d.cfg.HeartbeatTimeout {
+			late = append(late, id)
+		}
+	}
+	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
+	for _, id := range late {
+		d.executorLost(now, id, fmt.Sprintf("no heartbeat for %v", d.cfg.HeartbeatTimeout))
+	}
+}
+
+// decide carries out one round of the scheduler's decisions, reporting
+// whether the job has ended.
+func (d *Driver) decide() (bool, scheduler.JobResult) {
+	now := time.Now()
+	rd := d.sched.Ready(now)
+	batches := map[scheduler.ExecutorID]*wire.LaunchBatch{}
+	var order []scheduler.ExecutorID
+	for _, l := range rd.Launches {
+		launch, err := d.launch(l)
+		if err != nil {
+			// A command that cannot even be built fails like one that
+			// cannot start.
+			d.sched.TaskFinished(now, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error()})
+			continue
+		}
+		b := batches[l.Executor]
+		if b == nil {
+			b = &wire.LaunchBatch{}
+			batches[l.Executor] = b
+			order = append(order, l.Executor)
+		}
+		b.Launches = append(b.Launches, launch)
+		d.sum.Attempts++
+	}
+	for _, id := range order {
+		if lk := d.execs[id]; lk != nil {
+			if err := lk.conn.Send(&wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: batches[id]}}); err != nil {
+				d.executorLost(now, id, fmt.Sprintf("sending tasks: %v", err))
+			}
+		}
+	}
+	for _, k := range rd.Kills {
+		if lk := d.execs[k.Executor]; lk != nil {
+			lk.conn.Send(&wire.Envelope{Message: &wire.Envelope_Kill{Kill: &wire.Kill{StageId: int64(k.Attempt.Task.Stage), TaskIndex: int32(k.Attempt.Task.Index), Attempt: int32(k.Attempt.Attempt), Reason: k.Reason}}})
+		}
+	}
+	if d.cfg.Progress != nil {
+		if p, ok := d.sched.JobProgress(d.jobID); ok {
+			d.cfg.Progress(Progress{Job: d.job.Name, Tasks: p.Tasks, Succeeded: p.Succeeded, Running: p.Running, Failed: p.FailedAttempts, Executors: len(d.execs), Elapsed: time.Since(d.start)})
+		}
+	}
+	for _, f := range rd.Finished {
+		if f.Job == d.jobID {
+			return true, f
+		}
+	}
+	return false, scheduler.JobResult{}
+}
+
+// launch builds the message that starts attempt l.
+func (d *Driver) launch(l scheduler.Launch) (*wire.Launch, error) {
+	st := d.stages[l.Attempt.Task.Stage]
+	if st == nil {
+		return nil, fmt.Errorf("no stage %d", l.Attempt.Task.Stage)
+	}
+	var argv []string
+	if st.Builtin == "" {
+		var err error
+		if argv, err = st.TaskCommand(d.job.Name, l.Attempt.Task.Index, l.Attempt.Attempt); err != nil {
+			return nil, err
+		}
+	}
+	env, err := st.TaskEnv(d.job.Name, l.Attempt.Task.Index, l.Attempt.Attempt)
+	if err != nil {
+		return nil, err
+	}
+	m := &wire.Launch{
+		StageId: int64(l.Attempt.Task.Stage), TaskIndex: int32(l.Attempt.Task.Index), Attempt: int32(l.Attempt.Attempt),
+		Job: d.job.Name, Stage: st.Name, TaskCount: int32(st.Tasks), Argv: argv, Builtin: st.Builtin,
+		GpuAddresses: l.Addresses, Cpus: int32(l.Request.CPUs),
+	}
+	for _, e := range env {
+		m.Env = append(m.Env, &wire.EnvVar{Name: e.Name, Value: e.Value})
+	}
+	return m, nil
+}
+
+// shutdown tells every executor to stop and closes the listener.
+func (d *Driver) shutdown() {
+	for _, l := range d.execs {
+		l.conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "job ended"}}})
+		l.conn.Close()
+	}
+	d.ln.Close()
+}

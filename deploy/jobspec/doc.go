@@ -1,0 +1,73 @@
+// Package jobspec reads job specs: the YAML (or JSON, which is YAML) file
+// `spindle submit JOB.yaml` runs, into a checked Job; and builds the
+// one-stage Job of `spindle submit --tasks N -- COMMAND ARGS...` (Short).
+//
+//	name: resnet-inference
+//	pool: production                 # optional; else Defaults.Pool, else "default"
+//	stages:
+//	  - name: shard
+//	    tasks: 64
+//	    command: ["python3", "infer.py", "--shard", "{{.Index}}", "--of", "{{.Count}}"]
+//	    resources: {cpus: 1, memory: 2g, gpus: 0.5}
+//	    maxAttempts: 4
+//	    env: {MODEL: resnet50}
+//	    preferredHosts: []           # optional locality hint
+//	  - name: merge
+//	    after: [shard]
+//	    tasks: 1
+//	    command: "python3 merge.py"  # a string runs under /bin/sh -c
+//	    resources: {cpus: 1}
+//
+// # Fields
+//
+// name (required): the job's name. pool: its fair-scheduler pool. stages
+// (required, at least one), each with:
+//
+//   - name (required, unique in the job);
+//   - tasks (required): a whole number, at least 1;
+//   - command or builtin, exactly one: command is a list (the argv) or a
+//     string (run as /bin/sh -c STRING); builtin: noop completes a task
+//     inside the executor without a process, measuring Spindle's own
+//     overhead;
+//   - after: names of stages of the same job that must succeed first;
+//   - resources: cpus, a whole number at least 1 (default Defaults.CPUs);
+//     memory, a size such as 512m or 2g, or a number of MiB; gpus, a whole
+//     number, a fraction in (0,1) of one GPU shared with other tasks, or 0
+//     for none (default Defaults.GPUs);
+//   - maxAttempts: at least 1 (default Defaults.MaxAttempts);
+//   - env: variable names to values; a value that is a number or a boolean
+//     is its text; SPINDLE_* and CUDA_VISIBLE_DEVICES are Spindle's to set;
+//   - preferredHosts: hosts to wait for a while before running elsewhere.
+//
+// A key whose value is null (`maxAttempts:`) counts as absent. Names have
+// no control characters and at most 256 bytes.
+//
+// # Templates
+//
+// Command elements and env values are Go text/template templates run for
+// each task with a Task: {{.Index}} (from 0), {{.Count}}, {{.Attempt}}
+// (from 0), {{.Stage}}, {{.Job}}. Loading parses every template, refuses
+// fields a Task does not have, and tries each on the stage's first task, so
+// that a mistake fails the submit rather than every task. {{range}} and
+// {{template}} are refused, since they could run without bound, and an
+// expansion may not exceed 128 KiB (Linux's limit on one argument).
+// Stage.TaskCommand and Stage.TaskEnv expand them.
+//
+// # Strictness
+//
+// Every error names source:line: field, the value when there is one, and
+// what is wrong with it, e.g.
+//
+//	job.yaml:7: stages[0].resources.gpus: "lots": not a number
+//	job.yaml:9: stages[0]: unknown key "cpus"; it belongs under resources
+//
+// An unknown key is an error (with a did-you-mean), as are a duplicate key,
+// a value of the wrong type, an empty file, a second YAML document, an
+// explicit tag (!!int), a merge key (<<) and after lists naming missing
+// stages, a stage itself, a stage twice, or a cycle. Parse reports all the
+// problems it finds, in line order, up to 20. Anchors and aliases work;
+// an error inside an aliased value names the line of the anchor's value.
+//
+// Bounds keep hostile input cheap: a spec of at most 4 MiB, 1Mi values
+// with aliases expanded, 10 million tasks in a job.
+package jobspec

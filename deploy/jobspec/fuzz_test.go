@@ -1,0 +1,130 @@
+package jobspec
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// FuzzParse checks that no input panics Parse; that every line of an
+// error names the source; and that a spec Parse accepts keeps the
+// invariants the rest of Spindle relies on, converts for the scheduler,
+// expands for its first task without panicking, and reads back the same
+// when written out as JSON. Its seeds are testdata/fuzz/FuzzParse.
+func FuzzParse(f *testing.F) {
+	const source = "fuzz.yaml"
+	f.Fuzz(func(t *testing.T, data []byte) {
+		job, err := Parse(data, source, Defaults{})
+		if err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, source+":") {
+					t.Errorf("error line %q does not start with %s:", line, source)
+				}
+			}
+			return
+		}
+		checkInvariants(t, job)
+		if _, err := job.SchedulerSpec(0); err != nil {
+			t.Errorf("SchedulerSpec: %v", err)
+		}
+		for i := range job.Stages {
+			s := &job.Stages[i]
+			_, _ = s.TaskCommand(job.Name, 0, 0) // a later stage may fail on a text an earlier one checked
+			_, _ = s.TaskEnv(job.Name, 0, 0)
+		}
+
+		asJSON := specJSON(t, job)
+		if len(asJSON) > maxSpecBytes {
+			return
+		}
+		again, err := Parse(asJSON, source, Defaults{})
+		if err != nil {
+			t.Fatalf("written as %s, read back: %v", asJSON, err)
+		}
+		for _, j := range []*Job{job, again} {
+			for i := range j.Stages {
+				j.Stages[i].Line = 0
+			}
+		}
+		if !reflect.DeepEqual(job, again) {
+			t.Errorf("read back from %s as\n%+v\nwant\n%+v", asJSON, again, job)
+		}
+	})
+}
+
+func checkInvariants(t *testing.T, job *Job) {
+	t.Helper()
+	if job.Name == "" || job.Pool == "" || len(job.Stages) == 0 {
+		t.Fatalf("job %+v: no name, pool or stages", job)
+	}
+	names := map[string]bool{}
+	tasks := 0
+	for _, s := range job.Stages {
+		if s.Name == "" || names[s.Name] {
+			t.Errorf("stage name %q empty or repeated", s.Name)
+		}
+		names[s.Name] = true
+		tasks += s.Tasks
+		if s.Tasks < 1 || s.CPUs < 1 || s.MaxAttempts < 0 || s.MemoryMB < 0 || s.GPUs < 0 {
+			t.Errorf("stage %+v: a count out of range", s)
+		}
+		if (len(s.Command) > 0) == (s.Builtin != "") {
+			t.Errorf("stage %+v: not exactly one of command and builtin", s)
+		}
+	}
+	if tasks > maxTasks {
+		t.Errorf("%d tasks in all", tasks)
+	}
+	for _, s := range job.Stages {
+		for _, dep := range s.After {
+			if !names[dep] || dep == s.Name {
+				t.Errorf("stage %s after %q", s.Name, dep)
+			}
+		}
+	}
+}
+
+// specJSON writes job as a JSON spec.
+func specJSON(t *testing.T, job *Job) []byte {
+	type resources struct {
+		CPUs     int     `json:"cpus"`
+		MemoryMB int64   `json:"memory,omitempty"`
+		GPUs     float64 `json:"gpus"`
+	}
+	type stage struct {
+		Name           string            `json:"name"`
+		After          []string          `json:"after,omitempty"`
+		Tasks          int               `json:"tasks"`
+		Command        []string          `json:"command,omitempty"`
+		Builtin        string            `json:"builtin,omitempty"`
+		Resources      resources         `json:"resources"`
+		MaxAttempts    int               `json:"maxAttempts,omitempty"`
+		Env            map[string]string `json:"env,omitempty"`
+		PreferredHosts []string          `json:"preferredHosts,omitempty"`
+	}
+	spec := struct {
+		Name   string  `json:"name"`
+		Pool   string  `json:"pool"`
+		Stages []stage `json:"stages"`
+	}{Name: job.Name, Pool: job.Pool}
+	for _, s := range job.Stages {
+		env := map[string]string{}
+		for _, v := range s.Env {
+			env[v.Name] = v.Value
+		}
+		spec.Stages = append(spec.Stages, stage{
+			Name: s.Name, After: s.After, Tasks: s.Tasks, Command: s.Command, Builtin: s.Builtin,
+			Resources:   resources{CPUs: s.CPUs, MemoryMB: s.MemoryMB, GPUs: s.GPUs},
+			MaxAttempts: s.MaxAttempts, Env: env, PreferredHosts: s.PreferredHosts,
+		})
+	}
+	out, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// YAML reads a raw NEL (U+0085) in a string as a line break; JSON
+	// does not escape it.
+	return bytes.ReplaceAll(out, []byte("\u0085"), []byte(`\u0085`))
+}

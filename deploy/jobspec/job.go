@@ -1,0 +1,72 @@
+package jobspec
+
+// Defaults are what a stage gets for what its spec leaves out, taken from
+// configuration. The zero value is usable: 1 CPU, no GPUs, the scheduler's
+// own retry limit, pool "default".
+type Defaults struct {
+	CPUs        int     // spindle.task.cpus; below 1 means 1
+	GPUs        float64 // spindle.task.resource.gpu.amount; 0 means none
+	MaxAttempts int     // spindle.task.maxFailures; 0 leaves it to the scheduler
+	Pool        string  // the pool of a job that names none; empty means "default"
+}
+
+// Job is a validated job spec: a DAG of stages, run in a pool.
+type Job struct {
+	Name   string
+	Pool   string  // never empty
+	Stages []Stage // in the order the spec lists them
+	// Source names where the spec came from in messages: its file, or
+	// "command line" for Short.
+	Source string
+}
+
+// Stage is one stage of a job. It is plain data (no compiled state), so it
+// can be copied, compared and shipped as it is; TaskCommand and TaskEnv
+// expand its templates for one task.
+type Stage struct {
+	Name  string
+	After []string // stages of the same job that must succeed first
+	Tasks int      // at least 1
+	// Command is the argv template of every task: the spec's list as
+	// written, or ["/bin/sh", "-c", s] for a string s. Empty when Builtin
+	// is set: exactly one of the two is.
+	Command []string
+	// Builtin names work done inside the executor without a process
+	// (BuiltinNoop).
+	Builtin     string
+	CPUs        int     // per task, at least 1
+	MemoryMB    int64   // per task; 0 when the spec gives none
+	GPUs        float64 // per task: 0 (none), a fraction in (0,1) or a whole number
+	MaxAttempts int     // 0 leaves it to the scheduler
+	// Env holds the variables the spec sets for every task, sorted by
+	// name; values are templates like Command's elements.
+	Env            []EnvVar
+	PreferredHosts []string // locality hint
+	// Line is where the stage starts in its spec (0 from Short), so later
+	// errors about it, the scheduler's at submit say, can point there.
+	Line int
+}
+
+// EnvVar is one environment variable a stage sets.
+type EnvVar struct {
+	Name, Value string
+}
+
+// BuiltinNoop completes a task inside the executor without starting a
+// process: it measures the framework's own overhead.
+const BuiltinNoop = "noop"
+
+// builtins are the values `builtin:` accepts.
+var builtins = []string{BuiltinNoop}
+
+// defaultPool is the pool of a job that names none, anywhere.
+const defaultPool = "default"
+
+const (
+	// maxSpecBytes bounds a spec's size: a spec describes work, it does
+	// not carry data, and parsing is linear in it.
+	maxSpecBytes = 4 << 20
+	// maxTasks bounds a job's tasks, all stages together: the AM keeps
+	// state for every one.
+	maxTasks = 10_000_000
+)

@@ -1,0 +1,80 @@
+package deploy
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spindle-yarn/spindle/am"
+)
+
+// progressPrinter shows a job's progress: a bar redrawn in place on a
+// terminal, plain lines (at most one a second) otherwise.
+type progressPrinter struct {
+	w        io.Writer
+	terminal bool
+	last     am.Progress
+	lastLine time.Time
+	drawn    bool
+}
+
+func newProgressPrinter(w io.Writer) *progressPrinter {
+	p := &progressPrinter{w: w}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.terminal = true
+		}
+	}
+	return p
+}
+
+func (p *progressPrinter) update(pr am.Progress) {
+	changed := pr.Succeeded != p.last.Succeeded || pr.Running != p.last.Running || pr.Failed != p.last.Failed
+	p.last = pr
+	if p.terminal {
+		const width = 30
+		done := 0
+		if pr.Tasks > 0 {
+			done = width * pr.Succeeded / pr.Tasks
+		}
+		fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d tasks, %d running, %d failed, %d executors, %s ",
+			pr.Job, strings.Repeat("=", done), strings.Repeat(" ", width-done), pr.Succeeded, pr.Tasks, pr.Running, pr.Failed, pr.Executors, pr.Elapsed.Round(time.Second))
+		p.drawn = true
+		return
+	}
+	if changed && time.Since(p.lastLine) >= time.Second {
+		p.lastLine = time.Now()
+		fmt.Fprintf(p.w, "%s: %d/%d tasks done, %d running, %d failed attempts, %d executors\n",
+			pr.Job, pr.Succeeded, pr.Tasks, pr.Running, pr.Failed, pr.Executors)
+	}
+}
+
+// finish ends the bar's line.
+func (p *progressPrinter) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}
+
+func printSummary(w io.Writer, s am.Summary, logDir string) {
+	status := "SUCCEEDED"
+	if !s.Succeeded {
+		status = "FAILED: " + s.Reason
+	}
+	fmt.Fprintf(w, "job %s %s\n", s.Job, status)
+	fmt.Fprintf(w, "  tasks %d, attempts %d, failed attempts %d, retries %d, duration %s, %.0f tasks/s\n",
+		s.Tasks, s.Attempts, s.Failures, max(s.Attempts-s.Tasks, 0), s.Duration.Round(time.Millisecond), float64(s.Tasks)/max(s.Duration.Seconds(), 1e-9))
+	for _, e := range s.Executors {
+		line := fmt.Sprintf("  executor %s on %s: %d succeeded, %d failed", e.ID, e.Host, e.Succeeded, e.Failed)
+		if e.Lost != "" {
+			line += "; lost: " + e.Lost
+		}
+		fmt.Fprintln(w, line)
+	}
+	if s.Rejected > 0 {
+		fmt.Fprintf(w, "  %d connection(s) refused for failing authentication\n", s.Rejected)
+	}
+	fmt.Fprintf(w, "  task logs: %s\n", logDir)
+}

@@ -1,0 +1,212 @@
+package deploy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/launcher/local"
+)
+
+// flagKeys are the submit flags that stand for configuration keys; a flag
+// given wins over the same key in --conf and the properties file.
+var flagKeys = []struct{ flag, key string }{
+	{"master", "spindle.master"},
+	{"queue", "spindle.yarn.queue"},
+	{"num-executors", "spindle.executor.instances"},
+	{"executor-cores", "spindle.executor.cores"},
+	{"executor-memory", "spindle.executor.memory"},
+	{"executor-gpus", "spindle.executor.resource.gpu.amount"},
+	{"task-cpus", "spindle.task.cpus"},
+	{"task-gpus", "spindle.task.resource.gpu.amount"},
+}
+
+func submitCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "name", Usage: "job name (the short form's; a job spec names itself)"},
+		&cli.StringFlag{Name: "pool", Usage: "scheduler pool (overrides the spec's)"},
+		&cli.StringFlag{Name: "properties-file", Usage: "spark-defaults.conf-style settings (default $SPINDLE_CONF_DIR/spindle-defaults.conf)"},
+		&cli.StringSliceFlag{Name: "conf", Usage: "KEY=VALUE, repeatable; wins over the properties file"},
+		&cli.IntFlag{Name: "tasks", Usage: "short form: run COMMAND as this many tasks"},
+		&cli.StringFlag{Name: "files", Usage: "F1,F2: shipped to every executor's working directory"},
+		&cli.BoolFlag{Name: "wait", Value: true, Usage: "yarn: follow the application until it ends (--no-wait to return at once)"},
+	}
+	for _, fk := range flagKeys {
+		flags = append(flags, &cli.StringFlag{Name: fk.flag, Usage: "sets " + fk.key})
+	}
+	return &cli.Command{
+		Name:      "submit",
+		Usage:     "run a job: locally (--master local[N]) or on YARN (--master yarn)",
+		UsageText: "spindle submit [flags] JOB.yaml\nspindle submit [flags] --tasks N -- COMMAND [ARGS...]",
+		Flags:     flags,
+		Action:    runSubmit,
+	}
+}
+
+var localMaster = regexp.MustCompile(`^local\[([1-9][0-9]*)\]$`)
+
+func runSubmit(c *cli.Context) error {
+	overrides := c.StringSlice("conf")
+	for _, fk := range flagKeys {
+		if c.IsSet(fk.flag) {
+			overrides = append(overrides, fk.key+"="+c.String(fk.flag))
+		}
+	}
+	conf, err := loadConfig(c.String("properties-file"), overrides)
+	if err != nil {
+		return err
+	}
+	if keys := conf.IgnoredSparkKeys(); len(keys) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "spindle: ignoring Spark settings Spindle does not use: %v\n", keys)
+	}
+	job, err := loadJob(c, conf)
+	if err != nil {
+		return err
+	}
+	master, err := conf.String("spindle.master")
+	if err != nil {
+		return err
+	}
+	m := localMaster.FindStringSubmatch(master)
+	if m == nil {
+		return fmt.Errorf("spindle.master=%s: only local[N] runs in this version; YARN submission is not built yet", master)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return runLocal(c, conf, job, n)
+}
+
+func loadJob(c *cli.Context, conf *config.Config) (*jobspec.Job, error) {
+	s := &settings{c: conf}
+	d := jobspec.Defaults{CPUs: s.int("spindle.task.cpus"), GPUs: s.float("spindle.task.resource.gpu.amount"), MaxAttempts: s.int("spindle.task.maxFailures"), Pool: c.String("pool")}
+	if s.err != nil {
+		return nil, s.err
+	}
+	args := c.Args().Slice()
+	if c.IsSet("tasks") {
+		if len(args) == 0 {
+			return nil, errors.New("--tasks N needs a command after --")
+		}
+		name := c.String("name")
+		if name == "" {
+			name = filepath.Base(args[0])
+		}
+		return jobspec.Short(name, c.Int("tasks"), args, d)
+	}
+	if len(args) != 1 {
+		return nil, fmt.Errorf("want one job spec file, or --tasks N -- COMMAND; got %d arguments", len(args))
+	}
+	job, err := jobspec.Load(args[0], d)
+	if err != nil {
+		return nil, err
+	}
+	if p := c.String("pool"); p != "" {
+		job.Pool = p
+	}
+	return job, nil
+}
+
+// runLocal runs job on n executor processes on this machine.
+func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) error {
+	profile, err := executorProfile(conf)
+	if err != nil {
+		return err
+	}
+	schedCfg, err := schedulerConfig(conf)
+	if err != nil {
+		return err
+	}
+	s := &settings{c: conf}
+	workerGPUs, err := executor.WorkerGPUs(executor.WorkerSources{
+		ResourcesFile:   s.str("spindle.worker.resourcesFile"),
+		DiscoveryScript: s.str("spindle.worker.resource.gpu.discoveryScript"),
+		Addresses:       s.str("spindle.worker.resource.gpu.addresses"),
+	})
+	if s.err != nil {
+		return s.err
+	}
+	if err != nil {
+		return err
+	}
+	split, err := executor.SplitDisjoint(workerGPUs, n, profile.GPUs)
+	if err != nil {
+		return err
+	}
+
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return err
+	}
+	suffix := make([]byte, 3)
+	rand.Read(suffix)
+	appID := fmt.Sprintf("local-%d-%s", time.Now().Unix(), hex.EncodeToString(suffix))
+	logDir := filepath.Join(os.TempDir(), "spindle", appID)
+
+	progress := newProgressPrinter(c.App.Writer)
+	driver, err := am.New(am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: "127.0.0.1:0", Progress: progress.update})
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	launcher, err := local.New(local.Config{Binary: self, DriverAddr: driver.Addr(), AppID: appID, Secret: secret, LogDir: logDir})
+	if err != nil {
+		return err
+	}
+	defer launcher.Stop()
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		if sig, ok := <-sigs; ok {
+			cancel(fmt.Errorf("interrupted by %v", sig))
+		}
+	}()
+
+	var procs []*local.Process
+	for i := 0; i < n; i++ {
+		p, err := launcher.Start(local.Executor{ID: fmt.Sprintf("exec-%d", i+1), Cores: profile.Cores, GPUs: split[i]})
+		if err != nil {
+			return err
+		}
+		procs = append(procs, p)
+	}
+	// Executors that all died cannot run anything: end the job saying why,
+	// rather than waiting forever.
+	go func() {
+		for _, p := range procs {
+			<-p.Done()
+		}
+		cancel(fmt.Errorf("every executor exited (see %s/*/executor.log)", logDir))
+	}()
+
+	sum, err := driver.Run(ctx, job)
+	progress.finish()
+	if err != nil {
+		return err
+	}
+	printSummary(c.App.Writer, sum, logDir)
+	if !sum.Succeeded {
+		return fmt.Errorf("job %s failed: %s", sum.Job, sum.Reason)
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package executor
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+// Variables through which a launcher hands an executor its GPUs. A
+// launcher sets at most one of them.
+const (
+	// EnvExecutorGPUAddresses is a comma-separated address list, such as
+	// "0,1"; set and empty, it says the executor has none.
+	EnvExecutorGPUAddresses = "SPINDLE_EXECUTOR_GPU_ADDRESSES"
+	// EnvExecutorResourcesFile is the path of a resources file in Spark's
+	// format (componentName spark.executor or spindle.executor).
+	EnvExecutorResourcesFile = "SPINDLE_EXECUTOR_RESOURCES_FILE"
+)
+
+// Sources is where an executor may learn its GPU addresses.
+type Sources struct {
+	// Env looks up the executor's environment; nil means os.LookupEnv.
+	Env func(string) (string, bool)
+	// DiscoveryScript is spindle.executor.resource.gpu.discoveryScript;
+	// empty when not configured.
+	DiscoveryScript string
+	// ScriptTimeout bounds the script; zero means DefaultScriptTimeout.
+	ScriptTimeout time.Duration
+}
+
+// found is a list of addresses and the source that gave it, for messages.
+type found struct {
+	addrs  []string
+	source string
+}
+
+// DiscoverGPUs returns the want GPU addresses of this executor, from the
+// first of these sources that says anything:
+//
+//  1. what its launcher gave it: SPINDLE_EXECUTOR_GPU_ADDRESSES or
+//     SPINDLE_EXECUTOR_RESOURCES_FILE (both set is an error);
+//  2. what the container runtime exposes: NVIDIA_VISIBLE_DEVICES, then
+//     CUDA_VISIBLE_DEVICES (see below);
+//  3. the discovery script, run with Sources.ScriptTimeout;
+//  4. nothing.
+//
+// The container variables follow the NVIDIA container runtime: a list of
+// indices or UUIDs ("0,1", "GPU-8f2e…") gives those addresses; "", "none"
+// and "void" give none, and so does "-1", CUDA's usual way to hide every
+// GPU. "all" names no addresses, so it defers to the next source: the
+// other variable, then the discovery script. Indices are used as written;
+// inside a container that renumbers the GPUs it exposes, a list of UUIDs
+// (or a discovery script) is what names them correctly.
+//
+// Finding fewer than want is an error naming the number, the source and
+// want: the executor must not register with GPUs it does not have. Finding
+// more, it takes the first want in the source's order, leaving the others
+// to whoever else shares the node. want 0 looks nowhere.
+func DiscoverGPUs(src Sources, want int) ([]string, error) {
+	if want < 0 {
+		return nil, fmt.Errorf("want %d GPUs: a count cannot be negative", want)
+	}
+	if want == 0 {
+		return nil, nil
+	}
+	env := src.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	f, err := findGPUs(env, src)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.addrs) < want {
+		return nil, fmt.Errorf("found %d GPU address(es) %q from %s; want %d", len(f.addrs), f.addrs, f.source, want)
+	}
+	return f.addrs[:want:want], nil
+}
+
+func findGPUs(env func(string) (string, bool), src Sources) (found, error) {
+	if f, ok, err := launcherGPUs(env); ok || err != nil {
+		return f, err
+	}
+	var deferred string
+	for _, key := range []string{"NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"} {
+		v, ok := env(key)
+		switch {
+		case !ok:
+			continue
+		case v == "all":
+			deferred = key + "=all"
+			continue
+		case v == "" || v == "none" || v == "void" || v == "-1":
+			return found{source: fmt.Sprintf("%s=%q", key, v)}, nil
+		}
+		addrs, err := splitAddressList(key, v)
+		return found{addrs, key}, err
+	}
+	if src.DiscoveryScript != "" {
+		addrs, err := runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, env)
+		return found{addrs, "discovery script " + src.DiscoveryScript}, err
+	}
+	if deferred != "" {
+		return found{source: deferred + ", which names no addresses (set spindle.executor.resource.gpu.discoveryScript)"}, nil
+	}
+	return found{source: "nowhere (no " + EnvExecutorGPUAddresses + ", " + EnvExecutorResourcesFile +
+		", NVIDIA_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES; no spindle.executor.resource.gpu.discoveryScript)"}, nil
+}
+
+// launcherGPUs reads source 1; ok reports whether the launcher set it.
+func launcherGPUs(env func(string) (string, bool)) (f found, ok bool, err error) {
+	list, haveList := env(EnvExecutorGPUAddresses)
+	file, _ := env(EnvExecutorResourcesFile)
+	switch {
+	case haveList && file != "":
+		return f, true, fmt.Errorf("both %s and %s are set; a launcher sets one", EnvExecutorGPUAddresses, EnvExecutorResourcesFile)
+	case haveList:
+		addrs, err := splitAddressList(EnvExecutorGPUAddresses, list)
+		return found{addrs, EnvExecutorGPUAddresses}, true, err
+	case file != "":
+		addrs, err := readResourcesFile(file, executorComponents)
+		return found{addrs, "resources file " + file + " (" + EnvExecutorResourcesFile + ")"}, true, err
+	}
+	return f, false, nil
+}

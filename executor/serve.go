@@ -1,0 +1,296 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// Config is what an executor process is started with (by the local
+// launcher's environment, or a YARN container's).
+type Config struct {
+	ID         string
+	AppID      string
+	Host       string
+	DriverAddr string
+	Secret     []byte
+	Cores      int
+	WantGPUs   int
+	GPUSources Sources
+	LogDir     string // task stdout/stderr and resources files
+	WorkDir    string // tasks' working directory
+	Heartbeat  time.Duration
+	KillGrace  time.Duration
+}
+
+// Serve registers with the driver and runs the tasks it sends until the
+// driver shuts it down or goes away; either way no task is left running.
+func Serve(ctx context.Context, cfg Config) error {
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = 3 * time.Second
+	}
+	if cfg.KillGrace <= 0 {
+		cfg.KillGrace = 5 * time.Second
+	}
+	gpus, err := DiscoverGPUs(cfg.GPUSources, cfg.WantGPUs)
+	if err != nil {
+		return fmt.Errorf("executor %s does not register: %w", cfg.ID, err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	conn, err := wire.Dial(dctx, "tcp", cfg.DriverAddr, cfg.Secret)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("executor %s: connecting to the driver at %s: %w", cfg.ID, cfg.DriverAddr, err)
+	}
+	defer conn.Close()
+	reg := &wire.Register{ExecutorId: cfg.ID, Host: cfg.Host, Cores: int32(cfg.Cores), GpuAddresses: gpus, Pid: int32(os.Getpid())}
+	if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: reg}}); err != nil {
+		return err
+	}
+	reply, err := conn.Recv()
+	if err != nil {
+		return fmt.Errorf("executor %s: registering: %w", cfg.ID, err)
+	}
+	if r := reply.GetRejected(); r != nil {
+		return fmt.Errorf("executor %s: the driver refused it: %s", cfg.ID, r.GetReason())
+	}
+	e := &executor{cfg: cfg, conn: conn, running: map[attemptKey]*Task{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024)}
+	return e.run(ctx)
+}
+
+type attemptKey struct {
+	stage   int64
+	index   int32
+	attempt int32
+}
+
+type executor struct {
+	cfg  Config
+	conn *wire.Conn
+
+	mu      sync.Mutex
+	running map[attemptKey]*Task
+	killed  map[attemptKey]bool // asked to stop: they end KILLED, not FAILED
+	wg      sync.WaitGroup
+	out     chan *wire.Status
+}
+
+func (e *executor) run(ctx context.Context) error {
+	recvErr := make(chan error, 1)
+	msgs := make(chan *wire.Envelope, 64)
+	go func() {
+		for {
+			m, err := e.conn.Recv()
+			if err != nil {
+				recvErr <- err
+				return
+			}
+			msgs <- m
+		}
+	}()
+	sendDone := make(chan struct{})
+	go e.sendStatuses(sendDone)
+	defer func() {
+		e.killAll()
+		e.wg.Wait()
+		close(e.out)
+		<-sendDone
+	}()
+	beat := time.NewTicker(e.cfg.Heartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-recvErr:
+			// The driver is gone: nothing may outlive it.
+			return fmt.Errorf("driver connection ended: %w", err)
+		case now := <-beat.C:
+			e.conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{UnixNanos: now.UnixNano()}}})
+		case m := <-msgs:
+			switch {
+			case m.GetLaunchBatch() != nil:
+				for _, l := range m.GetLaunchBatch().GetLaunches() {
+					e.launch(l)
+				}
+			case m.GetKill() != nil:
+				k := m.GetKill()
+				e.kill(attemptKey{k.GetStageId(), k.GetTaskIndex(), k.GetAttempt()})
+			case m.GetShutdown() != nil:
+				return nil
+			}
+		}
+	}
+}
+
+// sendStatuses batches status reports: whatever is waiting goes in one
+// message, so a burst of short tasks costs one write.
+func (e *executor) sendStatuses(done chan struct{}) {
+	defer close(done)
+	for st := range e.out {
+		batch := &wire.StatusBatch{Statuses: []*wire.Status{st}}
+		for more := true; more; {
+			select {
+			case s, ok := <-e.out:
+				if !ok {
+					more = false
+					break
+				}
+				batch.Statuses = append(batch.Statuses, s)
+			default:
+				more = false
+			}
+		}
+		e.conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: batch}})
+	}
+}
+
+func status(l *wire.Launch, state wire.Status_State, start, end time.Time) *wire.Status {
+	return &wire.Status{StageId: l.GetStageId(), TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), State: state,
+		StartUnixNanos: start.UnixNano(), EndUnixNanos: end.UnixNano()}
+}
+
+func (e *executor) launch(l *wire.Launch) {
+	now := time.Now()
+	switch l.GetBuiltin() {
+	case "noop":
+		e.out <- status(l, wire.Status_SUCCEEDED, now, now)
+		return
+	case "":
+	default:
+		st := status(l, wire.Status_FAILED, now, now)
+		st.Reason = fmt.Sprintf("unknown builtin %q", l.GetBuiltin())
+		e.out <- st
+		return
+	}
+	key := attemptKey{l.GetStageId(), l.GetTaskIndex(), l.GetAttempt()}
+	name := fmt.Sprintf("stage%d-task%d-attempt%d", l.GetStageId(), l.GetTaskIndex(), l.GetAttempt())
+	resources := filepath.Join(e.cfg.LogDir, name+".resources.json")
+	if err := WriteTaskResourcesFile(resources, l.GetGpuAddresses()); err != nil {
+		e.fail(l, now, err)
+		return
+	}
+	// The job's variables first: the task's own (CUDA_VISIBLE_DEVICES
+	// above all) come later and win.
+	var env []string
+	for _, v := range l.GetEnv() {
+		env = append(env, v.GetName()+"="+v.GetValue())
+	}
+	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
+		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources)...)
+	task, err := Start(TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir,
+		StdoutPath: filepath.Join(e.cfg.LogDir, name+".stdout"), StderrPath: filepath.Join(e.cfg.LogDir, name+".stderr")})
+	if err != nil {
+		e.fail(l, now, err)
+		return
+	}
+	e.mu.Lock()
+	e.running[key] = task
+	e.mu.Unlock()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		res := task.Wait()
+		e.mu.Lock()
+		delete(e.running, key)
+		killed := e.killed[key]
+		delete(e.killed, key)
+		e.mu.Unlock()
+		st := status(l, wire.Status_SUCCEEDED, res.Start, res.End)
+		switch {
+		case killed:
+			st.State, st.Reason = wire.Status_KILLED, "killed"
+		case res.Err != nil:
+			st.State, st.Reason = wire.Status_FAILED, res.Err.Error()
+		case res.ExitCode != 0:
+			st.State, st.Reason = wire.Status_FAILED, exitReason(res)
+		}
+		st.ExitCode = int32(res.ExitCode)
+		e.out <- st
+	}()
+}
+
+func exitReason(r Result) string {
+	if r.Signal != "" {
+		return "killed by signal " + r.Signal
+	}
+	return "exit status " + strconv.Itoa(r.ExitCode)
+}
+
+func (e *executor) fail(l *wire.Launch, at time.Time, err error) {
+	st := status(l, wire.Status_FAILED, at, time.Now())
+	st.Reason = err.Error()
+	e.out <- st
+}
+
+func (e *executor) kill(key attemptKey) {
+	e.mu.Lock()
+	t := e.running[key]
+	if t != nil {
+		e.killed[key] = true
+	}
+	e.mu.Unlock()
+	if t != nil {
+		go t.Kill(e.cfg.KillGrace)
+	}
+}
+
+func (e *executor) killAll() {
+	e.mu.Lock()
+	tasks := make([]*Task, 0, len(e.running))
+	for _, t := range e.running {
+		tasks = append(tasks, t)
+	}
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, t := range tasks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Kill(e.cfg.KillGrace)
+		}()
+	}
+	wg.Wait()
+}
+
+// ConfigFromEnvironment reads an executor's configuration from the
+// environment its launcher gave it; the secret comes from secret.
+func ConfigFromEnvironment(lookup func(string) (string, bool), secret []byte) (Config, error) {
+	get := func(k string) string { v, _ := lookup(k); return v }
+	cfg := Config{ID: get("SPINDLE_EXECUTOR_ID"), AppID: get("SPINDLE_APP_ID"), DriverAddr: get("SPINDLE_DRIVER_ADDRESS"),
+		Secret: secret, LogDir: get("SPINDLE_EXECUTOR_LOG_DIR"), GPUSources: Sources{Env: lookup, DiscoveryScript: get("SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT")}}
+	var missing []string
+	for k, v := range map[string]string{"SPINDLE_EXECUTOR_ID": cfg.ID, "SPINDLE_DRIVER_ADDRESS": cfg.DriverAddr, "SPINDLE_EXECUTOR_LOG_DIR": cfg.LogDir} {
+		if v == "" {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return cfg, fmt.Errorf("executor: %s not set (it is started by a driver, not by hand)", strings.Join(missing, ", "))
+	}
+	var err error
+	if cfg.Cores, err = strconv.Atoi(get("SPINDLE_EXECUTOR_CORES")); err != nil || cfg.Cores < 1 {
+		return cfg, fmt.Errorf("executor: SPINDLE_EXECUTOR_CORES=%q: want a positive number", get("SPINDLE_EXECUTOR_CORES"))
+	}
+	if w := get("SPINDLE_EXECUTOR_GPUS"); w != "" {
+		if cfg.WantGPUs, err = strconv.Atoi(w); err != nil || cfg.WantGPUs < 0 {
+			return cfg, fmt.Errorf("executor: SPINDLE_EXECUTOR_GPUS=%q: want a number", w)
+		}
+	}
+	if len(secret) == 0 {
+		return cfg, errors.New("executor: no application secret on standard input")
+	}
+	if cfg.Host, err = os.Hostname(); err != nil {
+		cfg.Host = "localhost"
+	}
+	cfg.WorkDir, _ = os.Getwd()
+	return cfg, nil
+}

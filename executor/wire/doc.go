@@ -1,0 +1,85 @@
+// Package wire is the channel between the driver and its executors: a TCP
+// connection authenticated by the application's secret and encrypted, that
+// carries one protobuf Envelope (wire.proto) per frame.
+//
+// The driver generates the secret (NewSecret, 32 random bytes) and hands it
+// to each executor out of band, in a file only they can read; it never
+// appears on a command line, in an environment variable, in an error or in
+// a log. Both ends pass it to this package as []byte: the driver to Listen,
+// an executor to Dial.
+//
+// # Handshake
+//
+// Each side sends a hello (magic, version, role, a fresh 32-byte nonce),
+// both derive this connection's keys from the secret and the two nonces,
+// and each proves it holds the secret with a MAC over both hellos. The
+// executor proves first; the driver answers a wrong proof, or anything that
+// is not a hello, by closing the connection, so a peer without the secret
+// receives nothing but the driver's hello and learns nothing from it.
+//
+//	executor                                              driver (Listener)
+//	   |  hello_E = "SPWR" | 1 | 'E' | nonce_E (32)           |
+//	   |----------------------------------------------------->|  bad magic, version
+//	   |                                                      |  or role: close
+//	   |  hello_D = "SPWR" | 1 | 'D' | nonce_D (32)           |
+//	   |<-----------------------------------------------------|
+//	   |                                                      |
+//	   |   PRK = HKDF-Extract(SHA-256, salt = nonce_D || nonce_E, IKM = secret)
+//	   |   k_D = HKDF-Expand(PRK, "spindle-wire v1 driver key", 32)
+//	   |   k_E = HKDF-Expand(PRK, "spindle-wire v1 executor key", 32)
+//	   |   f_D = HKDF-Expand(PRK, "spindle-wire v1 driver finished", 32)
+//	   |   f_E = HKDF-Expand(PRK, "spindle-wire v1 executor finished", 32)
+//	   |   T   = hello_E || hello_D
+//	   |                                                      |
+//	   |  HMAC-SHA256(f_E, T)                                 |
+//	   |----------------------------------------------------->|  compared in constant
+//	   |                                                      |  time; wrong: close
+//	   |  HMAC-SHA256(f_D, T)                                 |
+//	   |<-----------------------------------------------------|
+//	   |  compared in constant time; wrong: close             |
+//	   |                                                      |
+//	   |  frames sealed with k_E  ===========================>|
+//	   |<===========================  frames sealed with k_D |
+//
+// The whole handshake must finish within HandshakeTimeout (10s), so a client
+// that connects and stays silent cannot hold the connection; the Listener
+// runs handshakes side by side, so it delays no one else meanwhile. A
+// handshake that fails is an error wrapping ErrHandshake on both sides.
+//
+// # Frames
+//
+//	+-------------------+--------------------------------------------------+
+//	| length: uint32 BE | AES-256-GCM(key = k_sender,                      |
+//	| (ciphertext+tag)  |   nonce = 0x00000000 || counter (uint64 BE),     |
+//	|                   |   additional data = the length field,            |
+//	|                   |   plaintext = Envelope, at most MaxMessageSize)  |
+//	+-------------------+--------------------------------------------------+
+//
+// Each direction counts its frames from 0, and the receiver uses its own
+// count as the nonce, so a frame that is altered, replayed, dropped,
+// reordered, or reflected back to its sender (the other direction has the
+// other key) fails authentication. The keys are new for every connection,
+// so no counter value repeats under one key. A length above the limit is
+// refused before any buffer is allocated. Any bad frame closes the
+// connection: Recv returns an error wrapping ErrBadFrame.
+//
+// Cutting the connection cleanly between two frames cannot be told from the
+// peer hanging up; that is why an orderly end sends a Shutdown first.
+//
+// # Use
+//
+//	l, err := wire.Listen("tcp", ":0", secret)          // driver
+//	for {
+//		c, err := l.Accept(ctx)
+//		if errors.Is(err, wire.ErrHandshake) {
+//			log.Print(err) // names the peer, never the secret
+//			continue
+//		}
+//		if err != nil {
+//			return err
+//		}
+//		go serve(c) // c.Recv() → Register, c.Send(Registered), ...
+//	}
+//
+//	c, err := wire.Dial(ctx, "tcp", driverAddr, secret) // executor
+package wire

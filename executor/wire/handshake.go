@@ -1,0 +1,114 @@
+package wire
+
+import (
+	"context"
+	"crypto/hmac"
+	"io"
+	"net"
+	"time"
+)
+
+// HandshakeTimeout bounds a whole handshake, so that a peer that connects
+// and stays silent cannot hold a connection (or a handshake slot of the
+// Listener) for long.
+const HandshakeTimeout = 10 * time.Second
+
+// handshake authenticates nc as self (roleDriver or roleExecutor) and
+// returns the encrypted connection. It gives up at the timeout or when ctx
+// ends, whichever comes first; on failure the caller closes nc.
+func handshake(ctx context.Context, nc net.Conn, secret []byte, self byte, timeout time.Duration) (*Conn, error) {
+	deadline := time.Now().Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	if err := nc.SetDeadline(deadline); err != nil {
+		return nil, handshakeError(nc.RemoteAddr(), "setting the deadline: %w", err)
+	}
+	// A deadline in the past wakes the reads and writes below at once.
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	var keys sessionKeys
+	var err error
+	if self == roleDriver {
+		keys, err = driverHandshake(nc, secret)
+	} else {
+		keys, err = executorHandshake(nc, secret)
+	}
+	if !stop() {
+		return nil, handshakeError(nc.RemoteAddr(), "gave up: %w", ctx.Err())
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := nc.SetDeadline(time.Time{}); err != nil {
+		return nil, handshakeError(nc.RemoteAddr(), "clearing the deadline: %w", err)
+	}
+	return newConn(nc, keys, self)
+}
+
+// executorHandshake speaks first and proves first; it believes the driver
+// only once the driver has proved the secret too.
+func executorHandshake(nc net.Conn, secret []byte) (sessionKeys, error) {
+	peer := nc.RemoteAddr()
+	mine := newHello(roleExecutor)
+	if _, err := nc.Write(mine[:]); err != nil {
+		return sessionKeys{}, handshakeError(peer, "sending the hello: %w", err)
+	}
+	var theirs hello
+	if _, err := io.ReadFull(nc, theirs[:]); err != nil {
+		return sessionKeys{}, handshakeError(peer, "reading the driver's hello: %w", err)
+	}
+	if err := theirs.check(roleDriver); err != nil {
+		return sessionKeys{}, handshakeError(peer, "%w", err)
+	}
+	keys, err := deriveKeys(secret, mine, &theirs)
+	if err != nil {
+		return sessionKeys{}, handshakeError(peer, "deriving keys: %w", err)
+	}
+	t := transcript(mine, &theirs)
+	if _, err := nc.Write(finished(keys.executorFinished, t)); err != nil {
+		return sessionKeys{}, handshakeError(peer, "sending the proof: %w", err)
+	}
+	var proof [finishedSize]byte
+	if _, err := io.ReadFull(nc, proof[:]); err != nil {
+		// The driver hangs up without a word on a wrong proof.
+		return sessionKeys{}, handshakeError(peer, "the driver did not accept this executor's proof (do both sides hold the same secret?): %w", err)
+	}
+	if !hmac.Equal(proof[:], finished(keys.driverFinished, t)) {
+		return sessionKeys{}, handshakeError(peer, "the driver's proof does not match this secret")
+	}
+	return keys, nil
+}
+
+// driverHandshake sends nothing but its hello until the executor has proved
+// the secret: an impostor gets 38 bytes of public data and a closed
+// connection.
+func driverHandshake(nc net.Conn, secret []byte) (sessionKeys, error) {
+	peer := nc.RemoteAddr()
+	var theirs hello
+	if _, err := io.ReadFull(nc, theirs[:]); err != nil {
+		return sessionKeys{}, handshakeError(peer, "reading the executor's hello: %w", err)
+	}
+	if err := theirs.check(roleExecutor); err != nil {
+		return sessionKeys{}, handshakeError(peer, "%w", err)
+	}
+	mine := newHello(roleDriver)
+	if _, err := nc.Write(mine[:]); err != nil {
+		return sessionKeys{}, handshakeError(peer, "sending the hello: %w", err)
+	}
+	keys, err := deriveKeys(secret, &theirs, mine)
+	if err != nil {
+		return sessionKeys{}, handshakeError(peer, "deriving keys: %w", err)
+	}
+	t := transcript(&theirs, mine)
+	var proof [finishedSize]byte
+	if _, err := io.ReadFull(nc, proof[:]); err != nil {
+		return sessionKeys{}, handshakeError(peer, "reading the executor's proof: %w", err)
+	}
+	if !hmac.Equal(proof[:], finished(keys.executorFinished, t)) {
+		return sessionKeys{}, handshakeError(peer, "the executor's proof does not match this secret")
+	}
+	if _, err := nc.Write(finished(keys.driverFinished, t)); err != nil {
+		return sessionKeys{}, handshakeError(peer, "sending the proof: %w", err)
+	}
+	return keys, nil
+}

@@ -1,0 +1,302 @@
+package integration
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+)
+
+// These tests run local mode for real: the spindle binary, its executor
+// processes and real task processes, on fake GPU addresses.
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+func spindleBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "spindle-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "spindle")
+		root := filepath.Dir(filepath.Dir(testcluster.Script()))
+		out, err := exec.Command("go", "build", "-o", binPath, filepath.Join(root, "cmd", "spindle")).CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// localArgs runs on 2 executors of 4 cores and 2 fake GPUs each.
+var localArgs = []string{"submit", "--master", "local[2]", "--conf", "spindle.worker.resource.gpu.addresses=0,1,2,3",
+	"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.cores=4"}
+
+func writeSpec(t *testing.T, spec string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "job.yaml")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func submit(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(spindleBinary(t), args...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func readLines(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines [][]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, strings.Fields(sc.Text()))
+	}
+	return lines
+}
+
+func TestLocalFractionalGPUsNeverOverfillAnAddress(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "seen")
+	spec := writeSpec(t, fmt.Sprintf(`name: share
+stages:
+  - name: s
+    tasks: 16
+    resources: {cpus: 1, gpus: 0.5}
+    command: ["/bin/sh", "-c", "s=$(date +%%s.%%N); sleep 0.3; e=$(date +%%s.%%N); echo \"$SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES $s $e\" >> %s"]
+`, out))
+	if o, err := submit(t, append(localArgs, spec)...); err != nil {
+		t.Fatalf("submit: %v\n%s", err, o)
+	}
+	lines := readLines(t, out)
+	if len(lines) != 16 {
+		t.Fatalf("%d task records, want 16", len(lines))
+	}
+	type span struct{ start, end float64 }
+	byAddr := map[string][]span{}
+	owner := map[string]string{}
+	for _, l := range lines {
+		if len(l) != 4 {
+			t.Fatalf("task record %q: want executor, one address, start, end", l)
+		}
+		exec, addr := l[0], l[1]
+		if prev, ok := owner[addr]; ok && prev != exec {
+			t.Errorf("address %s seen on %s and %s: executors must have disjoint addresses", addr, prev, exec)
+		}
+		owner[addr] = exec
+		s, _ := strconv.ParseFloat(l[2], 64)
+		e, _ := strconv.ParseFloat(l[3], 64)
+		byAddr[addr] = append(byAddr[addr], span{s, e})
+	}
+	for addr, spans := range byAddr {
+		// Sweep the starts and ends: at no instant more than 1/0.5 = 2 tasks.
+		type edge struct {
+			at    float64
+			delta int
+		}
+		var edges []edge
+		for _, s := range spans {
+			edges = append(edges, edge{s.start, 1}, edge{s.end, -1})
+		}
+		sort.Slice(edges, func(i, j int) bool {
+			if edges[i].at != edges[j].at {
+				return edges[i].at < edges[j].at
+			}
+			return edges[i].delta < edges[j].delta
+		})
+		n, peak := 0, 0
+		for _, e := range edges {
+			n += e.delta
+			peak = max(peak, n)
+		}
+		if peak > 2 {
+			t.Errorf("address %s had %d half-GPU tasks at once", addr, peak)
+		}
+	}
+}
+
+func TestLocalStagesRunInOrderAndFailedAttemptsRetry(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "order")
+	spec := writeSpec(t, fmt.Sprintf(`name: dag
+stages:
+  - name: a
+    tasks: 4
+    command: "if [ \"$SPINDLE_TASK_INDEX$SPINDLE_ATTEMPT\" = 10 ]; then exit 3; fi; echo a $(date +%%s.%%N) >> %[1]s"
+  - name: b
+    after: [a]
+    tasks: 2
+    command: "echo b $(date +%%s.%%N) >> %[1]s"
+`, out))
+	o, err := submit(t, append(localArgs, spec)...)
+	if err != nil {
+		t.Fatalf("submit: %v\n%s", err, o)
+	}
+	if !strings.Contains(o, "retries 1") {
+		t.Errorf("summary does not count the retry:\n%s", o)
+	}
+	var lastA, firstB float64 = 0, 1e18
+	for _, l := range readLines(t, out) {
+		ts, _ := strconv.ParseFloat(l[1], 64)
+		if l[0] == "a" {
+			lastA = max(lastA, ts)
+		} else {
+			firstB = min(firstB, ts)
+		}
+	}
+	if !(lastA < firstB) {
+		t.Fatalf("stage b started (%f) before stage a ended (%f)", firstB, lastA)
+	}
+}
+
+func TestLocalMissingCommandFailsTheJobWithTheOSError(t *testing.T) {
+	spec := writeSpec(t, `name: missing
+stages:
+  - name: s
+    tasks: 1
+    maxAttempts: 2
+    command: ["no-such-command-spindle-test"]
+`)
+	o, err := submit(t, append(localArgs, spec)...)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+		t.Fatalf("submit exited %v, want non-zero\n%s", err, o)
+	}
+	if !strings.Contains(o, "no-such-command-spindle-test") || !strings.Contains(o, "not found") {
+		t.Fatalf("output does not give the OS error:\n%s", o)
+	}
+	if !strings.Contains(o, "failed 2 times") {
+		t.Fatalf("output does not say the task was tried twice:\n%s", o)
+	}
+}
+
+func TestLocalExecutorKilledMidJobItsTasksRunElsewhere(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, fmt.Sprintf(`name: survive
+stages:
+  - name: s
+    tasks: 8
+    command: "echo $PPID > %[1]s/pid-$SPINDLE_EXECUTOR_ID; sleep 2; echo done >> %[1]s/done"
+`, dir))
+	cmd := exec.Command(spindleBinary(t), append(localArgs, spec)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once exec-1 runs a task, kill it outright.
+	pidFile := filepath.Join(dir, "pid-exec-1")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, err := os.ReadFile(pidFile)
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("exec-1 never ran a task\n%s", buf.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the job failed after losing an executor: %v\n%s", err, buf.String())
+	}
+	if !strings.Contains(buf.String(), "lost") {
+		t.Errorf("the summary does not report the lost executor:\n%s", buf.String())
+	}
+	if n := len(readLines(t, filepath.Join(dir, "done"))); n < 8 {
+		t.Errorf("%d tasks completed, want all 8", n)
+	}
+}
+
+func TestLocalInterruptStopsEverything(t *testing.T) {
+	dir := t.TempDir()
+	token := fmt.Sprintf("spindle-interrupt-%d", time.Now().UnixNano())
+	spec := writeSpec(t, fmt.Sprintf(`name: interrupt
+stages:
+  - name: s
+    tasks: 4
+    command: ["/bin/sh", "-c", "touch %[1]s/%[2]s; echo started >> %[1]s/started; exec tail -f %[1]s/%[2]s"]
+`, dir, token))
+	cmd := exec.Command(spindleBinary(t), append(localArgs, spec)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, _ := os.ReadFile(filepath.Join(dir, "started")); strings.Count(string(b), "started") == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("tasks never started\n%s", buf.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+		t.Fatalf("interrupted submit exited %v, want non-zero\n%s", err, buf.String())
+	}
+	// Nothing of the job may be left: no task, no executor.
+	for end := time.Now().Add(10 * time.Second); ; {
+		left := processesWith(token)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("still running after the interrupt: %v\n%s", left, buf.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// processesWith lists the pids whose command line contains s.
+func processesWith(s string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if strings.Contains(string(b), s) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}

@@ -1,0 +1,151 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Executor describes one executor to start.
+type Executor struct {
+	ID    string
+	Cores int
+	GPUs  []string // disjoint addresses given to it
+}
+
+// Config is what every executor is started with.
+type Config struct {
+	Binary      string // the spindle binary (os.Executable() in production)
+	DriverAddr  string
+	AppID       string
+	Secret      []byte // written to each executor's stdin, then closed
+	LogDir      string // each executor logs under LogDir/<id>
+	ExtraEnv    []string
+	StopTimeout time.Duration // from SIGTERM to SIGKILL at Stop (default 5s)
+}
+
+// Process is a started executor.
+type Process struct {
+	Executor
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error
+}
+
+// Launcher starts and stops local executors.
+type Launcher struct {
+	cfg   Config
+	mu    sync.Mutex
+	procs []*Process
+}
+
+// New returns a launcher.
+func New(cfg Config) (*Launcher, error) {
+	if cfg.Binary == "" || cfg.DriverAddr == "" || len(cfg.Secret) == 0 {
+		return nil, errors.New("local launcher: binary, driver address and secret are required")
+	}
+	if cfg.StopTimeout <= 0 {
+		cfg.StopTimeout = 5 * time.Second
+	}
+	return &Launcher{cfg: cfg}, nil
+}
+
+// Start starts one executor process.
+func (l *Launcher) Start(e Executor) (*Process, error) {
+	dir := filepath.Join(l.cfg.LogDir, e.ID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	logFile, err := os.OpenFile(filepath.Join(dir, "executor.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(l.cfg.Binary, "executor")
+	cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + os.Getenv("HOME"),
+		"SPINDLE_DRIVER_ADDRESS=" + l.cfg.DriverAddr,
+		"SPINDLE_APP_ID=" + l.cfg.AppID,
+		"SPINDLE_EXECUTOR_ID=" + e.ID,
+		"SPINDLE_EXECUTOR_CORES=" + strconv.Itoa(e.Cores),
+		"SPINDLE_EXECUTOR_GPU_ADDRESSES=" + strings.Join(e.GPUs, ","),
+		"SPINDLE_EXECUTOR_GPUS=" + strconv.Itoa(len(e.GPUs)),
+		"SPINDLE_EXECUTOR_LOG_DIR=" + dir,
+		"SPINDLE_SECRET_FROM=stdin",
+	}, l.cfg.ExtraEnv...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Its own process group, so Stop reaches everything it started; and
+	// killed with the driver, so a driver that dies leaves no executor.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		logFile.Close()
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("starting executor %s: %w", e.ID, err)
+	}
+	_, werr := stdin.Write(l.cfg.Secret)
+	stdin.Close()
+	p := &Process{Executor: e, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		logFile.Close()
+		close(p.done)
+	}()
+	if werr != nil && !errors.Is(werr, io.ErrClosedPipe) {
+		p.kill(syscall.SIGKILL)
+		return nil, fmt.Errorf("executor %s: handing over the secret: %w", e.ID, werr)
+	}
+	l.mu.Lock()
+	l.procs = append(l.procs, p)
+	l.mu.Unlock()
+	return p, nil
+}
+
+// Pid is the executor's process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Done is closed when the process has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Err is how the process exited, once Done.
+func (p *Process) Err() error { return p.err }
+
+func (p *Process) kill(sig syscall.Signal) {
+	// The negative pid signals the whole group: the executor and any task
+	// it still had running.
+	syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+// Stop ends every executor: SIGTERM to each process group, SIGKILL to those
+// still there after StopTimeout. It returns once all have exited.
+func (l *Launcher) Stop() {
+	l.mu.Lock()
+	procs := append([]*Process(nil), l.procs...)
+	l.mu.Unlock()
+	for _, p := range procs {
+		p.kill(syscall.SIGTERM)
+	}
+	deadline := time.After(l.cfg.StopTimeout)
+	for _, p := range procs {
+		select {
+		case <-p.done:
+		case <-deadline:
+			for _, q := range procs {
+				q.kill(syscall.SIGKILL)
+			}
+			<-p.done
+		}
+	}
+}
