@@ -49,7 +49,11 @@ bench: build ## benchmarks, with allocations, then local mode's end-to-end throu
 	$(BIN) submit --master 'local[2]' --conf spindle.executor.cores=4 examples/bench/noop.yaml
 
 demo: build ## a GPU job in local mode on this machine (fake GPU addresses: needs no GPU)
-	$(BIN) submit --properties-file examples/demo/demo.conf examples/demo/gpu-demo.yaml
+	@out=$$(mktemp); trap 'rm -f $$out' EXIT; \
+	  $(BIN) submit --properties-file examples/demo/demo.conf examples/demo/gpu-demo.yaml | tee $$out; \
+	  logs=$$(sed -n 's/^  task logs: //p' $$out); \
+	  echo "--- the gather stage printed ($$logs/*/stage1-task0-attempt0.stdout):"; \
+	  cat $$logs/*/stage1-task0-attempt0.stdout
 
 proto: ## regenerate the Go code of every .proto file with the pinned generator (tools/)
 	$(PROTOGEN) $(PROTOS)

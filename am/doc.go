@@ -1,10 +1,11 @@
-// Package am is Spindle's YARN ApplicationMaster.
+// Package am is Spindle's driver: the ApplicationMaster on YARN, and the
+// same code in local mode.
 //
-// One event loop owns the scheduler core and dynamic allocation; RM heartbeats
-// (allocate) and NodeManager calls run in goroutines that feed events to it,
-// so the loop never blocks on the network. It registers with the
-// ResourceManager, keeps the ask table (one priority per resource profile,
-// containers carrying yarn.io/gpu), hands containers to the launcher, turns
-// completed containers into executor-lost events, and finishes by
-// unregistering with the job's final status. See DESIGN.md §Data flow.
+// One event loop owns the scheduler core (and, on YARN, dynamic allocation
+// and the RM heartbeat); executor connections, RM responses and NodeManager
+// calls run in goroutines that feed events to it, so the loop never blocks
+// on the network. Status reports waiting together make one round of
+// placement; launches go out batched per executor over executor/wire. An
+// executor whose connection ends or whose heartbeats stop is lost: its
+// running tasks run again elsewhere without counting against them.
 package am

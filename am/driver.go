@@ -189,6 +189,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 			for _, e := range d.every {
 				d.sum.Executors = append(d.sum.Executors, *e)
 			}
+			sort.Slice(d.sum.Executors, func(i, j int) bool { return d.sum.Executors[i].ID < d.sum.Executors[j].ID })
 			return d.sum, nil
 		}
 	}

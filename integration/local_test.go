@@ -112,6 +112,11 @@ stages:
 			t.Errorf("address %s seen on %s and %s: executors must have disjoint addresses", addr, prev, exec)
 		}
 		owner[addr] = exec
+		// SplitDisjoint gives executors consecutive addresses: exec-1 has
+		// 0 and 1, exec-2 has 2 and 3.
+		if want := map[string]string{"0": "exec-1", "1": "exec-1", "2": "exec-2", "3": "exec-2"}[addr]; want != exec {
+			t.Errorf("task on %s saw address %q, which belongs to %s", exec, addr, want)
+		}
 		s, _ := strconv.ParseFloat(l[2], 64)
 		e, _ := strconv.ParseFloat(l[3], 64)
 		byAddr[addr] = append(byAddr[addr], span{s, e})
@@ -279,6 +284,46 @@ stages:
 		}
 		if time.Now().After(end) {
 			t.Fatalf("still running after the interrupt: %v\n%s", left, buf.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// A driver that dies outright takes its executors, and their tasks, with it.
+func TestLocalKilledDriverLeavesNothingRunning(t *testing.T) {
+	dir := t.TempDir()
+	token := fmt.Sprintf("spindle-orphan-%d", time.Now().UnixNano())
+	spec := writeSpec(t, fmt.Sprintf(`name: orphans
+stages:
+  - name: s
+    tasks: 4
+    command: ["/bin/sh", "-c", "touch %[1]s/%[2]s; echo started >> %[1]s/started; exec tail -f %[1]s/%[2]s"]
+`, dir, token))
+	cmd := exec.Command(spindleBinary(t), append(localArgs, spec)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, _ := os.ReadFile(filepath.Join(dir, "started")); strings.Count(string(b), "started") == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("tasks never started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	for end := time.Now().Add(15 * time.Second); ; {
+		left := processesWith(token)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("still running after the driver was killed: %v", left)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -106,7 +106,7 @@ func (d *decoder) value(n *yaml.Node, path string) (*yaml.Node, bool) {
 		n = n.Alias
 	}
 	if n.Style&yaml.TaggedStyle != 0 {
-		d.errorf(n.Line, path, "%s: explicit tags are not supported", n.Tag)
+		d.errorf(n.Line, path, "%q: explicit tags are not supported", clip(n.Tag))
 		return nil, false
 	}
 	return n, true
@@ -172,7 +172,7 @@ func (d *decoder) mapping(n *yaml.Node, path string) ([]entry, bool) {
 			continue
 		}
 		if line, dup := first[k.Value]; dup {
-			d.errorf(k.Line, join(path, k.Value), "duplicate key (first on line %d)", line)
+			d.errorf(k.Line, keyField(path, k.Value), "duplicate key (first on line %d)", line)
 			continue
 		}
 		first[k.Value] = k.Line
@@ -236,6 +236,15 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// keyField is join(path, key) for a key of any text: one that would
+// garble the message, or is long, is quoted and clipped.
+func keyField(path, key string) string {
+	if len(key) > 40 || checkName(key) != nil || strings.ContainsAny(key, " \"") {
+		key = strconv.Quote(clip(key))
+	}
+	return join(path, key)
 }
 
 func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }

@@ -36,9 +36,10 @@ func TestErrors(t *testing.T) {
 		{"unknown stage key", spec(ok, "{name: a, tasks: 1, builtin: noop, maxAttempt: 2}"), "job.yaml:4: stages[1]: unknown key \"maxAttempt\"; did you mean maxAttempts?"},
 		{"unknown resource key", spec("{name: a, tasks: 1, builtin: noop, resources: {gpu: 1}}"), "job.yaml:3: stages[0].resources: unknown key \"gpu\"; did you mean gpus?"},
 		{"duplicate key", "name: j\nstages: [" + ok + "]\nname: k\n", "job.yaml:3: name: duplicate key (first on line 1)"},
+		{"duplicate odd key", "name: j\nstages: [" + ok + "]\n\"a\\nb\": 1\n\"a\\nb\": 2\n", "job.yaml:3: unknown key \"a\\nb\" (known: name, pool, stages)\njob.yaml:4: \"a\\nb\": duplicate key (first on line 3)"},
 		{"duplicate JSON key", `{"name": "j", "stages": [{"name": "a", "tasks": 1, "tasks": 2, "builtin": "noop"}]}`, "job.yaml:1: stages[0].tasks: duplicate key (first on line 1)"},
 		{"merge key", spec("{<<: {tasks: 1}, name: a, builtin: noop}"), "job.yaml:3: stages[0].<<: merge keys are not supported: write the keys out\njob.yaml:3: stages[0].tasks: missing"},
-		{"tag", spec("{name: a, tasks: !!int 1, builtin: noop}"), "job.yaml:3: stages[0].tasks: !!int: explicit tags are not supported\njob.yaml:3: stages[0].tasks: missing"},
+		{"tag", spec("{name: a, tasks: !!int 1, builtin: noop}"), "job.yaml:3: stages[0].tasks: \"!!int\": explicit tags are not supported\njob.yaml:3: stages[0].tasks: missing"},
 		{"complex key", spec("{[a]: 1, name: a, tasks: 1, builtin: noop}"), "job.yaml:3: stages[0]: a list as a key: keys are names"},
 
 		// Names.
