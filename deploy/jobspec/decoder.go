@@ -40,9 +40,9 @@ const (
 	// in one go, few enough to read.
 	maxErrors = 20
 	// maxValues bounds the values a spec may hold, aliases expanded, and
-	// so the work and memory of reading it: a 4 MiB spec that is no
-	// list of one-letter words has fewer.
-	maxValues = 1 << 20
+	// so the work and memory of reading it: a spec of maxSpecBytes
+	// written out in full has fewer.
+	maxValues = 1 << 19
 )
 
 func newDecoder(source string) *decoder {
@@ -291,8 +291,8 @@ func checkName(s string) error {
 	return nil
 }
 
-// int reads a whole number of at least min, written in decimal.
-func (d *decoder) int(n *yaml.Node, path string, min int) (int, bool) {
+// int reads a whole number of at least least, written in decimal.
+func (d *decoder) int(n *yaml.Node, path string, least int) (int, bool) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
 		d.errorf(n.Line, path, "%s: not a whole number", describe(n))
 		return 0, false
@@ -305,8 +305,8 @@ func (d *decoder) int(n *yaml.Node, path string, min int) (int, bool) {
 	case err != nil: // 0x10, 0o17, 1_000: YAML ints, but not written as users read them
 		d.errorf(n.Line, path, "%s: not a whole number in decimal", describe(n))
 		return 0, false
-	case i < min:
-		d.errorf(n.Line, path, "%s: must be at least %d", describe(n), min)
+	case i < least:
+		d.errorf(n.Line, path, "%s: must be at least %d", describe(n), least)
 		return 0, false
 	}
 	return i, true
@@ -314,40 +314,40 @@ func (d *decoder) int(n *yaml.Node, path string, min int) (int, bool) {
 
 // number reads a number, whole or not.
 func (d *decoder) number(n *yaml.Node, path string) (float64, bool) {
-	var f float64
-	var err error
-	switch n.ShortTag() {
-	case "!!int", "!!float":
-		f, err = strconv.ParseFloat(n.Value, 64)
-	default:
-		err = strconv.ErrSyntax
+	if tag := n.ShortTag(); n.Kind == yaml.ScalarNode && (tag == "!!int" || tag == "!!float") {
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return f, true
+		}
 	}
-	if n.Kind != yaml.ScalarNode || err != nil {
-		d.errorf(n.Line, path, "%s: not a number", describe(n))
-		return 0, false
-	}
-	return f, true
+	d.errorf(n.Line, path, "%s: not a number", describe(n))
+	return 0, false
 }
 
-// names reads a list of names, with the line of each.
+// names reads a list of names, with the line of each; none if any is
+// wrong, so that names[k] is always the list's element k.
 func (d *decoder) names(n *yaml.Node, path string) (names []string, lines []int) {
 	if n.Kind != yaml.SequenceNode {
 		hint := ""
-		if n.Kind == yaml.ScalarNode {
+		if n.Kind == yaml.ScalarNode && checkName(n.Value) == nil {
 			hint = fmt.Sprintf(" (write [%s])", clip(n.Value))
 		}
 		d.errorf(n.Line, path, "%s: not a list%s", describe(n), hint)
 		return nil, nil
 	}
+	valid := true
 	for i, e := range n.Content {
 		e, ok := d.value(e, index(path, i))
 		if !ok {
+			valid = false
 			continue
 		}
-		if s, ok := d.name(e, index(path, i)); ok {
-			names = append(names, s)
-			lines = append(lines, e.Line)
-		}
+		s, ok := d.name(e, index(path, i))
+		valid = valid && ok
+		names = append(names, s)
+		lines = append(lines, e.Line)
+	}
+	if !valid {
+		return nil, nil
 	}
 	return names, lines
 }

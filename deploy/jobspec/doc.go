@@ -68,6 +68,6 @@
 // problems it finds, in line order, up to 20. Anchors and aliases work;
 // an error inside an aliased value names the line of the anchor's value.
 //
-// Bounds keep hostile input cheap: a spec of at most 4 MiB, 1Mi values
+// Bounds keep hostile input cheap: a spec of at most 1 MiB, 512Ki values
 // with aliases expanded, 10 million tasks in a job.
 package jobspec

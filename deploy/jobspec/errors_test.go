@@ -57,6 +57,8 @@ func TestErrors(t *testing.T) {
 		{"no stage", "name: j\nstages: []\n", "job.yaml:2: stages: an empty list: a job needs at least one stage"},
 		{"stages not a list", "name: j\nstages: {a: 1}\n", "job.yaml:2: stages: a mapping: not a list"},
 		{"stage not a mapping", spec("a"), "job.yaml:3: stages[0]: \"a\": not a mapping"},
+		{"indexes kept past a bad stage", spec("!!map {name: t}", "{name: a, tasks: 1, builtin: noop, after: [zz]}"),
+			"job.yaml:3: stages[0]: \"!!map\": explicit tags are not supported\njob.yaml:4: stages[1].after[0]: \"zz\": no stage of this job has this name"},
 
 		// Tasks.
 		{"no tasks", spec("{name: a, builtin: noop}"), "job.yaml:3: stages[0].tasks: missing"},
@@ -175,14 +177,14 @@ func TestErrorsInLineOrder(t *testing.T) {
 // TestBounds checks the limits that keep hostile specs cheap.
 func TestBounds(t *testing.T) {
 	big := make([]byte, maxSpecBytes+1)
-	if _, err := Parse(big, "job.yaml", Defaults{}); err == nil || err.Error() != "job.yaml: larger than 4 MiB: a job spec describes work, it does not carry data" {
+	if _, err := Parse(big, "job.yaml", Defaults{}); err == nil || err.Error() != "job.yaml: larger than 1 MiB: a job spec describes work, it does not carry data" {
 		t.Errorf("a large spec: %v", err)
 	}
 
 	// A few kilobytes of aliases that stand for many values.
 	args := "[" + strings.Repeat("x, ", 2000) + "x]"
 	text := "name: j\nstages:\n- &s {name: a, tasks: 1, command: " + args + "}\n" + strings.Repeat("- *s\n", 1000)
-	const want = ": more than 1048576 values, aliases expanded: a job spec this large is a mistake"
+	const want = ": more than 524288 values, aliases expanded: a job spec this large is a mistake"
 	if _, err := Parse([]byte(text), "job.yaml", Defaults{}); err == nil || !strings.HasPrefix(err.Error(), "job.yaml:3: stages[") || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("aliases expanding to many values: %v", err)
 	}

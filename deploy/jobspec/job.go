@@ -64,8 +64,10 @@ const defaultPool = "default"
 
 const (
 	// maxSpecBytes bounds a spec's size: a spec describes work, it does
-	// not carry data, and parsing is linear in it.
-	maxSpecBytes = 4 << 20
+	// not carry data. 1 MiB is some 20,000 stages; parsing it holds about
+	// 100 MiB of YAML nodes at worst (a list of one-letter words), which
+	// an AM of the default 256m can still afford.
+	maxSpecBytes = 1 << 20
 	// maxTasks bounds a job's tasks, all stages together: the AM keeps
 	// state for every one.
 	maxTasks = 10_000_000

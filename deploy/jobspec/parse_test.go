@@ -187,7 +187,7 @@ func TestLoadErrors(t *testing.T) {
 	if err := os.WriteFile(big, []byte("name: x\n"+strings.Repeat("# padding\n", maxSpecBytes/10)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(big, Defaults{}); err == nil || err.Error() != big+": larger than 4 MiB: a job spec describes work, it does not carry data" {
+	if _, err := Load(big, Defaults{}); err == nil || err.Error() != big+": larger than 1 MiB: a job spec describes work, it does not carry data" {
 		t.Errorf("large file: %v", err)
 	}
 }

@@ -77,11 +77,10 @@ func (d *decoder) stages(e entry, job string, def Defaults) []Stage {
 	afterLines := make([][]int, 0, len(n.Content))
 	tasks := 0
 	for i, s := range n.Content {
-		s, ok := d.value(s, index(e.key, i))
-		if !ok {
-			continue
+		stage, lines := Stage{}, []int(nil) // a stage that is no value still holds its index
+		if s, ok := d.value(s, index(e.key, i)); ok {
+			stage, lines = d.stage(s, index(e.key, i), job, def)
 		}
-		stage, lines := d.stage(s, index(e.key, i), job, def)
 		stages = append(stages, stage)
 		afterLines = append(afterLines, lines)
 		tasks += stage.Tasks // each at most maxTasks: no overflow
@@ -150,9 +149,6 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 	return s, afterLines
 }
 
-// shell is how a command given as one string runs.
-var shell = []string{"/bin/sh", "-c"}
-
 // command reads a stage's command: a list is the argv, a string runs
 // under /bin/sh -c.
 func (d *decoder) command(n *yaml.Node, path string, sample Task) []string {
@@ -183,7 +179,7 @@ func (d *decoder) command(n *yaml.Node, path string, sample Task) []string {
 		d.errorf(n.Line, path, "an empty string: give a command")
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
 		d.checkTemplate(n.Line, path, n.Value, sample)
-		return append(shell[:len(shell):len(shell)], n.Value)
+		return []string{"/bin/sh", "-c", n.Value}
 	default:
 		d.errorf(n.Line, path, "%s: not a list or a string", describe(n))
 	}
