@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/spindle-yarn/spindle/internal/units"
 )
 
 // Kind is how a key's value is written and what a getter returns for it.
@@ -84,7 +86,7 @@ func (k Key) parseKind(raw string) (any, error) {
 		}
 		return parseDuration(s, k.Unit)
 	case KindSize:
-		return parseSizeMiB(s)
+		return units.ParseSizeMiB(s)
 	case KindEnum:
 		// Spark upper-cases spark.scheduler.mode before comparing; any case
 		// is accepted here and the registry's spelling returned.

@@ -9,6 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/spindle-yarn/spindle/scheduler"
+
+	"github.com/spindle-yarn/spindle/internal/units"
 )
 
 // The keys each mapping of a spec may have; any other is an error.
@@ -254,7 +256,7 @@ func (d *decoder) memory(n *yaml.Node, path string) int64 {
 	if !ok {
 		return 0
 	}
-	mib, err := parseSizeMiB(text)
+	mib, err := units.ParseSizeMiB(text)
 	if err == nil && mib == 0 {
 		err = fmt.Errorf("must be above 0")
 	}
