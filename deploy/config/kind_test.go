@@ -78,7 +78,7 @@ func TestValuesByKind(t *testing.T) {
 		{key: "spindle.executor.memory", value: "2048k", want: int64(2)},
 		{key: "spindle.executor.memory", value: "1t", want: int64(1 << 20)},
 		{key: "spindle.executor.memory", value: "1073741824b", want: int64(1024)},
-		{key: "spindle.executor.memory", value: "1536k", err: "1536k is not a whole number of MiB"},
+		{key: "spindle.executor.memory", value: "1536k", err: "not a whole number of MiB"},
 		{key: "spindle.executor.memory", value: "1.5g", err: "fractional sizes are not supported"},
 		{key: "spindle.executor.memory", value: "-1g", err: "negative sizes are not allowed"},
 		{key: "spindle.executor.memory", value: "4x", err: `unknown size unit "x"`},
