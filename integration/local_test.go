@@ -252,24 +252,7 @@ stages:
     tasks: 4
     command: ["/bin/sh", "-c", "touch %[1]s/%[2]s; echo started >> %[1]s/started; exec tail -f %[1]s/%[2]s"]
 `, dir, token))
-	cmd := exec.Command(spindleBinary(t), append(localArgs, spec)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	var buf strings.Builder
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if b, _ := os.ReadFile(filepath.Join(dir, "started")); strings.Count(string(b), "started") == 4 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("tasks never started\n%s", buf.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	cmd, buf := startUntilRunning(t, spec, dir, 4)
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	var exit *exec.ExitError
@@ -277,16 +260,7 @@ stages:
 		t.Fatalf("interrupted submit exited %v, want non-zero\n%s", err, buf.String())
 	}
 	// Nothing of the job may be left: no task, no executor.
-	for end := time.Now().Add(10 * time.Second); ; {
-		left := processesWith(token)
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("still running after the interrupt: %v\n%s", left, buf.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitUntilGone(t, token, "after the interrupt")
 }
 
 // A driver that dies outright takes its executors, and their tasks, with it.
@@ -299,31 +273,46 @@ stages:
     tasks: 4
     command: ["/bin/sh", "-c", "touch %[1]s/%[2]s; echo started >> %[1]s/started; exec tail -f %[1]s/%[2]s"]
 `, dir, token))
+	cmd, _ := startUntilRunning(t, spec, dir, 4)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	waitUntilGone(t, token, "after the driver was killed")
+}
+
+// startUntilRunning starts `spindle submit` on spec and returns once n of
+// its tasks have appended to dir/started.
+func startUntilRunning(t *testing.T, spec, dir string, n int) (*exec.Cmd, *strings.Builder) {
+	t.Helper()
 	cmd := exec.Command(spindleBinary(t), append(localArgs, spec)...)
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if b, _ := os.ReadFile(filepath.Join(dir, "started")); strings.Count(string(b), "started") == 4 {
-			break
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if b, _ := os.ReadFile(filepath.Join(dir, "started")); strings.Count(string(b), "started") == n {
+			return cmd, &buf
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatal("tasks never started")
+			t.Fatalf("tasks never started\n%s", buf.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+}
+
+// waitUntilGone fails the test unless every process whose command line
+// holds token is gone within a few seconds.
+func waitUntilGone(t *testing.T, token, context string) {
+	t.Helper()
 	for end := time.Now().Add(15 * time.Second); ; {
 		left := processesWith(token)
 		if len(left) == 0 {
-			break
+			return
 		}
 		if time.Now().After(end) {
-			t.Fatalf("still running after the driver was killed: %v", left)
+			t.Fatalf("still running %s: %v", context, left)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
