@@ -19,6 +19,9 @@ func NewApp() *cli.App {
 		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
 			submitCommand(),
+			statusCommand(),
+			killCommand(),
+			listCommand(),
 			simCommand(),
 			executorCommand(),
 			versionCommand(),

@@ -1,0 +1,6 @@
+// Package yarnapp is the client side of a Spindle application on YARN:
+// connecting to the ResourceManager from HADOOP_CONF_DIR, checking before a
+// submission what would otherwise fail late (a GPU resource type the RM does
+// not know, a container above the cluster's maximum allocation, an unknown
+// queue), and reading applications for `spindle status`, `kill` and `list`.
+package yarnapp
