@@ -3,7 +3,6 @@ package deploy
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,19 +12,18 @@ import (
 	"github.com/spindle-yarn/spindle/executor"
 )
 
-// maxSecret bounds what is read from stdin for the application secret.
-const maxSecret = 1024
-
 func executorCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "executor",
 		Usage:  "internal: run an executor (started by a driver, not by hand)",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
-			// The secret arrives on stdin, never in argv or the environment.
-			secret, err := io.ReadAll(io.LimitReader(os.Stdin, maxSecret))
+			// The secret arrives on stdin (local mode) or in the container's
+			// credentials (YARN), never in argv or the environment.
+			from, _ := os.LookupEnv("SPINDLE_SECRET_FROM")
+			secret, err := executor.ReadSecret(from, os.Stdin, os.LookupEnv)
 			if err != nil {
-				return fmt.Errorf("executor: reading the application secret: %w", err)
+				return fmt.Errorf("executor: %w", err)
 			}
 			cfg, err := executor.ConfigFromEnvironment(os.LookupEnv, secret)
 			if err != nil {
