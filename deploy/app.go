@@ -24,6 +24,7 @@ func NewApp() *cli.App {
 			listCommand(),
 			simCommand(),
 			executorCommand(),
+			amCommand(),
 			versionCommand(),
 		},
 		// Reached only when the first argument is not a command.

@@ -82,9 +82,16 @@ func runSubmit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if master == "yarn" {
+		specPath := ""
+		if !c.IsSet("tasks") {
+			specPath = c.Args().First()
+		}
+		return runYarn(c, conf, job, specPath)
+	}
 	m := localMaster.FindStringSubmatch(master)
 	if m == nil {
-		return fmt.Errorf("spindle.master=%s: only local[N] runs in this version; YARN submission is not built yet", master)
+		return fmt.Errorf("spindle.master=%s: want local[N] or yarn", master)
 	}
 	n, _ := strconv.Atoi(m[1])
 	return runLocal(c, conf, job, n)

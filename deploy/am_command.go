@@ -1,0 +1,175 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/deploy/staging"
+	"github.com/spindle-yarn/spindle/deploy/yarnapp"
+	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// Files the submitter ships to the ApplicationMaster's working directory.
+const (
+	amJobFile       = "job.yaml"
+	amSettingsFile  = "spindle.conf"
+	amExecutorFiles = "executor-resources.pb" // the executors' local resources
+)
+
+func amCommand() *cli.Command {
+	return &cli.Command{Name: "am", Usage: "internal: run the ApplicationMaster in its YARN container", Hidden: true, Action: runAM}
+}
+
+func runAM(c *cli.Context) error {
+	conf, err := config.LoadFiles([]string{amSettingsFile}, nil)
+	if err != nil {
+		return err
+	}
+	s := &settings{c: conf}
+	job, err := jobspec.Load(amJobFile, jobspec.Defaults{CPUs: s.int("spindle.task.cpus"), GPUs: s.float("spindle.task.resource.gpu.amount"), MaxAttempts: s.int("spindle.task.maxFailures")})
+	if err != nil {
+		return err
+	}
+	profile, err := executorProfile(conf)
+	if err != nil {
+		return err
+	}
+	schedCfg, err := schedulerConfig(conf)
+	if err != nil {
+		return err
+	}
+	hconf, err := hadoopconf.FromEnvironment(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	creds, err := credentials.FromEnvironment()
+	if err != nil {
+		return err
+	}
+	secret, ok := creds.FindSecret(executor.SecretAlias)
+	if !ok {
+		return errors.New("the container's credentials hold no application secret")
+	}
+	amrmTokens := creds.TokensOfKind(yarn.AMRMTokenKind)
+	if len(amrmTokens) == 0 {
+		return errors.New("the container's credentials hold no AMRMToken")
+	}
+	user := yarnapp.User(os.LookupEnv)
+	opts, err := yarn.ClientOptions(hconf, user)
+	if err != nil {
+		return err
+	}
+	rmOpts := opts
+	rmOpts.Auth.Tokens = []*hadoopcommon.TokenProto{amrmTokens[0].Proto()}
+	schedAddrs, err := yarn.Addresses(hconf, hadoopconf.RMSchedulerAddress)
+	if err != nil {
+		return err
+	}
+	rm, err := yarn.NewAMRMClient(schedAddrs, rmOpts)
+	if err != nil {
+		return err
+	}
+	defer rm.Close()
+
+	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
+	driver, err := am.New(am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0"})
+	if err != nil {
+		return err
+	}
+	_, port, _ := net.SplitHostPort(driver.Addr())
+	host, _ := os.LookupEnv("NM_HOST")
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	var portNum int32
+	fmt.Sscan(port, &portNum)
+	reg, err := rm.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(portNum), TrackingUrl: proto.String("")})
+	if err != nil {
+		return fmt.Errorf("registering with the ResourceManager: %w", err)
+	}
+
+	launch := &hadoopyarn.ContainerLaunchContextProto{}
+	raw, err := os.ReadFile(amExecutorFiles)
+	if err == nil {
+		err = proto.Unmarshal(raw, launch)
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", amExecutorFiles, err)
+	}
+	executorCreds := &credentials.Credentials{}
+	executorCreds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: secret})
+	if launch.Tokens, err = credentialBytes(executorCreds); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"SPINDLE_DRIVER_ADDRESS": net.JoinHostPort(host, port), "SPINDLE_APP_ID": appID,
+		"SPINDLE_EXECUTOR_CORES": fmt.Sprint(profile.Cores), "SPINDLE_SECRET_FROM": "credentials",
+	} {
+		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
+	}
+	launch.Command = []string{"SPINDLE_EXECUTOR_LOG_DIR=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
+	label := s.str("spindle.yarn.executor.nodeLabelExpression")
+	instances := s.int("spindle.executor.instances")
+	if s.err != nil {
+		return s.err
+	}
+	containers := &am.Containers{RM: rm, NMOptions: opts, Profile: profile, Executors: instances,
+		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), Launch: launch, NodeLabel: label,
+		OnLaunchFailed: func(id string, err error) { fmt.Fprintf(os.Stderr, "container %s: launch failed: %v\n", id, err) }}
+	allocCtx, stopAlloc := context.WithCancel(ctx)
+	allocDone := make(chan error, 1)
+	go func() { allocDone <- containers.Run(allocCtx) }()
+
+	sum, runErr := driver.Run(ctx, job)
+	stopAlloc()
+	<-allocDone
+	printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
+
+	final, diag := hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED, "job "+sum.Job+" succeeded"
+	if runErr != nil || !sum.Succeeded {
+		final, diag = hadoopyarn.FinalApplicationStatusProto_APP_FAILED, sum.Reason
+		if runErr != nil {
+			diag = runErr.Error()
+		}
+	}
+	fctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		resp, err := rm.FinishApplicationMaster(fctx, &hadoopyarn.FinishApplicationMasterRequestProto{FinalApplicationStatus: final.Enum(), Diagnostics: proto.String(diag)})
+		if err != nil {
+			return fmt.Errorf("unregistering: %w", err)
+		}
+		if resp.GetIsUnregistered() {
+			break
+		}
+		if err := pause(fctx, 200*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok {
+		if st, err := staging.New(hconf, user); err == nil {
+			st.Remove(fctx, dir)
+			st.Close()
+		}
+	}
+	if final != hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
+		return errors.New(diag)
+	}
+	return nil
+}

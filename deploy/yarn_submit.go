@@ -1,0 +1,216 @@
+package deploy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/deploy/staging"
+	"github.com/spindle-yarn/spindle/deploy/yarnapp"
+	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// credentialBytes is c in Hadoop's token storage format, for a launch
+// context's tokens.
+func credentialBytes(c *credentials.Credentials) ([]byte, error) {
+	var b bytes.Buffer
+	err := c.Write(&b, credentials.DefaultVersion)
+	return b.Bytes(), err
+}
+
+// runYarn submits job to YARN and follows it to its end.
+func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath string) error {
+	ctx := c.Context
+	rm, hconf, err := yarnapp.Connect()
+	if err != nil {
+		return err
+	}
+	defer rm.Close()
+	user := yarnapp.User(os.LookupEnv)
+	s := &settings{c: conf}
+	profile, err := executorProfile(conf)
+	if err != nil {
+		return err
+	}
+	amMem, err := conf.SizeMiB("spindle.yarn.am.memory")
+	if err != nil {
+		return err
+	}
+	queue, amCores, attempts := s.str("spindle.yarn.queue"), s.int("spindle.yarn.am.cores"), s.int("spindle.yarn.maxAppAttempts")
+	stagingTemplate := s.str("spindle.yarn.stagingDir")
+	if s.err != nil {
+		return s.err
+	}
+
+	newApp, err := rm.GetNewApplication(ctx, &hadoopyarn.GetNewApplicationRequestProto{})
+	if err != nil {
+		return fmt.Errorf("asking the ResourceManager for an application id: %w", err)
+	}
+	err = yarnapp.Check(ctx, rm, newApp.GetMaximumCapability(), queue, []yarnapp.Ask{
+		{Role: "ApplicationMaster", MemoryMB: amMem, VCores: amCores},
+		{Role: "executor", MemoryMB: profile.MemoryMB, VCores: profile.Cores, GPUs: profile.GPUs},
+	})
+	if err != nil {
+		return err
+	}
+	appID := yarn.ApplicationID(newApp.GetApplicationId())
+
+	// What the AM needs in its working directory.
+	tmp, err := os.MkdirTemp("", "spindle-submit-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	jobFile := specPath
+	if jobFile == "" {
+		// The short form has no file: ship it as JSON, which job specs accept.
+		if jobFile, err = writeJSONSpec(tmp, job); err != nil {
+			return err
+		}
+	}
+	settingsFile := filepath.Join(tmp, amSettingsFile)
+	var props bytes.Buffer
+	for _, st := range conf.Settings() {
+		fmt.Fprintf(&props, "%s=%s\n", st.Key, st.Value)
+	}
+	if err := os.WriteFile(settingsFile, props.Bytes(), 0o600); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	files := []staging.File{
+		{Local: self, Name: "spindle", Executable: true},
+		{Local: jobFile, Name: amJobFile},
+		{Local: settingsFile, Name: amSettingsFile},
+	}
+	confDir, _ := os.LookupEnv("HADOOP_CONF_DIR")
+	for _, f := range []string{"core-site.xml", "hdfs-site.xml", "yarn-site.xml"} {
+		if _, err := os.Stat(filepath.Join(confDir, f)); err == nil {
+			files = append(files, staging.File{Local: filepath.Join(confDir, f), Name: f})
+		}
+	}
+	stager, err := staging.New(hconf, user)
+	if err != nil {
+		return err
+	}
+	defer stager.Close()
+	dir := staging.StagingDir(stagingTemplate, user, appID)
+	resources, err := stager.Stage(ctx, dir, files)
+	if err != nil {
+		stager.Remove(context.Background(), dir)
+		return fmt.Errorf("staging to %s: %w", dir, err)
+	}
+	// Executors need only the binary: the AM reads their local resources
+	// from a file shipped with it.
+	execLaunch := &hadoopyarn.ContainerLaunchContextProto{}
+	for _, r := range resources {
+		if r.GetKey() == "spindle" {
+			execLaunch.LocalResources = append(execLaunch.LocalResources, r)
+		}
+	}
+	raw, err := proto.Marshal(execLaunch)
+	if err != nil {
+		return err
+	}
+	execFile := filepath.Join(tmp, amExecutorFiles)
+	if err := os.WriteFile(execFile, raw, 0o600); err != nil {
+		return err
+	}
+	more, err := stager.Stage(ctx, dir, []staging.File{{Local: execFile, Name: amExecutorFiles}})
+	if err != nil {
+		stager.Remove(context.Background(), dir)
+		return err
+	}
+	resources = append(resources, more...)
+
+	creds := &credentials.Credentials{}
+	creds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: wire.NewSecret()})
+	tokens, err := credentialBytes(creds)
+	if err != nil {
+		return err
+	}
+	env := []*hadoopyarn.StringStringMapProto{}
+	for k, v := range map[string]string{"SPINDLE_APP_ID": appID, "SPINDLE_STAGING_DIR": dir, "HADOOP_USER_NAME": user} {
+		env = append(env, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
+	}
+	amSpec := &hadoopyarn.ContainerLaunchContextProto{
+		LocalResources: resources,
+		Environment:    env,
+		Tokens:         tokens,
+		// The Hadoop configuration shipped beside it names the scheduler.
+		Command: []string{"HADOOP_CONF_DIR=$PWD ./spindle am 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
+	}
+	_, err = rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
+		ApplicationId: newApp.GetApplicationId(), ApplicationName: proto.String(job.Name), Queue: proto.String(queue),
+		ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(attempts)),
+		AmContainerSpec: amSpec, Resource: yarn.NewResource(amMem, int32(amCores), nil),
+	}})
+	if err != nil {
+		stager.Remove(context.Background(), dir)
+		return fmt.Errorf("submitting %s: %w", appID, err)
+	}
+	fmt.Fprintf(c.App.Writer, "submitted %s\n", appID)
+	return follow(ctx, c, rm, newApp.GetApplicationId())
+}
+
+// follow prints the application's state changes until it ends; it
+// succeeds exactly when the application did.
+func follow(ctx context.Context, c *cli.Context, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto) error {
+	last, url := "", ""
+	for {
+		r, err := report(ctx, rm, id)
+		if err != nil {
+			return err
+		}
+		if st := yarnapp.State(r); st != last {
+			last = st
+			fmt.Fprintf(c.App.Writer, "%s %s\n", yarn.ApplicationID(id), st)
+		}
+		if u := r.GetTrackingUrl(); u != "" && u != url {
+			url = u
+			fmt.Fprintf(c.App.Writer, "tracking URL: %s\n", u)
+		}
+		if yarnapp.Ended(r) {
+			if r.GetFinalApplicationStatus() == hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
+				return nil
+			}
+			return fmt.Errorf("%s ended %s (%s): %s", yarn.ApplicationID(id), yarnapp.State(r), yarnapp.FinalStatus(r), r.GetDiagnostics())
+		}
+		if err := pause(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+}
+
+// writeJSONSpec writes a job built from the command line as a spec file.
+func writeJSONSpec(dir string, job *jobspec.Job) (string, error) {
+	if len(job.Stages) != 1 {
+		return "", errors.New("only a one-stage job can come from the command line")
+	}
+	st := job.Stages[0]
+	spec := map[string]any{"name": job.Name, "pool": job.Pool, "stages": []map[string]any{{
+		"name": st.Name, "tasks": st.Tasks, "command": st.Command, "resources": map[string]any{"cpus": st.CPUs, "gpus": st.GPUs},
+	}}}
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "job.json")
+	return path, os.WriteFile(path, b, 0o600)
+}
