@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -44,7 +45,8 @@ func submitCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: "conf", Usage: "KEY=VALUE, repeatable; wins over the properties file"},
 		&cli.IntFlag{Name: "tasks", Usage: "short form: run COMMAND as this many tasks"},
 		&cli.StringFlag{Name: "files", Usage: "F1,F2: shipped to every executor's working directory"},
-		&cli.BoolFlag{Name: "wait", Value: true, Usage: "yarn: follow the application until it ends (--no-wait to return at once)"},
+		&cli.BoolFlag{Name: "wait", Value: true, Usage: "yarn: follow the application until it ends (the default)"},
+		&cli.BoolFlag{Name: "no-wait", Usage: "yarn: return once the application is submitted"},
 	}
 	for _, fk := range flagKeys {
 		flags = append(flags, &cli.StringFlag{Name: fk.flag, Usage: "sets " + fk.key})
@@ -56,6 +58,33 @@ func submitCommand() *cli.Command {
 		Flags:     flags,
 		Action:    runSubmit,
 	}
+}
+
+// shippedFiles checks --files F1,F2: each must be a readable regular file,
+// and no two may share a name in the working directory they land in.
+func shippedFiles(list string) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var files []string
+	names := map[string]string{}
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		st, err := os.Stat(f)
+		if err != nil {
+			return nil, fmt.Errorf("--files: %w", err)
+		}
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("--files: %s is not a regular file", f)
+		}
+		base := filepath.Base(f)
+		if prev, dup := names[base]; dup {
+			return nil, fmt.Errorf("--files: %s and %s would both be %s in the working directory", prev, f, base)
+		}
+		names[base] = f
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 var localMaster = regexp.MustCompile(`^local\[([1-9][0-9]*)\]$`)
@@ -172,7 +201,11 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	if err != nil {
 		return err
 	}
-	launcher, err := local.New(local.Config{Binary: self, DriverAddr: driver.Addr(), AppID: appID, Secret: secret, LogDir: logDir})
+	files, err := shippedFiles(c.String("files"))
+	if err != nil {
+		return err
+	}
+	launcher, err := local.New(local.Config{Binary: self, DriverAddr: driver.Addr(), AppID: appID, Secret: secret, LogDir: logDir, Files: files})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -105,6 +106,13 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 			files = append(files, staging.File{Local: filepath.Join(confDir, f), Name: f})
 		}
 	}
+	shipped, err := shippedFiles(c.String("files"))
+	if err != nil {
+		return err
+	}
+	for _, f := range shipped {
+		files = append(files, staging.File{Local: f, Name: "files." + filepath.Base(f)})
+	}
 	stager, err := staging.New(hconf, user)
 	if err != nil {
 		return err
@@ -120,8 +128,14 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	// from a file shipped with it.
 	execLaunch := &hadoopyarn.ContainerLaunchContextProto{}
 	for _, r := range resources {
-		if r.GetKey() == "spindle" {
+		switch {
+		case r.GetKey() == "spindle":
 			execLaunch.LocalResources = append(execLaunch.LocalResources, r)
+		case strings.HasPrefix(r.GetKey(), "files."):
+			// Staged under a prefix so a shipped file cannot shadow the AM's
+			// own; executors see it under its own name.
+			execLaunch.LocalResources = append(execLaunch.LocalResources, &hadoopyarn.StringLocalResourceMapProto{
+				Key: proto.String(strings.TrimPrefix(r.GetKey(), "files.")), Value: r.GetValue()})
 		}
 	}
 	raw, err := proto.Marshal(execLaunch)
@@ -166,6 +180,9 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 		return fmt.Errorf("submitting %s: %w", appID, err)
 	}
 	fmt.Fprintf(c.App.Writer, "submitted %s\n", appID)
+	if !c.Bool("wait") || c.Bool("no-wait") {
+		return nil
+	}
 	return follow(ctx, c, rm, newApp.GetApplicationId())
 }
 

@@ -334,3 +334,22 @@ func processesWith(s string) []int {
 	}
 	return pids
 }
+
+func TestLocalFilesReachTheTasksWorkingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	note := filepath.Join(dir, "note.txt")
+	os.WriteFile(note, []byte("shipped-content\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	spec := writeSpec(t, fmt.Sprintf(`name: files
+stages:
+  - name: s
+    tasks: 2
+    command: "cat note.txt >> %s"
+`, out))
+	if o, err := submit(t, append(localArgs, "--files", note, spec)...); err != nil {
+		t.Fatalf("submit --files: %v\n%s", err, o)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "shipped-content\nshipped-content\n" {
+		t.Fatalf("tasks read %q from the shipped file", b)
+	}
+}

@@ -1,11 +1,20 @@
 package integration
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/colinmarc/hdfs/v2"
+	"github.com/colinmarc/hdfs/v2/hadoopconf"
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
@@ -71,4 +80,133 @@ stages:
 			owner[key] = ct
 		}
 	}
+}
+
+var submittedID = regexp.MustCompile(`submitted (application_\d+_\d+)`)
+
+func TestYarnFilesReachExecutorsAndStagingIsRemoved(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	note := filepath.Join(dir, "note.txt")
+	os.WriteFile(note, []byte("shipped-content\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	spec := writeSpec(t, fmt.Sprintf(`name: yarn-files
+stages:
+  - name: s
+    tasks: 2
+    command: "cat note.txt >> %s"
+`, out))
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", "--files", note, spec)
+	if err != nil {
+		t.Fatalf("submit: %v\n%s", err, o)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "shipped-content\nshipped-content\n" {
+		t.Fatalf("tasks read %q from the shipped file", b)
+	}
+	m := submittedID.FindStringSubmatch(o)
+	if m == nil {
+		t.Fatalf("no application id in the output:\n%s", o)
+	}
+	client := hdfsClient(t, c)
+	staged := "/user/" + userName(t) + "/.spindle/" + m[1]
+	if _, err := client.Stat(staged); !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("staging directory %s after the application ended: err = %v, want it removed", staged, err)
+	}
+}
+
+func TestYarnSubmitRefusesMoreGPUsThanAnyNodeHas(t *testing.T) {
+	c := testcluster.Get(t)
+	spec := writeSpec(t, "name: big\nstages:\n  - {name: s, tasks: 1, builtin: noop}\n")
+	start := time.Now()
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--executor-gpus", "8", spec)
+	if err == nil {
+		t.Fatalf("an executor of 8 GPUs on nodes of 4 was submitted:\n%s", o)
+	}
+	if !strings.Contains(o, "yarn.io/gpu") || !strings.Contains(o, "maximum allocation of 4") {
+		t.Fatalf("the error does not name the resource and the maximum:\n%s", o)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("refusing took %v", d)
+	}
+}
+
+func TestYarnKillStopsTheApplicationAndItsContainers(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	token := fmt.Sprintf("spindle-yarn-kill-%d", time.Now().UnixNano())
+	spec := writeSpec(t, fmt.Sprintf(`name: yarn-kill
+stages:
+  - name: s
+    tasks: 2
+    command: ["/bin/sh", "-c", "touch %[1]s/%[2]s; echo started >> %[1]s/started; exec tail -f %[1]s/%[2]s"]
+`, dir, token))
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--no-wait", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.memory=512m", spec)
+	m := submittedID.FindStringSubmatch(o)
+	if err != nil || m == nil {
+		t.Fatalf("submit --no-wait: %v\n%s", err, o)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		if b, _ := os.ReadFile(filepath.Join(dir, "started")); strings.Count(string(b), "started") == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tasks never started")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if o, err := spindleOn(t, c, "kill", m[1]); err != nil || !strings.Contains(o, "KILLED") {
+		t.Fatalf("spindle kill: %v\n%s", err, o)
+	}
+	// No container of it left on any NodeManager, and no task process.
+	for deadline := time.Now().Add(time.Minute); ; {
+		if runningContainers(t, c) == 0 && len(processesWith(token)) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the kill: %d containers running, task processes %v", runningContainers(t, c), processesWith(token))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// runningContainers sums numContainers over the RM's nodes.
+func runningContainers(t *testing.T, c *testcluster.Cluster) int {
+	t.Helper()
+	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/nodes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Nodes struct {
+			Node []struct {
+				NumContainers int `json:"numContainers"`
+			} `json:"node"`
+		} `json:"nodes"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, node := range got.Nodes.Node {
+		n += node.NumContainers
+	}
+	return n
+}
+
+// hdfsClient reaches the cluster's HDFS through its client configuration.
+func hdfsClient(t *testing.T, c *testcluster.Cluster) *hdfs.Client {
+	t.Helper()
+	conf, err := hadoopconf.Load(c.ConfDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := hdfs.ClientOptionsFromConf(conf)
+	opts.User = userName(t)
+	client, err := hdfs.NewClient(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	return client
 }

@@ -23,12 +23,14 @@ type Executor struct {
 
 // Config is what every executor is started with.
 type Config struct {
-	Binary      string // the spindle binary (os.Executable() in production)
-	DriverAddr  string
-	AppID       string
-	Secret      []byte // written to each executor's stdin, then closed
-	LogDir      string // each executor logs under LogDir/<id>
-	ExtraEnv    []string
+	Binary     string // the spindle binary (os.Executable() in production)
+	DriverAddr string
+	AppID      string
+	Secret     []byte // written to each executor's stdin, then closed
+	LogDir     string // each executor logs under LogDir/<id>
+	ExtraEnv   []string
+	// Files are copied into every executor's working directory (--files).
+	Files       []string
 	StopTimeout time.Duration // from SIGTERM to SIGKILL at Stop (default 5s)
 }
 
@@ -63,6 +65,11 @@ func (l *Launcher) Start(e Executor) (*Process, error) {
 	dir := filepath.Join(l.cfg.LogDir, e.ID)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
+	}
+	for _, f := range l.cfg.Files {
+		if err := copyFile(f, filepath.Join(dir, filepath.Base(f))); err != nil {
+			return nil, fmt.Errorf("executor %s: shipping %s: %w", e.ID, f, err)
+		}
 	}
 	logFile, err := os.OpenFile(filepath.Join(dir, "executor.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -148,4 +155,26 @@ func (l *Launcher) Stop() {
 			<-p.done
 		}
 	}
+}
+
+// copyFile copies src to dst, keeping its permission bits.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, st.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
