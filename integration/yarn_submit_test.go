@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -209,4 +212,45 @@ func hdfsClient(t *testing.T, c *testcluster.Cluster) *hdfs.Client {
 	}
 	t.Cleanup(func() { client.Close() })
 	return client
+}
+
+func TestYarnExecutorKilledMidJobTheJobStillSucceeds(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	spec := writeSpec(t, fmt.Sprintf(`name: yarn-survive
+stages:
+  - name: s
+    tasks: 8
+    command: "echo $PPID > %[1]s/pid-$SPINDLE_EXECUTOR_ID; sleep 2; echo done >> %[1]s/done"
+`, dir))
+	cmd := exec.Command(spindleBinary(t), "submit", "--master", "yarn", "--conf", "spindle.executor.instances=2",
+		"--conf", "spindle.executor.cores=2", "--conf", "spindle.executor.memory=512m", spec)
+	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once an executor runs a task, kill it outright.
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		pids, _ := filepath.Glob(filepath.Join(dir, "pid-*"))
+		if len(pids) > 0 {
+			b, _ := os.ReadFile(pids[0])
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no executor ran a task\n%s", buf.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the job failed after losing an executor: %v\n%s", err, buf.String())
+	}
+	if n := len(readLines(t, filepath.Join(dir, "done"))); n < 8 {
+		t.Errorf("%d tasks completed, want all 8", n)
+	}
 }
