@@ -53,6 +53,10 @@ type Summary struct {
 	Executors []ExecutorSummary
 	// Rejected counts connections that failed authentication.
 	Rejected int
+	// Started is when Run began; FirstLaunch when the first task was sent
+	// to an executor; Registered when each executor registered.
+	Started, FirstLaunch time.Time
+	Registered           []time.Time
 }
 
 // ExecutorSummary is one executor's share of the job.
@@ -138,7 +142,7 @@ func (d *Driver) Addr() string { return d.ln.Addr().String() }
 func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 	d.start = time.Now()
 	d.job = job
-	d.sum = Summary{Job: job.Name}
+	d.sum = Summary{Job: job.Name, Started: d.start}
 	spec, err := job.SchedulerSpec(d.cfg.Profile.ID)
 	if err != nil {
 		return d.sum, err
@@ -273,6 +277,7 @@ func (d *Driver) register(now time.Time, ev registered) {
 		reject(err.Error())
 		return
 	}
+	d.sum.Registered = append(d.sum.Registered, now)
 	s := &ExecutorSummary{ID: id, Host: ev.reg.GetHost()}
 	d.every = append(d.every, s)
 	d.execs[id] = &link{conn: ev.conn, host: ev.reg.GetHost(), lastSeen: now, sum: s}
@@ -347,6 +352,9 @@ func (d *Driver) decide() (bool, scheduler.JobResult) {
 		}
 		b.Launches = append(b.Launches, launch)
 		d.sum.Attempts++
+		if d.sum.FirstLaunch.IsZero() {
+			d.sum.FirstLaunch = now
+		}
 	}
 	for _, id := range order {
 		if lk := d.execs[id]; lk != nil {

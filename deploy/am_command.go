@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -32,6 +34,24 @@ const (
 	amSettingsFile  = "spindle.conf"
 	amExecutorFiles = "executor-resources.pb" // the executors' local resources
 )
+
+// printTimings reports how long the application took to get going, from
+// the submitter's clock (SPINDLE_SUBMIT_UNIX_MS), and the AM's peak
+// resident memory: the figures of docs/yarn.md.
+func printTimings(w io.Writer, sum am.Summary, executors int) {
+	ms, _ := strconv.ParseInt(os.Getenv("SPINDLE_SUBMIT_UNIX_MS"), 10, 64)
+	submitted := time.UnixMilli(ms)
+	if ms > 0 && !sum.FirstLaunch.IsZero() {
+		fmt.Fprintf(w, "  submit to first task launched: %s\n", sum.FirstLaunch.Sub(submitted).Round(time.Millisecond))
+	}
+	if ms > 0 && len(sum.Registered) >= executors && executors > 0 {
+		fmt.Fprintf(w, "  submit to all %d executors registered: %s\n", executors, sum.Registered[executors-1].Sub(submitted).Round(time.Millisecond))
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		fmt.Fprintf(w, "  ApplicationMaster peak resident memory: %.1f MiB\n", float64(ru.Maxrss)/1024) // Linux reports KiB
+	}
+}
 
 func amCommand() *cli.Command {
 	return &cli.Command{Name: "am", Usage: "internal: run the ApplicationMaster in its YARN container", Hidden: true, Action: runAM}
@@ -140,6 +160,7 @@ func runAM(c *cli.Context) error {
 	stopAlloc()
 	<-allocDone
 	printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
+	printTimings(c.App.Writer, sum, instances)
 
 	final, diag := hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED, "job "+sum.Job+" succeeded"
 	if runErr != nil || !sum.Succeeded {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -160,7 +161,8 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 		return err
 	}
 	env := []*hadoopyarn.StringStringMapProto{}
-	for k, v := range map[string]string{"SPINDLE_APP_ID": appID, "SPINDLE_STAGING_DIR": dir, "HADOOP_USER_NAME": user} {
+	for k, v := range map[string]string{"SPINDLE_APP_ID": appID, "SPINDLE_STAGING_DIR": dir, "HADOOP_USER_NAME": user,
+		"SPINDLE_SUBMIT_UNIX_MS": strconv.FormatInt(time.Now().UnixMilli(), 10)} {
 		env = append(env, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
 	}
 	amSpec := &hadoopyarn.ContainerLaunchContextProto{
