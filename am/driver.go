@@ -10,6 +10,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 )
 
 // Config configures a driver.
@@ -28,6 +29,13 @@ type Config struct {
 	// Progress, when set, is called from the event loop after each round of
 	// decisions; it must return quickly.
 	Progress func(Progress)
+	// Allocation, when set, runs dynamic allocation in the event loop every
+	// AllocationTick (default 100ms, Spark's): Target is told the total
+	// number of executors wanted, and the idle executors it picks are shut
+	// down.
+	Allocation     *dynalloc.Manager
+	AllocationTick time.Duration
+	Target         func(total int)
 }
 
 // Progress is the state of the running job, for a progress bar.
@@ -164,9 +172,21 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	var allocTick <-chan time.Time
+	if d.cfg.Allocation != nil {
+		every := d.cfg.AllocationTick
+		if every <= 0 {
+			every = 100 * time.Millisecond
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		allocTick = t.C
+	}
 	cancelled := false
 	for {
 		select {
+		case now := <-allocTick:
+			d.allocate(now)
 		case ev := <-d.events:
 			d.handle(ev)
 			// Take every event already waiting before deciding: many
@@ -326,6 +346,27 @@ func (d *Driver) checkHeartbeats(now time.Time) {
 	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
 	for _, id := range late {
 		d.executorLost(now, id, fmt.Sprintf("no heartbeat for %v", d.cfg.HeartbeatTimeout))
+	}
+}
+
+// allocate runs dynamic allocation on the scheduler's demand: the total
+// goes to Target, and the idle executors it releases are shut down (their
+// connections then end and they are forgotten as lost, blameless).
+func (d *Driver) allocate(now time.Time) {
+	p := d.cfg.Profile.ID
+	var execs []dynalloc.Executor
+	for _, st := range d.sched.Executors() {
+		execs = append(execs, dynalloc.Executor{ID: st.ID, Running: st.Running, Idle: st.IdleSince})
+	}
+	for _, dec := range d.cfg.Allocation.Update(now, []dynalloc.Profile{{ID: p, Demand: d.sched.Demand(now, p), Executors: execs}}) {
+		if d.cfg.Target != nil {
+			d.cfg.Target(dec.Total)
+		}
+		for _, id := range dec.Release {
+			if l := d.execs[id]; l != nil {
+				l.conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "idle: released by dynamic allocation"}}})
+			}
+		}
 	}
 }
 

@@ -26,6 +26,8 @@ type Containers struct {
 	RM        *yarn.AMRMClient
 	NMOptions ipc.Options // how to reach NodeManagers (NMTokens are added per node)
 	Profile   scheduler.Profile
+	// Executors is how many executor containers to keep; SetTarget moves it
+	// (dynamic allocation).
 	Executors int
 	// MaxGPUsPerNode is the most GPUs a node has (the maximum allocation).
 	MaxGPUsPerNode int
@@ -47,6 +49,15 @@ type Containers struct {
 type container struct {
 	node string
 	gpus []string
+}
+
+// SetTarget changes how many executor containers to keep. Fewer than are
+// running cancels outstanding requests; running ones stop only when their
+// executors are released.
+func (c *Containers) SetTarget(n int) {
+	c.mu.Lock()
+	c.Executors = n
+	c.mu.Unlock()
 }
 
 // Run heartbeats until ctx ends.

@@ -21,6 +21,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
@@ -109,7 +110,23 @@ func runAM(c *cli.Context) error {
 	defer rm.Close()
 
 	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
-	driver, err := am.New(am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0"})
+	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0"}
+	dynamic, err := conf.Bool("spindle.dynamicAllocation.enabled")
+	if err != nil {
+		return err
+	}
+	var containers *am.Containers // set below; the driver moves its target
+	if dynamic {
+		acfg, err := allocationConfig(conf)
+		if err != nil {
+			return err
+		}
+		if dcfg.Allocation, err = dynalloc.New(acfg); err != nil {
+			return err
+		}
+		dcfg.Target = func(n int) { containers.SetTarget(n) }
+	}
+	driver, err := am.New(dcfg)
 	if err != nil {
 		return err
 	}
@@ -149,7 +166,10 @@ func runAM(c *cli.Context) error {
 	if s.err != nil {
 		return s.err
 	}
-	containers := &am.Containers{RM: rm, NMOptions: opts, Profile: profile, Executors: instances,
+	if dcfg.Allocation != nil {
+		instances = dcfg.Allocation.Target(profile.ID)
+	}
+	containers = &am.Containers{RM: rm, NMOptions: opts, Profile: profile, Executors: instances,
 		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), Launch: launch, NodeLabel: label,
 		OnLaunchFailed: func(id string, err error) { fmt.Fprintf(os.Stderr, "container %s: launch failed: %v\n", id, err) }}
 	allocCtx, stopAlloc := context.WithCancel(ctx)

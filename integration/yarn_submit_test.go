@@ -254,3 +254,57 @@ stages:
 		t.Errorf("%d tasks completed, want all 8", n)
 	}
 }
+
+func TestYarnDynamicAllocationScalesUpThenReleasesIdleExecutors(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	spec := writeSpec(t, fmt.Sprintf(`name: yarn-dynamic
+stages:
+  - name: burst
+    tasks: 12
+    command: "sleep 2"
+  - name: tail
+    after: [burst]
+    tasks: 1
+    command: "touch %s/tail-started; sleep 10"
+`, dir))
+	cmd := exec.Command(spindleBinary(t), "submit", "--master", "yarn", "--conf", "spindle.executor.cores=2", "--conf", "spindle.executor.memory=512m",
+		"--conf", "spindle.dynamicAllocation.enabled=true", "--conf", "spindle.dynamicAllocation.maxExecutors=6",
+		"--conf", "spindle.dynamicAllocation.surplusIdleTimeout=1s", "--conf", "spindle.dynamicAllocation.warmPool.size=0",
+		"--conf", "spindle.dynamicAllocation.executorIdleTimeout=1s", spec)
+	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	peak, releasedDuringTail := 0, false
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the job failed: %v\n%s", err, buf.String())
+			}
+			// 12 tasks of 2 per executor want 6 executors: with the AM, well
+			// above the 3 containers of the static default (2 executors).
+			if peak < 5 {
+				t.Errorf("at most %d containers ran: the burst did not scale executors up", peak)
+			}
+			if !releasedDuringTail {
+				t.Errorf("idle executors were not released while the tail ran (peak %d)", peak)
+			}
+			return
+		case <-tick.C:
+			n := runningContainers(t, c)
+			peak = max(peak, n)
+			if _, err := os.Stat(filepath.Join(dir, "tail-started")); err == nil && n > 0 && n <= 2 {
+				// The AM and the one executor the tail needs.
+				releasedDuringTail = true
+			}
+		}
+	}
+}
