@@ -36,6 +36,9 @@ type Config struct {
 	Allocation     *dynalloc.Manager
 	AllocationTick time.Duration
 	Target         func(total int)
+	// OneTaskPerExecutor retires each executor as soon as its first task
+	// ends (fine-grained mode: a container per task).
+	OneTaskPerExecutor bool
 }
 
 // Progress is the state of the running job, for a progress bar.
@@ -323,6 +326,23 @@ func (d *Driver) taskStatus(now time.Time, l *link, st *wire.Status) {
 	// A report for an attempt the scheduler already wrote off (its
 	// executor was declared lost) changes nothing.
 	d.sched.TaskFinished(now, attempt, r)
+	if d.cfg.OneTaskPerExecutor {
+		d.retire(now, l)
+	}
+}
+
+// retire takes an executor out of the scheduler before it can be given a
+// second task, and tells it to stop: its container then ends.
+func (d *Driver) retire(now time.Time, l *link) {
+	for id, x := range d.execs {
+		if x == l {
+			delete(d.execs, id)
+			d.sched.RemoveExecutor(now, id, scheduler.ExecutorLoss{Reason: "its one task ended (fine-grained mode)"})
+			l.conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "task done"}}})
+			l.conn.Close()
+			return
+		}
+	}
 }
 
 func (d *Driver) executorLost(now time.Time, id scheduler.ExecutorID, why string) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"os/signal"
@@ -109,12 +110,30 @@ func runAM(c *cli.Context) error {
 	}
 	defer rm.Close()
 
+	mode := s.enum("spindle.yarn.mode")
+	if s.err != nil {
+		return s.err
+	}
+	if mode == "fine" {
+		// A container per task: executors the size of the largest task, and
+		// every task taking a whole one, so each runs alone in its container.
+		cpus, gpus := 1, 0.0
+		for _, st := range job.Stages {
+			cpus, gpus = max(cpus, st.CPUs), max(gpus, st.GPUs)
+		}
+		profile.Cores, profile.GPUs = cpus, int(math.Ceil(gpus))
+		for i := range job.Stages {
+			job.Stages[i].CPUs = profile.Cores
+		}
+	}
 	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
-	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0"}
+	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0", OneTaskPerExecutor: mode == "fine"}
 	dynamic, err := conf.Bool("spindle.dynamicAllocation.enabled")
 	if err != nil {
 		return err
 	}
+	// Fine-grained mode asks for containers as tasks want them.
+	dynamic = dynamic || mode == "fine"
 	var containers *am.Containers // set below; the driver moves its target
 	if dynamic {
 		acfg, err := allocationConfig(conf)

@@ -308,3 +308,35 @@ stages:
 		}
 	}
 }
+
+// Fine-grained mode: a container per task, each gone when its task is.
+func TestYarnFineGrainedModeRunsEachTaskInItsOwnContainer(t *testing.T) {
+	c := testcluster.Get(t)
+	out := filepath.Join(t.TempDir(), "ran")
+	spec := writeSpec(t, fmt.Sprintf(`name: yarn-fine
+stages:
+  - name: s
+    tasks: 6
+    resources: {cpus: 1, gpus: 1}
+    command: "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES >> %s"
+`, out))
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.yarn.mode=fine", "--conf", "spindle.executor.memory=512m",
+		"--conf", "spindle.dynamicAllocation.maxExecutors=4", spec)
+	if err != nil {
+		t.Fatalf("fine-grained submit: %v\n%s", err, o)
+	}
+	lines := readLines(t, out)
+	if len(lines) != 6 {
+		t.Fatalf("%d tasks ran, want 6", len(lines))
+	}
+	containers := map[string]bool{}
+	for _, l := range lines {
+		if len(l) != 2 {
+			t.Fatalf("task record %q: want a container and one GPU", l)
+		}
+		if containers[l[0]] {
+			t.Errorf("container %s ran more than one task", l[0])
+		}
+		containers[l[0]] = true
+	}
+}
