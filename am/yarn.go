@@ -2,6 +2,7 @@ package am
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -37,6 +38,12 @@ type Containers struct {
 	NodeLabel      string
 	Heartbeat      time.Duration // allocate interval once nothing is pending (default 1s)
 	OnLaunchFailed func(container string, err error)
+	// Register registers the AM again: after an RM restart (or failover)
+	// allocate answers ApplicationMasterNotRegistered until it does.
+	Register func(ctx context.Context) error
+	// MaxParallelLaunches bounds concurrent startContainers calls
+	// (default 8).
+	MaxParallelLaunches int
 
 	mu         sync.Mutex
 	responseID int32
@@ -44,7 +51,12 @@ type Containers struct {
 	live       map[string]*container // by container id
 	gpus       *launcher.GPUIndices
 	release    []*hadoopyarn.ContainerIdProto
+	launches   chan struct{} // a slot per launch in flight
 }
+
+// askID is the allocation-request id of the executors' ask; the RM echoes
+// it on the containers it allocates for it.
+const askID = 1
 
 type container struct {
 	node string
@@ -68,6 +80,10 @@ func (c *Containers) Run(ctx context.Context) error {
 	c.nmTokens = map[string]*hadoopcommon.TokenProto{}
 	c.live = map[string]*container{}
 	c.gpus = launcher.NewGPUIndices()
+	if c.MaxParallelLaunches <= 0 {
+		c.MaxParallelLaunches = 8
+	}
+	c.launches = make(chan struct{}, c.MaxParallelLaunches)
 	for {
 		pending, err := c.heartbeat(ctx)
 		if err != nil {
@@ -94,11 +110,12 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 	respID := c.responseID
 	c.mu.Unlock()
 	ask := &hadoopyarn.ResourceRequestProto{
-		Priority:      &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
-		ResourceName:  proto.String("*"),
-		Capability:    yarn.NewResource(c.Profile.MemoryMB, int32(c.Profile.Cores), map[string]int64{yarn.GPU: int64(c.Profile.GPUs)}),
-		NumContainers: proto.Int32(int32(max(want, 0))),
-		RelaxLocality: proto.Bool(true),
+		Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
+		ResourceName:        proto.String("*"),
+		Capability:          yarn.NewResource(c.Profile.MemoryMB, int32(c.Profile.Cores), map[string]int64{yarn.GPU: int64(c.Profile.GPUs)}),
+		NumContainers:       proto.Int32(int32(max(want, 0))),
+		RelaxLocality:       proto.Bool(true),
+		AllocationRequestId: proto.Int64(askID),
 	}
 	if c.Profile.GPUs == 0 {
 		ask.Capability = yarn.NewResource(c.Profile.MemoryMB, int32(c.Profile.Cores), nil)
@@ -107,6 +124,18 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 		ask.NodeLabelExpression = proto.String(c.NodeLabel)
 	}
 	resp, err := c.RM.Allocate(ctx, &hadoopyarn.AllocateRequestProto{Ask: []*hadoopyarn.ResourceRequestProto{ask}, Release: release, ResponseId: proto.Int32(respID), Progress: proto.Float32(0.5)})
+	if errors.Is(err, ipc.ErrApplicationMasterNotRegistered) && c.Register != nil {
+		// A restarted RM has forgotten us: register again and start the
+		// conversation over; the next allocate sends the whole ask anew.
+		if err := c.Register(ctx); err != nil {
+			return false, fmt.Errorf("registering again after the RM forgot the application: %w", err)
+		}
+		c.mu.Lock()
+		c.responseID = 0
+		c.release = append(release, c.release...)
+		c.mu.Unlock()
+		return true, nil
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, nil
@@ -146,7 +175,11 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 	pending := c.Executors > len(c.live)
 	c.mu.Unlock()
 	for _, s := range starts {
-		go s()
+		go func() {
+			c.launches <- struct{}{}
+			defer func() { <-c.launches }()
+			s()
+		}()
 	}
 	return pending, nil
 }

@@ -155,7 +155,8 @@ func runAM(c *cli.Context) error {
 	defer stop()
 	var portNum int32
 	fmt.Sscan(port, &portNum)
-	reg, err := rm.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(portNum), TrackingUrl: proto.String("")})
+	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(portNum), TrackingUrl: proto.String("")}
+	reg, err := rm.RegisterApplicationMaster(ctx, regReq)
 	if err != nil {
 		return fmt.Errorf("registering with the ResourceManager: %w", err)
 	}
@@ -190,7 +191,11 @@ func runAM(c *cli.Context) error {
 	}
 	containers = &am.Containers{RM: rm, NMOptions: opts, Profile: profile, Executors: instances,
 		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), Launch: launch, NodeLabel: label,
-		OnLaunchFailed: func(id string, err error) { fmt.Fprintf(os.Stderr, "container %s: launch failed: %v\n", id, err) }}
+		OnLaunchFailed: func(id string, err error) { fmt.Fprintf(os.Stderr, "container %s: launch failed: %v\n", id, err) },
+		Register: func(ctx context.Context) error {
+			_, err := rm.RegisterApplicationMaster(ctx, regReq)
+			return err
+		}}
 	allocCtx, stopAlloc := context.WithCancel(ctx)
 	allocDone := make(chan error, 1)
 	go func() { allocDone <- containers.Run(allocCtx) }()
