@@ -124,8 +124,18 @@ func TestHDFSWriteReadDelete(t *testing.T) {
 	if _, err := w.Write(want); err != nil {
 		t.Fatalf("write %s: %v", path, err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatalf("close %s: %v", path, err)
+	// The NameNode may not yet have heard from the DataNode about the last
+	// block: the library then says ErrReplicating and Close is to be
+	// called again until it completes, as Hadoop's own client retries.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		err := w.Close()
+		if err == nil {
+			break
+		}
+		if !hdfs.IsErrReplicating(err) || time.Now().After(deadline) {
+			t.Fatalf("close %s: %v", path, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 
 	got, err := client.ReadFile(path)
