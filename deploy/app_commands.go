@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"text/tabwriter"
 	"time"
@@ -37,29 +38,37 @@ func report(ctx context.Context, rm *yarn.ApplicationClient, id *hadoopyarn.Appl
 	return rep.GetApplicationReport(), nil
 }
 
+// withApplication runs fn on the application the command names, with a
+// client for the RM and its current report.
+func withApplication(c *cli.Context, fn func(ctx context.Context, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto, r *hadoopyarn.ApplicationReportProto) error) error {
+	id, err := applicationArg(c)
+	if err != nil {
+		return err
+	}
+	rm, _, err := yarnapp.Connect()
+	if err != nil {
+		return err
+	}
+	defer rm.Close()
+	ctx, cancel := context.WithTimeout(c.Context, appCommandTimeout)
+	defer cancel()
+	r, err := report(ctx, rm, id)
+	if err != nil {
+		return err
+	}
+	return fn(ctx, rm, id, r)
+}
+
 func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "status",
 		Usage:     "show a YARN application's state",
 		ArgsUsage: "APP_ID",
 		Action: func(c *cli.Context) error {
-			id, err := applicationArg(c)
-			if err != nil {
-				return err
-			}
-			rm, _, err := yarnapp.Connect()
-			if err != nil {
-				return err
-			}
-			defer rm.Close()
-			ctx, cancel := context.WithTimeout(c.Context, appCommandTimeout)
-			defer cancel()
-			r, err := report(ctx, rm, id)
-			if err != nil {
-				return err
-			}
-			yarnapp.WriteReport(c.App.Writer, r)
-			return nil
+			return withApplication(c, func(_ context.Context, _ *yarn.ApplicationClient, _ *hadoopyarn.ApplicationIdProto, r *hadoopyarn.ApplicationReportProto) error {
+				yarnapp.WriteReport(c.App.Writer, r)
+				return nil
+			})
 		},
 	}
 }
@@ -70,52 +79,46 @@ func killCommand() *cli.Command {
 		Usage:     "kill a YARN application and wait until it has ended",
 		ArgsUsage: "APP_ID",
 		Action: func(c *cli.Context) error {
-			id, err := applicationArg(c)
-			if err != nil {
-				return err
-			}
-			rm, _, err := yarnapp.Connect()
-			if err != nil {
-				return err
-			}
-			defer rm.Close()
-			ctx, cancel := context.WithTimeout(c.Context, appCommandTimeout)
-			defer cancel()
-			r, err := report(ctx, rm, id)
-			if err != nil {
-				return err
-			}
-			if yarnapp.Ended(r) {
-				fmt.Fprintf(c.App.Writer, "%s had already ended: %s (%s)\n", yarn.ApplicationID(id), yarnapp.State(r), yarnapp.FinalStatus(r))
-				return nil
-			}
-			// The RM answers "kill under way" until it has stopped every
-			// container; ask until it says done, then report the end state.
-			for {
-				resp, err := rm.ForceKillApplication(ctx, &hadoopyarn.KillApplicationRequestProto{ApplicationId: id})
-				if err != nil {
-					return fmt.Errorf("killing %s: %w", yarn.ApplicationID(id), err)
-				}
-				if resp.GetIsKillCompleted() {
-					break
-				}
-				if err := pause(ctx, 200*time.Millisecond); err != nil {
-					return fmt.Errorf("killing %s: %w", yarn.ApplicationID(id), err)
-				}
-			}
-			for {
-				if r, err = report(ctx, rm, id); err != nil {
-					return err
-				}
-				if yarnapp.Ended(r) {
-					fmt.Fprintf(c.App.Writer, "%s %s\n", yarn.ApplicationID(id), yarnapp.State(r))
-					return nil
-				}
-				if err := pause(ctx, 200*time.Millisecond); err != nil {
-					return fmt.Errorf("waiting for %s to end: %w", yarn.ApplicationID(id), err)
-				}
-			}
+			return withApplication(c, func(ctx context.Context, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto, r *hadoopyarn.ApplicationReportProto) error {
+				return kill(ctx, c.App.Writer, rm, id, r)
+			})
 		},
+	}
+}
+
+// kill asks the RM to kill the application until it says done, then waits
+// for its end state.
+func kill(ctx context.Context, w io.Writer, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto, r *hadoopyarn.ApplicationReportProto) error {
+	name := yarn.ApplicationID(id)
+	if yarnapp.Ended(r) {
+		fmt.Fprintf(w, "%s had already ended: %s (%s)\n", name, yarnapp.State(r), yarnapp.FinalStatus(r))
+		return nil
+	}
+	// The RM answers "kill under way" until it has stopped every container.
+	for {
+		resp, err := rm.ForceKillApplication(ctx, &hadoopyarn.KillApplicationRequestProto{ApplicationId: id})
+		if err != nil {
+			return fmt.Errorf("killing %s: %w", name, err)
+		}
+		if resp.GetIsKillCompleted() {
+			break
+		}
+		if err := pause(ctx, 200*time.Millisecond); err != nil {
+			return fmt.Errorf("killing %s: %w", name, err)
+		}
+	}
+	for {
+		r, err := report(ctx, rm, id)
+		if err != nil {
+			return err
+		}
+		if yarnapp.Ended(r) {
+			fmt.Fprintf(w, "%s %s\n", name, yarnapp.State(r))
+			return nil
+		}
+		if err := pause(ctx, 200*time.Millisecond); err != nil {
+			return fmt.Errorf("waiting for %s to end: %w", name, err)
+		}
 	}
 }
 
