@@ -44,6 +44,9 @@ type Containers struct {
 	// MaxParallelLaunches bounds concurrent startContainers calls
 	// (default 8).
 	MaxParallelLaunches int
+	// Progress reports the job's progress in [0,1] for each allocate, which
+	// the RM shows as the application's (nil: 0).
+	Progress func() float32
 
 	mu         sync.Mutex
 	responseID int32
@@ -123,7 +126,11 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 	if c.NodeLabel != "" {
 		ask.NodeLabelExpression = proto.String(c.NodeLabel)
 	}
-	resp, err := c.RM.Allocate(ctx, &hadoopyarn.AllocateRequestProto{Ask: []*hadoopyarn.ResourceRequestProto{ask}, Release: release, ResponseId: proto.Int32(respID), Progress: proto.Float32(0.5)})
+	var progress float32
+	if c.Progress != nil {
+		progress = c.Progress()
+	}
+	resp, err := c.RM.Allocate(ctx, &hadoopyarn.AllocateRequestProto{Ask: []*hadoopyarn.ResourceRequestProto{ask}, Release: release, ResponseId: proto.Int32(respID), Progress: proto.Float32(progress)})
 	if errors.Is(err, ipc.ErrApplicationMasterNotRegistered) && c.Register != nil {
 		// A restarted RM has forgotten us: register again and start the
 		// conversation over; the next allocate sends the whole ask anew.

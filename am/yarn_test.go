@@ -57,7 +57,7 @@ func TestContainersReRegisterAfterTheRMForgetsThem(t *testing.T) {
 	}
 	defer rm.Close()
 	c := &Containers{RM: rm, Profile: scheduler.Profile{Cores: 2, MemoryMB: 512, GPUs: 1}, Executors: 3, MaxGPUsPerNode: 4,
-		Launch: &hadoopyarn.ContainerLaunchContextProto{}, Heartbeat: 20 * time.Millisecond,
+		Launch: &hadoopyarn.ContainerLaunchContextProto{}, Heartbeat: 20 * time.Millisecond, Progress: func() float32 { return 0.25 },
 		Register: func(ctx context.Context) error {
 			_, err := rm.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{})
 			return err
@@ -98,6 +98,9 @@ func TestContainersReRegisterAfterTheRMForgetsThem(t *testing.T) {
 	}
 	if gpus := yarn.ResourceValue(next.GetAsk()[0].GetCapability(), yarn.GPU); gpus != 1 {
 		t.Errorf("ask carries %d %s, want 1", gpus, yarn.GPU)
+	}
+	if p := next.GetProgress(); p != 0.25 {
+		t.Errorf("allocate reported progress %v, want the job's 0.25", p)
 	}
 	// Later allocates echo the response id the RM gave.
 	if got, want := f.allocates[2].GetResponseId(), int32(1); got != want {

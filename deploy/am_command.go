@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -127,7 +128,15 @@ func runAM(c *cli.Context) error {
 		}
 	}
 	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
-	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0", OneTaskPerExecutor: mode == "fine"}
+	// The event loop publishes the job's progress; the allocate heartbeat,
+	// in its own goroutine, reports it to the RM.
+	var progress atomic.Uint32 // math.Float32bits of the fraction done
+	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0", OneTaskPerExecutor: mode == "fine",
+		Progress: func(p am.Progress) {
+			if p.Tasks > 0 {
+				progress.Store(math.Float32bits(float32(p.Succeeded) / float32(p.Tasks)))
+			}
+		}}
 	dynamic, err := conf.Bool("spindle.dynamicAllocation.enabled")
 	if err != nil {
 		return err
@@ -195,7 +204,8 @@ func runAM(c *cli.Context) error {
 		Register: func(ctx context.Context) error {
 			_, err := rm.RegisterApplicationMaster(ctx, regReq)
 			return err
-		}}
+		},
+		Progress: func() float32 { return math.Float32frombits(progress.Load()) }}
 	allocCtx, stopAlloc := context.WithCancel(ctx)
 	allocDone := make(chan error, 1)
 	go func() { allocDone <- containers.Run(allocCtx) }()
