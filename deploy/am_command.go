@@ -225,6 +225,15 @@ func runAM(c *cli.Context) error {
 	}
 	fctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	// Clean up before unregistering, so whoever follows the application
+	// finds nothing left once it has ended. Only on success: a failed
+	// attempt may be retried, and the next one needs the files.
+	if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && final == hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
+		if st, err := staging.New(hconf, user); err == nil {
+			st.Remove(fctx, dir)
+			st.Close()
+		}
+	}
 	for {
 		resp, err := rm.FinishApplicationMaster(fctx, &hadoopyarn.FinishApplicationMasterRequestProto{FinalApplicationStatus: final.Enum(), Diagnostics: proto.String(diag)})
 		if err != nil {
@@ -235,12 +244,6 @@ func runAM(c *cli.Context) error {
 		}
 		if err := pause(fctx, 200*time.Millisecond); err != nil {
 			return err
-		}
-	}
-	if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok {
-		if st, err := staging.New(hconf, user); err == nil {
-			st.Remove(fctx, dir)
-			st.Close()
 		}
 	}
 	if final != hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {

@@ -185,7 +185,11 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	if !c.Bool("wait") || c.Bool("no-wait") {
 		return nil
 	}
-	return follow(ctx, c, rm, newApp.GetApplicationId())
+	err = follow(ctx, c, rm, newApp.GetApplicationId())
+	// The AM removes the staging directory when it succeeds; an application
+	// that failed or was killed may have left it.
+	stager.Remove(context.Background(), dir)
+	return err
 }
 
 // follow prints the application's state changes until it ends; it
