@@ -98,8 +98,8 @@ type Driver struct {
 
 // link is a registered executor.
 type link struct {
+	id       scheduler.ExecutorID
 	conn     *wire.Conn
-	host     string
 	lastSeen time.Time
 	sum      *ExecutorSummary
 }
@@ -303,7 +303,7 @@ func (d *Driver) register(now time.Time, ev registered) {
 	d.sum.Registered = append(d.sum.Registered, now)
 	s := &ExecutorSummary{ID: id, Host: ev.reg.GetHost()}
 	d.every = append(d.every, s)
-	d.execs[id] = &link{conn: ev.conn, host: ev.reg.GetHost(), lastSeen: now, sum: s}
+	d.execs[id] = &link{id: id, conn: ev.conn, lastSeen: now, sum: s}
 	ev.conn.Send(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
 }
 
@@ -334,15 +334,13 @@ func (d *Driver) taskStatus(now time.Time, l *link, st *wire.Status) {
 // retire takes an executor out of the scheduler before it can be given a
 // second task, and tells it to stop: its container then ends.
 func (d *Driver) retire(now time.Time, l *link) {
-	for id, x := range d.execs {
-		if x == l {
-			delete(d.execs, id)
-			d.sched.RemoveExecutor(now, id, scheduler.ExecutorLoss{Reason: "its one task ended (fine-grained mode)"})
-			l.conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "task done"}}})
-			l.conn.Close()
-			return
-		}
+	if d.execs[l.id] != l {
+		return // already gone
 	}
+	delete(d.execs, l.id)
+	d.sched.RemoveExecutor(now, l.id, scheduler.ExecutorLoss{Reason: "its one task ended (fine-grained mode)"})
+	l.conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "task done"}}})
+	l.conn.Close()
 }
 
 func (d *Driver) executorLost(now time.Time, id scheduler.ExecutorID, why string) {

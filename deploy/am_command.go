@@ -66,7 +66,11 @@ func runAM(c *cli.Context) error {
 		return err
 	}
 	s := &settings{c: conf}
-	job, err := jobspec.Load(amJobFile, jobspec.Defaults{CPUs: s.int("spindle.task.cpus"), GPUs: s.float("spindle.task.resource.gpu.amount"), MaxAttempts: s.int("spindle.task.maxFailures")})
+	defaults, err := jobDefaults(conf)
+	if err != nil {
+		return err
+	}
+	job, err := jobspec.Load(amJobFile, defaults)
 	if err != nil {
 		return err
 	}
@@ -162,9 +166,11 @@ func runAM(c *cli.Context) error {
 	host, _ := os.LookupEnv("NM_HOST")
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	var portNum int32
-	fmt.Sscan(port, &portNum)
-	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(portNum), TrackingUrl: proto.String("")}
+	portNum, err := strconv.Atoi(port)
+	if err != nil {
+		return fmt.Errorf("the driver listens on %s: %w", driver.Addr(), err)
+	}
+	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(int32(portNum)), TrackingUrl: proto.String("")}
 	reg, err := rm.RegisterApplicationMaster(ctx, regReq)
 	if err != nil {
 		return fmt.Errorf("registering with the ResourceManager: %w", err)

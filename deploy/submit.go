@@ -126,12 +126,19 @@ func runSubmit(c *cli.Context) error {
 	return runLocal(c, conf, job, n)
 }
 
-func loadJob(c *cli.Context, conf *config.Config) (*jobspec.Job, error) {
+// jobDefaults are what a job spec's stages get for what they leave out.
+func jobDefaults(conf *config.Config) (jobspec.Defaults, error) {
 	s := &settings{c: conf}
-	d := jobspec.Defaults{CPUs: s.int("spindle.task.cpus"), GPUs: s.float("spindle.task.resource.gpu.amount"), MaxAttempts: s.int("spindle.task.maxFailures"), Pool: c.String("pool")}
-	if s.err != nil {
-		return nil, s.err
+	d := jobspec.Defaults{CPUs: s.int("spindle.task.cpus"), GPUs: s.float("spindle.task.resource.gpu.amount"), MaxAttempts: s.int("spindle.task.maxFailures")}
+	return d, s.err
+}
+
+func loadJob(c *cli.Context, conf *config.Config) (*jobspec.Job, error) {
+	d, err := jobDefaults(conf)
+	if err != nil {
+		return nil, err
 	}
+	d.Pool = c.String("pool")
 	args := c.Args().Slice()
 	if c.IsSet("tasks") {
 		if len(args) == 0 {
