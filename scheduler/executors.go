@@ -66,13 +66,28 @@ func (s *Scheduler) RemoveExecutor(now time.Time, id ExecutorID, loss ExecutorLo
 	return nil
 }
 
+// DisableExecutor stops placing tasks on an executor whose end is known
+// but not yet explained: its connection closed, and whether its tasks
+// caused that (a container killed for memory) is still to come from the
+// cluster. What runs there stays running until RemoveExecutor says how
+// the executor ended: Spark's executors pending a loss reason.
+func (s *Scheduler) DisableExecutor(id ExecutorID) error {
+	ex, ok := s.executors[id]
+	if !ok {
+		return fmt.Errorf("executor %s is not registered", id)
+	}
+	ex.disabled = true
+	ex.profile.setFree(ex, false)
+	return nil
+}
+
 // reindex renumbers the executors after one came or went and rebuilds the
 // free-core bitmap.
 func (p *profileState) reindex() {
 	p.free = make([]uint64, (len(p.executors)+63)/64)
 	for i, ex := range p.executors {
 		ex.slot = i
-		if ex.freeCores > 0 {
+		if ex.freeCores > 0 && !ex.disabled {
 			p.free[i/64] |= 1 << (i % 64)
 		}
 	}
@@ -82,7 +97,7 @@ func (p *profileState) reindex() {
 }
 
 func (p *profileState) setFree(ex *executor, free bool) {
-	if free {
+	if free && !ex.disabled {
 		p.free[ex.slot/64] |= 1 << (ex.slot % 64)
 	} else {
 		p.free[ex.slot/64] &^= 1 << (ex.slot % 64)

@@ -180,7 +180,7 @@ func checkInternal(s *Scheduler) string {
 			return fmt.Sprintf("executor %s: slot %d wrong", id, ex.slot)
 		}
 		bit := prof.free[ex.slot/64]&(1<<(ex.slot%64)) != 0
-		if bit != (ex.freeCores > 0) {
+		if bit != (ex.freeCores > 0 && !ex.disabled) {
 			return fmt.Sprintf("executor %s: free bit %v with %d free cores", id, bit, ex.freeCores)
 		}
 	}

@@ -523,3 +523,39 @@ func indexOf(ls []Launch, l Launch) int {
 	}
 	return -1
 }
+
+// An executor whose end is not yet explained takes no new task, keeps the
+// ones it runs, and its later removal blames them or not as told.
+func TestDisabledExecutorTakesNothingNewAndAwaitsItsLoss(t *testing.T) {
+	for _, fault := range []bool{false, true} {
+		h := newHarness(t, Config{})
+		h.exec("e1", "h1", 2)
+		j := h.submit(JobSpec{Name: "j", Stages: []StageSpec{{Name: "s", Tasks: 4, Request: TaskRequest{CPUs: 1}}}})
+		rd := h.ready()
+		if len(rd.Launches) != 2 {
+			t.Fatalf("launches %s", fmtLaunches(rd.Launches))
+		}
+		if err := h.s.DisableExecutor("e1"); err != nil {
+			t.Fatal(err)
+		}
+		wantErr(t, h.s.DisableExecutor("nope"), "executor nope is not registered")
+		h.succeed(rd.Launches[0]) // a report still arriving frees a core...
+		if rd := h.ready(); len(rd.Launches) != 0 {
+			t.Fatalf("disabled executor given %s", fmtLaunches(rd.Launches)) // ...that is not used
+		}
+		if p, _ := h.s.JobProgress(j); p.Running != 1 || p.Succeeded != 1 {
+			t.Fatalf("progress %+v: the running attempt must stay running", p)
+		}
+		if msg := checkInternal(h.s); msg != "" {
+			t.Fatal(msg)
+		}
+		h.s.RemoveExecutor(h.now, "e1", ExecutorLoss{Reason: "container exited with status 137", TaskFault: fault})
+		if p, _ := h.s.JobProgress(j); p.FailedAttempts != map[bool]int{false: 0, true: 1}[fault] {
+			t.Fatalf("fault %v: progress %+v", fault, p)
+		}
+		h.exec("e2", "h2", 2)
+		if rd := h.ready(); len(rd.Launches) != 2 || rd.Launches[0].Executor != "e2" {
+			t.Fatalf("after the loss: %s", fmtLaunches(rd.Launches))
+		}
+	}
+}

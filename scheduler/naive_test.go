@@ -112,6 +112,7 @@ func naiveFindExecutor(s *Scheduler, now time.Time, st *stage) *executor {
 		}
 		switch {
 		case ex.spec.Cores-used < spec.Request.CPUs:
+		case ex.disabled:
 		case now.Before(ex.host.excludedUntil):
 		case waiting && !slices.Contains(spec.PreferredHosts, ex.spec.Host) && !slices.Contains(spec.PreferredExecutors, ex.spec.ID):
 		case !naiveFits(ex.gpus.free, spec.Request.GPU):

@@ -114,6 +114,7 @@ type executor struct {
 	idleSince time.Time
 	slot      int // index in profile.executors
 	removed   bool
+	disabled  bool // takes no new tasks (DisableExecutor)
 }
 
 // profileState holds a profile and its executors, sorted by id, with a
