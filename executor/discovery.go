@@ -2,7 +2,9 @@ package executor
 
 import (
 	"fmt"
+	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -17,6 +19,13 @@ const (
 	EnvExecutorResourcesFile = "SPINDLE_EXECUTOR_RESOURCES_FILE"
 )
 
+// EnvAMGPUIndices is where the YARN ApplicationMaster puts the indices it
+// picked for the executor's container, comma-separated: distinct among its
+// own containers on the node, but chosen without knowing the devices, so
+// they are a last resort, used only when neither the NodeManager nor the
+// container names any GPU (a cluster whose GPUs are a bare count).
+const EnvAMGPUIndices = "SPINDLE_EXECUTOR_AM_GPU_INDICES"
+
 // Sources is where an executor may learn its GPU addresses.
 type Sources struct {
 	// Env looks up the executor's environment; nil means os.LookupEnv.
@@ -26,6 +35,12 @@ type Sources struct {
 	DiscoveryScript string
 	// ScriptTimeout bounds the script; zero means DefaultScriptTimeout.
 	ScriptTimeout time.Duration
+	// NodeManagerClient asks the NodeManager (nodemanager_gpus.go); nil
+	// means a client that ignores proxy variables.
+	NodeManagerClient *http.Client
+	// NodeManagerTimeout bounds that question; zero means
+	// DefaultNodeManagerTimeout.
+	NodeManagerTimeout time.Duration
 }
 
 // found is a list of addresses and the source that gave it, for messages.
@@ -35,22 +50,33 @@ type found struct {
 }
 
 // DiscoverGPUs returns the want GPU addresses of this executor, from the
-// first of these sources that says anything:
+// first of these sources that says anything (DESIGN.md §GPU address
+// formats: the NodeManager's choice, then what the container sees, then
+// the AM's):
 //
 //  1. what its launcher gave it: SPINDLE_EXECUTOR_GPU_ADDRESSES or
-//     SPINDLE_EXECUTOR_RESOURCES_FILE (both set is an error);
-//  2. what the container runtime exposes: NVIDIA_VISIBLE_DEVICES, then
+//     SPINDLE_EXECUTOR_RESOURCES_FILE (both set is an error); the local
+//     launcher's way;
+//  2. in a YARN container (CONTAINER_ID, NM_HOST and NM_HTTP_PORT set),
+//     the GPUs the NodeManager assigned it, asked over its REST API within
+//     Sources.NodeManagerTimeout (nodemanager_gpus.go); no answer, another
+//     status than 200, or an answer naming none of this container's GPUs
+//     passes to the next source, while a 200 answer that is not the JSON
+//     expected is an error;
+//  3. what the container runtime exposes: NVIDIA_VISIBLE_DEVICES, then
 //     CUDA_VISIBLE_DEVICES (see below);
-//  3. the discovery script, run with Sources.ScriptTimeout;
-//  4. nothing.
+//  4. the discovery script, run with Sources.ScriptTimeout;
+//  5. the indices the ApplicationMaster picked, SPINDLE_EXECUTOR_AM_GPU_INDICES;
+//  6. nothing.
 //
 // The container variables follow the NVIDIA container runtime: a list of
 // indices or UUIDs ("0,1", "GPU-8f2e…") gives those addresses; "", "none"
 // and "void" give none, and so does "-1", CUDA's usual way to hide every
 // GPU. "all" names no addresses, so it defers to the next source: the
-// other variable, then the discovery script. Indices are used as written;
-// inside a container that renumbers the GPUs it exposes, a list of UUIDs
-// (or a discovery script) is what names them correctly.
+// other variable, then the discovery script, then the AM's indices.
+// Indices are used as written; inside a container that renumbers the GPUs
+// it exposes, a list of UUIDs (or a discovery script) is what names them
+// correctly.
 //
 // Finding fewer than want is an error naming the number, the source and
 // want: the executor must not register with GPUs it does not have. Finding
@@ -81,6 +107,10 @@ func findGPUs(env func(string) (string, bool), src Sources) (found, error) {
 	if f, ok, err := launcherGPUs(env); ok || err != nil {
 		return f, err
 	}
+	f, ok, nmWhy, err := nodeManagerGPUs(env, src)
+	if ok || err != nil {
+		return f, err
+	}
 	var deferred string
 	for _, key := range []string{"NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"} {
 		v, ok := env(key)
@@ -100,11 +130,19 @@ func findGPUs(env func(string) (string, bool), src Sources) (found, error) {
 		addrs, err := runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, env)
 		return found{addrs, "discovery script " + src.DiscoveryScript}, err
 	}
-	if deferred != "" {
-		return found{source: deferred + ", which names no addresses (set spindle.executor.resource.gpu.discoveryScript)"}, nil
+	if list, ok := env(EnvAMGPUIndices); ok {
+		addrs, err := splitAddressList(EnvAMGPUIndices, list)
+		return found{addrs, EnvAMGPUIndices + " (the ApplicationMaster's indices; " + nmWhy + ")"}, err
 	}
-	return found{source: "nowhere (no " + EnvExecutorGPUAddresses + ", " + EnvExecutorResourcesFile +
-		", NVIDIA_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES; no spindle.executor.resource.gpu.discoveryScript)"}, nil
+	if deferred != "" {
+		return found{source: deferred + ", which names no addresses (set spindle.executor.resource.gpu.discoveryScript); " + nmWhy}, nil
+	}
+	return found{source: "nowhere (" + strings.Join([]string{
+		"no " + EnvExecutorGPUAddresses + " or " + EnvExecutorResourcesFile,
+		nmWhy,
+		"no NVIDIA_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES",
+		"no spindle.executor.resource.gpu.discoveryScript",
+		"no " + EnvAMGPUIndices}, "; ") + ")"}, nil
 }
 
 // launcherGPUs reads source 1; ok reports whether the launcher set it.

@@ -8,11 +8,14 @@
 //
 // DiscoverGPUs finds an executor's addresses, in order of preference: what
 // its launcher gave it (SPINDLE_EXECUTOR_GPU_ADDRESSES or
-// SPINDLE_EXECUTOR_RESOURCES_FILE), what the container runtime exposes
-// (NVIDIA_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES), a Spark-compatible
-// discovery script. Fewer than wanted is an error, and the executor does
-// not register. In local mode WorkerGPUs reads the machine's addresses from
-// the spindle.worker.* keys and SplitDisjoint deals them out.
+// SPINDLE_EXECUTOR_RESOURCES_FILE), in a YARN container the GPUs its
+// NodeManager assigned it (asked over the NodeManager's REST API), what
+// the container runtime exposes (NVIDIA_VISIBLE_DEVICES,
+// CUDA_VISIBLE_DEVICES), a Spark-compatible discovery script, and last the
+// indices the ApplicationMaster picked (SPINDLE_EXECUTOR_AM_GPU_INDICES).
+// Fewer than wanted is an error, and the executor does not register. In
+// local mode WorkerGPUs reads the machine's addresses from the
+// spindle.worker.* keys and SplitDisjoint deals them out.
 //
 // The JSON formats are Apache Spark's (resources.go): a discovery script
 // prints one ResourceInformation, a resources file lists
