@@ -21,13 +21,18 @@ type progressPrinter struct {
 }
 
 func newProgressPrinter(w io.Writer) *progressPrinter {
-	p := &progressPrinter{w: w}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal = true
-		}
+	return &progressPrinter{w: w, terminal: isTerminal(w)}
+}
+
+// isTerminal reports whether w is a terminal (a character device), where a
+// line can be redrawn in place with \r.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
 	}
-	return p
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func (p *progressPrinter) update(pr am.Progress) {

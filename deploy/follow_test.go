@@ -1,0 +1,378 @@
+package deploy
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+)
+
+const (
+	testApp = "application_1700000000000_0001"
+	testURL = "http://rm.example:8088/proxy/application_1700000000000_0001/"
+)
+
+// t0 is the test clock's first reading.
+var t0 = time.UnixMilli(1_700_000_100_000)
+
+// rep is a report in state st with progress p; url and diag are left out
+// when empty, start when zero.
+func rep(st hadoopyarn.YarnApplicationStateProto, final hadoopyarn.FinalApplicationStatusProto, p float32, url, diag string, start time.Time) *hadoopyarn.ApplicationReportProto {
+	r := &hadoopyarn.ApplicationReportProto{
+		YarnApplicationState:   st.Enum(),
+		FinalApplicationStatus: final.Enum(),
+		Progress:               proto.Float32(p),
+	}
+	if url != "" {
+		r.TrackingUrl = proto.String(url)
+	}
+	if diag != "" {
+		r.Diagnostics = proto.String(diag)
+	}
+	if !start.IsZero() {
+		r.StartTime = proto.Int64(start.UnixMilli())
+	}
+	return r
+}
+
+const (
+	accepted  = hadoopyarn.YarnApplicationStateProto_ACCEPTED
+	running   = hadoopyarn.YarnApplicationStateProto_RUNNING
+	finished  = hadoopyarn.YarnApplicationStateProto_FINISHED
+	failed    = hadoopyarn.YarnApplicationStateProto_FAILED
+	killed    = hadoopyarn.YarnApplicationStateProto_KILLED
+	undefined = hadoopyarn.FinalApplicationStatusProto_APP_UNDEFINED
+	succeeded = hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED
+	appFailed = hadoopyarn.FinalApplicationStatusProto_APP_FAILED
+	appKilled = hadoopyarn.FinalApplicationStatusProto_APP_KILLED
+)
+
+// script answers with reports in turn. Asked for more, it fails the test
+// and answers that the application was killed, so follow stops.
+func script(t *testing.T, reports ...*hadoopyarn.ApplicationReportProto) reportFunc {
+	t.Helper()
+	i := 0
+	return func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		if i >= len(reports) {
+			t.Errorf("report called %d times, after the script's end", i+1)
+			return rep(killed, appKilled, 0, "", "script ended", time.Time{}), nil
+		}
+		i++
+		return reports[i-1], nil
+	}
+}
+
+// ticking is a clock that advances a second at each reading, from t0.
+func ticking() func() time.Time {
+	now := t0.Add(-time.Second)
+	return func() time.Time {
+		now = now.Add(time.Second)
+		return now
+	}
+}
+
+// followTest follows report with the clock ticking from t0 and no pause.
+func followTest(report reportFunc, terminal bool) (string, error) {
+	var out bytes.Buffer
+	f := &follower{id: testApp, report: report, w: &out, terminal: terminal, interval: 0, now: ticking()}
+	err := f.run(context.Background())
+	return out.String(), err
+}
+
+// successScript is ACCEPTED, RUNNING at 25% and 50% (started 90s before
+// following began), FINISHED SUCCEEDED.
+func successScript(t *testing.T) reportFunc {
+	start := t0.Add(-90 * time.Second)
+	return script(t,
+		rep(accepted, undefined, 0, "", "", time.Time{}),
+		rep(running, undefined, 0.25, testURL, "", start),
+		rep(running, undefined, 0.5, testURL, "", start),
+		rep(finished, succeeded, 1, testURL, "", start),
+	)
+}
+
+func TestFollowPlainPrintsStatesAndURL(t *testing.T) {
+	var out bytes.Buffer
+	// Through follow itself, as runYarn calls it.
+	err := follow(context.Background(), testApp, successScript(t), &out, false, 0)
+	if err != nil {
+		t.Fatalf("follow: %v", err)
+	}
+	want := testApp + " ACCEPTED\n" +
+		testApp + " RUNNING\n" +
+		"tracking URL: " + testURL + "\n" +
+		testApp + " FINISHED\n"
+	if out.String() != want {
+		t.Errorf("output:\n%q\nwant:\n%q", out.String(), want)
+	}
+}
+
+func TestFollowTerminalDrawsBar(t *testing.T) {
+	out, err := followTest(successScript(t), true)
+	if err != nil {
+		t.Fatalf("follow: %v", err)
+	}
+	// The clock reads t0 when following begins and a second later at each
+	// bar; the application started 90s before t0.
+	want := testApp + " ACCEPTED\n" +
+		testApp + " RUNNING\n" +
+		"tracking URL: " + testURL + "\n" +
+		"\r" + testApp + " RUNNING [=====               ]  25% 1m31s" +
+		"\r" + testApp + " RUNNING [==========          ]  50% 1m32s" +
+		"\n" +
+		testApp + " FINISHED\n"
+	if out != want {
+		t.Errorf("output:\n%q\nwant:\n%q", out, want)
+	}
+	for _, s := range []string{"\r", " 25% ", " 50% "} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%q", s, out)
+		}
+	}
+	if !strings.HasSuffix(out, "\n") {
+		t.Errorf("output does not end its line:\n%q", out)
+	}
+}
+
+func TestFollowTerminalElapsedWithoutStartTime(t *testing.T) {
+	out, err := followTest(script(t,
+		rep(running, undefined, 0.1, "", "", time.Time{}),
+		rep(running, undefined, 0.1, "", "", time.Time{}),
+		rep(finished, succeeded, 1, "", "", time.Time{}),
+	), true)
+	if err != nil {
+		t.Fatalf("follow: %v", err)
+	}
+	// Counted from when following began.
+	want := testApp + " RUNNING\n" +
+		"\r" + testApp + " RUNNING [==                  ]  10% 1s" +
+		"\r" + testApp + " RUNNING [==                  ]  10% 2s" +
+		"\n" + testApp + " FINISHED\n"
+	if out != want {
+		t.Errorf("output:\n%q\nwant:\n%q", out, want)
+	}
+}
+
+func TestFollowTerminalClearsBarForURL(t *testing.T) {
+	out, err := followTest(script(t,
+		rep(running, undefined, 0.1, "", "", t0),
+		rep(running, undefined, 0.2, testURL, "", t0),
+		rep(finished, succeeded, 1, testURL, "", t0),
+	), true)
+	if err != nil {
+		t.Fatalf("follow: %v", err)
+	}
+	bar1 := testApp + " RUNNING [==                  ]  10% 1s"
+	bar2 := testApp + " RUNNING [====                ]  20% 2s"
+	want := testApp + " RUNNING\n" +
+		"\r" + bar1 +
+		"\r" + strings.Repeat(" ", len(bar1)) + "\r" + "tracking URL: " + testURL + "\n" +
+		"\r" + bar2 +
+		"\n" + testApp + " FINISHED\n"
+	if out != want {
+		t.Errorf("output:\n%q\nwant:\n%q", out, want)
+	}
+}
+
+func TestFollowTerminalBlanksLongerLine(t *testing.T) {
+	// The start time moves (the RM's report changed): the second line is
+	// shorter and must cover what is left of the first.
+	out, err := followTest(script(t,
+		rep(running, undefined, 0.5, "", "", t0.Add(-10*time.Hour)),
+		rep(running, undefined, 0.5, "", "", t0),
+		rep(finished, succeeded, 1, "", "", t0),
+	), true)
+	if err != nil {
+		t.Fatalf("follow: %v", err)
+	}
+	bar1 := testApp + " RUNNING [==========          ]  50% 10h0m1s"
+	bar2 := testApp + " RUNNING [==========          ]  50% 2s"
+	want := testApp + " RUNNING\n" +
+		"\r" + bar1 +
+		"\r" + bar2 + strings.Repeat(" ", len(bar1)-len(bar2)) +
+		"\n" + testApp + " FINISHED\n"
+	if out != want {
+		t.Errorf("output:\n%q\nwant:\n%q", out, want)
+	}
+}
+
+func TestFollowEndedUnsuccessfully(t *testing.T) {
+	for _, tc := range []struct {
+		state   hadoopyarn.YarnApplicationStateProto
+		final   hadoopyarn.FinalApplicationStatusProto
+		diag    string
+		wantErr string
+	}{
+		{failed, appFailed, "AM container exited with exitCode: 1",
+			testApp + " ended FAILED (FAILED): AM container exited with exitCode: 1"},
+		{killed, appKilled, "Application killed by user.",
+			testApp + " ended KILLED (KILLED): Application killed by user."},
+		// The AM unregistered with a failure: FINISHED is not success.
+		{finished, appFailed, "job failed: task 3 failed 4 times",
+			testApp + " ended FINISHED (FAILED): job failed: task 3 failed 4 times"},
+	} {
+		for _, terminal := range []bool{false, true} {
+			out, err := followTest(script(t,
+				rep(running, undefined, 0.5, "", "", t0),
+				rep(tc.state, tc.final, 0.5, "", tc.diag, t0),
+			), terminal)
+			if err == nil {
+				t.Errorf("%s/%s terminal=%v: nil error", tc.state, tc.final, terminal)
+				continue
+			}
+			if err.Error() != tc.wantErr {
+				t.Errorf("%s/%s terminal=%v: error %q, want %q", tc.state, tc.final, terminal, err, tc.wantErr)
+			}
+			if !strings.Contains(err.Error(), tc.diag) {
+				t.Errorf("error %q lacks the diagnostics %q", err, tc.diag)
+			}
+			last := testApp + " " + tc.state.String() + "\n"
+			if !strings.HasSuffix(out, last) {
+				t.Errorf("%s/%s terminal=%v: output does not end with %q:\n%q", tc.state, tc.final, terminal, last, out)
+			}
+			if !terminal && out != testApp+" RUNNING\n"+last {
+				t.Errorf("%s/%s: output %q", tc.state, tc.final, out)
+			}
+		}
+	}
+}
+
+func TestFollowReturnsReportError(t *testing.T) {
+	boom := errors.New("connection refused")
+	for _, terminal := range []bool{false, true} {
+		calls := 0
+		out, err := followTest(func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+			calls++
+			switch calls {
+			case 1:
+				return rep(running, undefined, 0.5, "", "", t0), nil
+			case 2:
+				return nil, boom
+			}
+			// Only a follow that went on after the error gets here.
+			return rep(finished, succeeded, 1, "", "", t0), nil
+		}, terminal)
+		if !errors.Is(err, boom) {
+			t.Errorf("terminal=%v: error %v, want %v", terminal, err, boom)
+		}
+		if calls != 2 {
+			t.Errorf("terminal=%v: report called %d times after an error, want 2", terminal, calls)
+		}
+		if !strings.HasPrefix(out, testApp+" RUNNING\n") || !strings.HasSuffix(out, "\n") {
+			t.Errorf("terminal=%v: output %q", terminal, out)
+		}
+		if terminal != strings.Contains(out, "\r") {
+			t.Errorf("terminal=%v: output %q", terminal, out)
+		}
+	}
+}
+
+func TestFollowStopsWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- follow(ctx, testApp, func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+			cancel() // while follow is yet to pause for an hour
+			return rep(running, undefined, 0.5, "", "", time.Time{}), nil
+		}, &out, true, time.Hour)
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v, want %v", err, context.Canceled)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("follow did not return when its context ended")
+	}
+	if s := out.String(); !strings.Contains(s, " 50% ") || !strings.HasSuffix(s, "\n") {
+		t.Errorf("output %q: want the bar, its line ended", s)
+	}
+}
+
+func TestFollowClampsProgress(t *testing.T) {
+	out, err := followTest(script(t,
+		rep(running, undefined, float32(math.NaN()), "", "", t0),
+		rep(running, undefined, 2, "", "", t0),
+		rep(running, undefined, -1, "", "", t0),
+		rep(running, undefined, float32(math.Inf(1)), "", "", t0),
+		rep(running, undefined, float32(math.Inf(-1)), "", "", t0),
+		rep(finished, succeeded, 1, "", "", t0),
+	), true)
+	if err != nil {
+		t.Fatalf("follow: %v", err)
+	}
+	empty, full := "["+strings.Repeat(" ", barWidth)+"]   0%", "["+strings.Repeat("=", barWidth)+"] 100%"
+	want := testApp + " RUNNING\n" +
+		"\r" + testApp + " RUNNING " + empty + " 1s" +
+		"\r" + testApp + " RUNNING " + full + " 2s" +
+		"\r" + testApp + " RUNNING " + empty + " 3s" +
+		"\r" + testApp + " RUNNING " + full + " 4s" +
+		"\r" + testApp + " RUNNING " + empty + " 5s" +
+		"\n" + testApp + " FINISHED\n"
+	if out != want {
+		t.Errorf("output:\n%q\nwant:\n%q", out, want)
+	}
+}
+
+func TestBarLine(t *testing.T) {
+	for _, tc := range []struct {
+		progress float32
+		elapsed  time.Duration
+		want     string
+	}{
+		{0, 0, "[                    ]   0% 0s"},
+		{0.29, time.Second, "[=====               ]  29% 1s"}, // 0.29 is 0.28999… as a float32
+		{0.999, 1500 * time.Millisecond, "[=================== ]  99% 2s"},
+		{1, time.Hour + 2*time.Minute + 3*time.Second, "[====================] 100% 1h2m3s"},
+		{0.5, -5 * time.Second, "[==========          ]  50% 0s"}, // the RM's clock ahead of ours
+		{float32(math.NaN()), 0, "[                    ]   0% 0s"},
+		{-0.5, 0, "[                    ]   0% 0s"},
+		{1.5, 0, "[====================] 100% 0s"},
+		{math.MaxFloat32, 0, "[====================] 100% 0s"},
+		{float32(math.Inf(1)), 0, "[====================] 100% 0s"},
+		{float32(math.Inf(-1)), 0, "[                    ]   0% 0s"},
+	} {
+		got := barLine(testApp, "RUNNING", tc.progress, tc.elapsed)
+		if want := testApp + " RUNNING " + tc.want; got != want {
+			t.Errorf("barLine(%v, %v) = %q, want %q", tc.progress, tc.elapsed, got, want)
+		}
+	}
+	// Redrawing with \r needs a line that does not wrap on 80 columns.
+	if l := barLine("application_1700000000000_10000", "RUNNING", 1, 99*time.Hour+59*time.Minute+59*time.Second); len(l) >= 80 {
+		t.Errorf("bar line of %d characters: %q", len(l), l)
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	if isTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer is a terminal")
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file is a terminal")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if isTerminal(w) {
+		t.Error("a pipe is a terminal")
+	}
+}
