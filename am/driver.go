@@ -17,8 +17,14 @@ import (
 type Config struct {
 	AppID     string
 	Scheduler scheduler.Config
-	// Profile is the shape of the executors (profile 0).
-	Profile scheduler.Profile
+	// Profiles are the shapes of the executors; the first is the default.
+	Profiles []scheduler.Profile
+	// StageProfiles gives each of the job's stages, in order, the profile
+	// of the executors its tasks run on (nil: the first profile for all).
+	StageProfiles []scheduler.ProfileID
+	// ExecutorProfile says which profile a registering executor has (nil:
+	// the first); false refuses it.
+	ExecutorProfile func(scheduler.ExecutorID) (scheduler.ProfileID, bool)
 	// Secret authenticates executors; it is never logged or sent.
 	Secret []byte
 	// Listen is where executors connect, e.g. "127.0.0.1:0".
@@ -26,16 +32,22 @@ type Config struct {
 	// HeartbeatTimeout declares an executor lost when it has sent nothing
 	// for this long (default 30s).
 	HeartbeatTimeout time.Duration
+	// LossReasonWait, when positive, is how long an executor whose
+	// connection ended waits, taking no new tasks, for ExecutorEnded to say
+	// how its process ended (on YARN the container's exit status arrives a
+	// heartbeat or two later) before it is declared lost, blamelessly.
+	// Zero declares it lost at once.
+	LossReasonWait time.Duration
 	// Progress, when set, is called from the event loop after each round of
 	// decisions; it must return quickly.
 	Progress func(Progress)
 	// Allocation, when set, runs dynamic allocation in the event loop every
 	// AllocationTick (default 100ms, Spark's): Target is told the total
-	// number of executors wanted, and the idle executors it picks are shut
-	// down.
+	// number of executors of each profile wanted, and the idle executors it
+	// picks are shut down.
 	Allocation     *dynalloc.Manager
 	AllocationTick time.Duration
-	Target         func(total int)
+	Target         func(p scheduler.ProfileID, total int)
 	// OneTaskPerExecutor retires each executor as soon as its first task
 	// ends (fine-grained mode: a container per task).
 	OneTaskPerExecutor bool
@@ -87,13 +99,16 @@ type Driver struct {
 	ln     *wire.Listener
 	events chan event
 
-	execs  map[scheduler.ExecutorID]*link
-	every  []*ExecutorSummary // every executor that registered, lost ones too
-	job    *jobspec.Job
-	jobID  scheduler.JobID
-	stages map[scheduler.StageID]*jobspec.Stage
-	sum    Summary
-	start  time.Time
+	execs map[scheduler.ExecutorID]*link
+	// departing are executors whose connection ended, awaiting how.
+	departing map[scheduler.ExecutorID]*link
+	done      chan struct{}      // closed when Run returns
+	every     []*ExecutorSummary // every executor that registered, lost ones too
+	job       *jobspec.Job
+	jobID     scheduler.JobID
+	stages    map[scheduler.StageID]*jobspec.Stage
+	sum       Summary
+	start     time.Time
 }
 
 // link is a registered executor.
@@ -102,6 +117,10 @@ type link struct {
 	conn     *wire.Conn
 	lastSeen time.Time
 	sum      *ExecutorSummary
+	// stopping says why the driver told the executor to stop, if it did:
+	// its connection ending is then no loss.
+	stopping string
+	departed time.Time // when its connection ended, while departing
 }
 
 type event interface{}
@@ -125,6 +144,12 @@ type lost struct {
 
 type rejected struct{}
 
+// ended is the platform's word on how an executor's process ended.
+type ended struct {
+	id   scheduler.ExecutorID
+	loss scheduler.ExecutorLoss
+}
+
 // New starts listening for executors.
 func New(cfg Config) (*Driver, error) {
 	if cfg.HeartbeatTimeout <= 0 {
@@ -134,14 +159,20 @@ func New(cfg Config) (*Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sched.AddProfile(cfg.Profile); err != nil {
-		return nil, err
+	if len(cfg.Profiles) == 0 {
+		return nil, errors.New("no executor profile")
+	}
+	for _, p := range cfg.Profiles {
+		if err := sched.AddProfile(p); err != nil {
+			return nil, err
+		}
 	}
 	ln, err := wire.Listen("tcp", cfg.Listen, cfg.Secret)
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{cfg: cfg, sched: sched, ln: ln, events: make(chan event, 1024), execs: map[scheduler.ExecutorID]*link{}, stages: map[scheduler.StageID]*jobspec.Stage{}}, nil
+	return &Driver{cfg: cfg, sched: sched, ln: ln, events: make(chan event, 1024), execs: map[scheduler.ExecutorID]*link{},
+		departing: map[scheduler.ExecutorID]*link{}, done: make(chan struct{}), stages: map[scheduler.StageID]*jobspec.Stage{}}, nil
 }
 
 // Addr is where executors connect.
@@ -154,9 +185,17 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 	d.start = time.Now()
 	d.job = job
 	d.sum = Summary{Job: job.Name, Started: d.start}
-	spec, err := job.SchedulerSpec(d.cfg.Profile.ID)
+	spec, err := job.SchedulerSpec(d.cfg.Profiles[0].ID)
 	if err != nil {
 		return d.sum, err
+	}
+	if d.cfg.StageProfiles != nil {
+		if len(d.cfg.StageProfiles) != len(spec.Stages) {
+			return d.sum, fmt.Errorf("%d stage profiles for %d stages", len(d.cfg.StageProfiles), len(spec.Stages))
+		}
+		for i, p := range d.cfg.StageProfiles {
+			spec.Stages[i].Profile = p
+		}
 	}
 	id, err := d.sched.SubmitJob(d.start, spec)
 	if err != nil {
@@ -168,6 +207,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 		d.sum.Tasks += job.Stages[i].Tasks
 	}
 
+	defer close(d.done)
 	acceptCtx, stopAccepting := context.WithCancel(context.Background())
 	defer stopAccepting()
 	go d.accept(acceptCtx)
@@ -278,7 +318,9 @@ func (d *Driver) handle(ev event) {
 			l.lastSeen = now
 		}
 	case lost:
-		d.executorLost(now, ev.id, fmt.Sprintf("connection ended: %v", ev.err))
+		d.connectionEnded(now, ev.id, ev.err)
+	case ended:
+		d.executorEnded(now, ev.id, ev.loss)
 	case rejected:
 		d.sum.Rejected++
 	}
@@ -294,7 +336,16 @@ func (d *Driver) register(now time.Time, ev registered) {
 		reject("executor id " + string(id) + " is already registered")
 		return
 	}
-	err := d.sched.AddExecutor(now, scheduler.ExecutorSpec{ID: id, Host: ev.reg.GetHost(), Profile: d.cfg.Profile.ID,
+	profile := d.cfg.Profiles[0].ID
+	if d.cfg.ExecutorProfile != nil {
+		p, ok := d.cfg.ExecutorProfile(id)
+		if !ok {
+			reject("executor id " + string(id) + " is not one of this application's")
+			return
+		}
+		profile = p
+	}
+	err := d.sched.AddExecutor(now, scheduler.ExecutorSpec{ID: id, Host: ev.reg.GetHost(), Profile: profile,
 		Cores: int(ev.reg.GetCores()), GPUs: ev.reg.GetGpuAddresses()})
 	if err != nil {
 		reject(err.Error())
@@ -343,17 +394,81 @@ func (d *Driver) retire(now time.Time, l *link) {
 	l.conn.Close()
 }
 
-func (d *Driver) executorLost(now time.Time, id scheduler.ExecutorID, why string) {
+// ExecutorEnded tells the driver how an executor's process ended (on
+// YARN, from its container's exit status): the loss, blaming its tasks or
+// not. Safe from any goroutine; after Run has returned it does nothing.
+func (d *Driver) ExecutorEnded(id scheduler.ExecutorID, loss scheduler.ExecutorLoss) {
+	select {
+	case d.events <- ended{id, loss}:
+	case <-d.done:
+	}
+}
+
+// connectionEnded handles an executor's connection closing. An executor
+// the driver told to stop is simply gone. Otherwise, with LossReasonWait,
+// it takes no new tasks while the platform says how it ended; without,
+// it is lost now, blamelessly.
+func (d *Driver) connectionEnded(now time.Time, id scheduler.ExecutorID, err error) {
 	l := d.execs[id]
 	if l == nil {
 		return
 	}
+	if l.stopping != "" {
+		d.remove(now, l, scheduler.ExecutorLoss{Reason: l.stopping})
+		return
+	}
+	why := fmt.Sprintf("connection ended: %v", err)
+	if d.cfg.LossReasonWait <= 0 {
+		d.lose(now, l, scheduler.ExecutorLoss{Reason: why})
+		return
+	}
 	delete(d.execs, id)
 	l.conn.Close()
-	l.sum.Lost = why
-	d.sched.RemoveExecutor(now, id, scheduler.ExecutorLoss{Reason: why})
+	l.departed = now
+	d.departing[id] = l
+	d.sched.DisableExecutor(id)
 }
 
+// executorEnded applies the platform's word on an executor, whether its
+// connection has ended yet or not.
+func (d *Driver) executorEnded(now time.Time, id scheduler.ExecutorID, loss scheduler.ExecutorLoss) {
+	if l := d.departing[id]; l != nil {
+		delete(d.departing, id)
+		d.lose(now, l, loss)
+		return
+	}
+	if l := d.execs[id]; l != nil {
+		if l.stopping != "" {
+			loss = scheduler.ExecutorLoss{Reason: l.stopping}
+		}
+		d.lose(now, l, loss)
+	}
+}
+
+// lose removes an executor that went away mid-job, recording why.
+func (d *Driver) lose(now time.Time, l *link, loss scheduler.ExecutorLoss) {
+	if l.stopping == "" {
+		l.sum.Lost = loss.Reason
+	}
+	d.remove(now, l, loss)
+}
+
+// remove takes an executor out of the driver and the scheduler.
+func (d *Driver) remove(now time.Time, l *link, loss scheduler.ExecutorLoss) {
+	delete(d.execs, l.id)
+	delete(d.departing, l.id)
+	l.conn.Close()
+	d.sched.RemoveExecutor(now, l.id, loss)
+}
+
+func (d *Driver) executorLost(now time.Time, id scheduler.ExecutorID, why string) {
+	if l := d.execs[id]; l != nil {
+		d.lose(now, l, scheduler.ExecutorLoss{Reason: why})
+	}
+}
+
+// checkHeartbeats declares lost the executors that went quiet, and the
+// departing ones whose end nobody explained in time.
 func (d *Driver) checkHeartbeats(now time.Time) {
 	var late []scheduler.ExecutorID
 	for id, l := range d.execs {
@@ -365,24 +480,39 @@ func (d *Driver) checkHeartbeats(now time.Time) {
 	for _, id := range late {
 		d.executorLost(now, id, fmt.Sprintf("no heartbeat for %v", d.cfg.HeartbeatTimeout))
 	}
+	var unexplained []*link
+	for _, l := range d.departing {
+		if now.Sub(l.departed) >= d.cfg.LossReasonWait {
+			unexplained = append(unexplained, l)
+		}
+	}
+	sort.Slice(unexplained, func(i, j int) bool { return unexplained[i].id < unexplained[j].id })
+	for _, l := range unexplained {
+		d.lose(now, l, scheduler.ExecutorLoss{Reason: fmt.Sprintf("connection ended; no exit status within %v", d.cfg.LossReasonWait)})
+	}
 }
 
-// allocate runs dynamic allocation on the scheduler's demand: the total
-// goes to Target, and the idle executors it releases are shut down (their
-// connections then end and they are forgotten as lost, blameless).
+// allocate runs dynamic allocation on the scheduler's demand: each
+// profile's total goes to Target, and the idle executors it releases are
+// told to stop (their connections then end, which is no loss).
 func (d *Driver) allocate(now time.Time) {
-	p := d.cfg.Profile.ID
-	var execs []dynalloc.Executor
+	byProfile := map[scheduler.ProfileID][]dynalloc.Executor{}
 	for _, st := range d.sched.Executors() {
-		execs = append(execs, dynalloc.Executor{ID: st.ID, Running: st.Running, Idle: st.IdleSince})
+		byProfile[st.Profile] = append(byProfile[st.Profile], dynalloc.Executor{ID: st.ID, Running: st.Running, Idle: st.IdleSince})
 	}
-	for _, dec := range d.cfg.Allocation.Update(now, []dynalloc.Profile{{ID: p, Demand: d.sched.Demand(now, p), Executors: execs}}) {
+	profiles := make([]dynalloc.Profile, len(d.cfg.Profiles))
+	for i, p := range d.cfg.Profiles {
+		profiles[i] = dynalloc.Profile{ID: p.ID, Demand: d.sched.Demand(now, p.ID), Executors: byProfile[p.ID]}
+	}
+	for _, dec := range d.cfg.Allocation.Update(now, profiles) {
 		if d.cfg.Target != nil {
-			d.cfg.Target(dec.Total)
+			d.cfg.Target(dec.Profile, dec.Total)
 		}
 		for _, id := range dec.Release {
-			if l := d.execs[id]; l != nil {
-				l.conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "idle: released by dynamic allocation"}}})
+			if l := d.execs[id]; l != nil && l.stopping == "" {
+				l.stopping = "idle: released by dynamic allocation"
+				d.sched.DisableExecutor(id) // no task may land there on its way out
+				l.conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: l.stopping}}})
 			}
 		}
 	}

@@ -10,83 +10,109 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/launcher"
+	"github.com/spindle-yarn/spindle/launcher/nodemanager"
 	"github.com/spindle-yarn/spindle/scheduler"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // Containers keeps an ApplicationMaster's executors running on YARN: it
-// asks the RM for Executors containers of the profile's size (yarn.io/gpu
-// included), starts `spindle executor` in each through its NodeManager, and
-// asks again for those that end. Executors then register with the driver
-// like local ones.
+// asks the RM for containers of each executor profile's size (yarn.io/gpu
+// included), has the launcher start `spindle executor` in each, reports how
+// each one ended, and asks again for those that end. Executors then
+// register with the driver like local ones.
 type Containers struct {
-	RM        *yarn.AMRMClient
-	NMOptions ipc.Options // how to reach NodeManagers (NMTokens are added per node)
-	Profile   scheduler.Profile
-	// Executors is how many executor containers to keep; SetTarget moves it
-	// (dynamic allocation).
-	Executors int
+	RM       *yarn.AMRMClient
+	Launcher *nodemanager.Launcher
+	// Profiles are the executors' shapes. Each has its own ask: priority
+	// and allocation-request id ProfileID+1, so the RM keeps their counts
+	// apart and says which ask each container fills.
+	Profiles []scheduler.Profile
+	// Initial is how many executors of each profile to keep at first;
+	// SetTarget moves it (dynamic allocation).
+	Initial map[scheduler.ProfileID]int
 	// MaxGPUsPerNode is the most GPUs a node has (the maximum allocation).
 	MaxGPUsPerNode int
-	// Launch is the executors' launch context, less the parts each
-	// container gets of its own (GPU list, id).
-	Launch         *hadoopyarn.ContainerLaunchContextProto
 	NodeLabel      string
 	Heartbeat      time.Duration // allocate interval once nothing is pending (default 1s)
-	OnLaunchFailed func(container string, err error)
 	// Register registers the AM again: after an RM restart (or failover)
 	// allocate answers ApplicationMasterNotRegistered until it does.
 	Register func(ctx context.Context) error
-	// MaxParallelLaunches bounds concurrent startContainers calls
-	// (default 8).
-	MaxParallelLaunches int
 	// Progress reports the job's progress in [0,1] for each allocate, which
 	// the RM shows as the application's (nil: 0).
 	Progress func() float32
+	// Ended is told how each started executor's container ended, for the
+	// driver to blame its tasks or not (nil: nobody is told).
+	Ended func(id scheduler.ExecutorID, loss scheduler.ExecutorLoss)
+	// Executor failures (see nodeHealth): a host is excluded after
+	// MaxFailuresPerHost of them (0: never) for ExcludeTimeout; Run fails
+	// after MaxFailures in all (0: no limit) or once every node is excluded.
+	MaxFailuresPerHost int
+	ExcludeTimeout     time.Duration
+	MaxFailures        int
+	// Log reports launch failures and exclusions (nil: silent).
+	Log func(format string, args ...any)
 
-	mu         sync.Mutex
-	responseID int32
-	nmTokens   map[string]*hadoopcommon.TokenProto
-	live       map[string]*container // by container id
-	gpus       *launcher.GPUIndices
-	release    []*hadoopyarn.ContainerIdProto
-	launches   chan struct{} // a slot per launch in flight
+	mu           sync.Mutex
+	responseID   int32
+	targets      map[scheduler.ProfileID]int
+	running      map[scheduler.ProfileID]int // live containers per profile
+	live         map[string]*container       // by container id
+	gpus         *launcher.GPUIndices
+	release      []*hadoopyarn.ContainerIdProto
+	health       *nodeHealth
+	clusterNodes int
 }
-
-// askID is the allocation-request id of the executors' ask; the RM echoes
-// it on the containers it allocates for it.
-const askID = 1
 
 type container struct {
-	node string
-	gpus []string
+	node, host string
+	profile    scheduler.Profile
+	gpus       []string
 }
 
-// SetTarget changes how many executor containers to keep. Fewer than are
-// running cancels outstanding requests; running ones stop only when their
-// executors are released.
-func (c *Containers) SetTarget(n int) {
+// askID is the priority and allocation-request id of profile p's ask.
+func askID(p scheduler.ProfileID) int64 { return int64(p) + 1 }
+
+// SetTarget changes how many executor containers of profile p to keep.
+// Fewer than are running cancels outstanding requests; running ones stop
+// only when their executors are released.
+func (c *Containers) SetTarget(p scheduler.ProfileID, n int) {
 	c.mu.Lock()
-	c.Executors = n
+	c.targets[p] = n
 	c.mu.Unlock()
 }
 
-// Run heartbeats until ctx ends.
-func (c *Containers) Run(ctx context.Context) error {
+// ProfileOf says which profile container id was asked for, while it runs.
+func (c *Containers) ProfileOf(id scheduler.ExecutorID) (scheduler.ProfileID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := c.live[string(id)]; k != nil {
+		return k.profile.ID, true
+	}
+	return 0, false
+}
+
+// Init readies c for Run, SetTarget and ProfileOf.
+func (c *Containers) Init() {
 	if c.Heartbeat <= 0 {
 		c.Heartbeat = time.Second
 	}
-	c.nmTokens = map[string]*hadoopcommon.TokenProto{}
+	c.targets = map[scheduler.ProfileID]int{}
+	for p, n := range c.Initial {
+		c.targets[p] = n
+	}
+	c.running = map[scheduler.ProfileID]int{}
 	c.live = map[string]*container{}
 	c.gpus = launcher.NewGPUIndices()
-	if c.MaxParallelLaunches <= 0 {
-		c.MaxParallelLaunches = 8
-	}
-	c.launches = make(chan struct{}, c.MaxParallelLaunches)
+	c.health = newNodeHealth(c.MaxFailuresPerHost, c.ExcludeTimeout, c.MaxFailures)
+}
+
+// Run heartbeats until ctx ends, or until executors fail so often that the
+// application cannot go on.
+func (c *Containers) Run(ctx context.Context) error {
 	for {
 		pending, err := c.heartbeat(ctx)
 		if err != nil {
@@ -105,41 +131,58 @@ func (c *Containers) Run(ctx context.Context) error {
 	}
 }
 
-func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
+// request builds the next allocate from the ask table.
+func (c *Containers) request(now time.Time) *hadoopyarn.AllocateRequestProto {
 	c.mu.Lock()
-	want := c.Executors - len(c.live)
-	release := c.release
+	defer c.mu.Unlock()
+	req := &hadoopyarn.AllocateRequestProto{Release: c.release, ResponseId: proto.Int32(c.responseID)}
 	c.release = nil
-	respID := c.responseID
-	c.mu.Unlock()
-	ask := &hadoopyarn.ResourceRequestProto{
-		Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
-		ResourceName:        proto.String("*"),
-		Capability:          yarn.NewResource(c.Profile.MemoryMB, int32(c.Profile.Cores), map[string]int64{yarn.GPU: int64(c.Profile.GPUs)}),
-		NumContainers:       proto.Int32(int32(max(want, 0))),
-		RelaxLocality:       proto.Bool(true),
-		AllocationRequestId: proto.Int64(askID),
+	for _, p := range c.Profiles {
+		gpus := map[string]int64{yarn.GPU: int64(p.GPUs)}
+		if p.GPUs == 0 {
+			gpus = nil
+		}
+		ask := &hadoopyarn.ResourceRequestProto{
+			Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(int32(askID(p.ID)))},
+			ResourceName:        proto.String("*"),
+			Capability:          yarn.NewResource(p.MemoryMB, int32(p.Cores), gpus),
+			NumContainers:       proto.Int32(int32(max(c.targets[p.ID]-c.running[p.ID], 0))),
+			RelaxLocality:       proto.Bool(true),
+			AllocationRequestId: proto.Int64(askID(p.ID)),
+		}
+		if c.NodeLabel != "" {
+			ask.NodeLabelExpression = proto.String(c.NodeLabel)
+		}
+		req.Ask = append(req.Ask, ask)
 	}
-	if c.Profile.GPUs == 0 {
-		ask.Capability = yarn.NewResource(c.Profile.MemoryMB, int32(c.Profile.Cores), nil)
+	c.health.expire(now)
+	if add, remove := c.health.changes(); len(add)+len(remove) > 0 {
+		if len(add) > 0 && c.Log != nil {
+			c.Log("excluding host(s) %v from the application's asks after %d executor failures on each", add, c.MaxFailuresPerHost)
+		}
+		req.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: add, BlacklistRemovals: remove}
 	}
-	if c.NodeLabel != "" {
-		ask.NodeLabelExpression = proto.String(c.NodeLabel)
-	}
-	var progress float32
 	if c.Progress != nil {
-		progress = c.Progress()
+		req.Progress = proto.Float32(c.Progress())
 	}
-	resp, err := c.RM.Allocate(ctx, &hadoopyarn.AllocateRequestProto{Ask: []*hadoopyarn.ResourceRequestProto{ask}, Release: release, ResponseId: proto.Int32(respID), Progress: proto.Float32(progress)})
+	return req
+}
+
+func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
+	now := time.Now()
+	req := c.request(now)
+	resp, err := c.RM.Allocate(ctx, req)
 	if errors.Is(err, ipc.ErrApplicationMasterNotRegistered) && c.Register != nil {
 		// A restarted RM has forgotten us: register again and start the
-		// conversation over; the next allocate sends the whole ask anew.
+		// conversation over; the next allocate sends the whole ask, the
+		// releases and the exclusions anew.
 		if err := c.Register(ctx); err != nil {
 			return false, fmt.Errorf("registering again after the RM forgot the application: %w", err)
 		}
 		c.mu.Lock()
 		c.responseID = 0
-		c.release = append(release, c.release...)
+		c.release = append(req.GetRelease(), c.release...)
+		c.health.resend()
 		c.mu.Unlock()
 		return true, nil
 	}
@@ -149,89 +192,121 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 		}
 		return false, fmt.Errorf("allocate: %w", err)
 	}
+	c.Launcher.AddTokens(resp.GetNmTokens())
+
+	type ended struct {
+		id   scheduler.ExecutorID
+		loss scheduler.ExecutorLoss
+	}
+	var ends []ended
+	var starts []func()
 	c.mu.Lock()
 	c.responseID = resp.GetResponseId()
-	for _, t := range resp.GetNmTokens() {
-		c.nmTokens[fmt.Sprintf("%s:%d", t.GetNodeId().GetHost(), t.GetNodeId().GetPort())] = t.GetToken()
-	}
+	c.clusterNodes = int(resp.GetNumClusterNodes())
 	for _, st := range resp.GetCompletedContainerStatuses() {
 		id := yarn.ContainerID(st.GetContainerId())
-		if k := c.live[id]; k != nil {
-			c.gpus.Release(k.node, k.gpus)
-			delete(c.live, id)
+		k := c.forget(id)
+		if k == nil {
+			continue // released before it started: nothing ran there
 		}
+		loss, nodeFault := containerEnd(st)
+		loss.Reason = fmt.Sprintf("container %s %s", id, loss.Reason)
+		if nodeFault {
+			c.health.failed(now, k.node, k.host, loss.Reason)
+		}
+		ends = append(ends, ended{scheduler.ExecutorID(id), loss})
 	}
-	var starts []func()
 	for _, ct := range resp.GetAllocatedContainers() {
-		id := yarn.ContainerID(ct.GetId())
-		node := fmt.Sprintf("%s:%d", ct.GetNodeId().GetHost(), ct.GetNodeId().GetPort())
-		if len(c.live) >= c.Executors {
-			c.release = append(c.release, ct.GetId()) // surplus
-			continue
+		if start := c.take(ctx, now, ct); start != nil {
+			starts = append(starts, start)
 		}
-		gpus, err := c.gpus.Assign(node, c.MaxGPUsPerNode, c.Profile.GPUs)
-		if err != nil {
-			c.release = append(c.release, ct.GetId())
-			continue
-		}
-		c.live[id] = &container{node: node, gpus: gpus}
-		token := c.nmTokens[node]
-		ct := ct
-		starts = append(starts, func() { c.start(ctx, ct, id, node, token, gpus) })
 	}
-	pending := c.Executors > len(c.live)
+	pending := false
+	for _, p := range c.Profiles {
+		pending = pending || c.targets[p.ID] > c.running[p.ID]
+	}
+	giveUp := c.health.giveUp(c.clusterNodes)
 	c.mu.Unlock()
+
+	for _, e := range ends {
+		if c.Ended != nil {
+			c.Ended(e.id, e.loss)
+		}
+	}
+	if giveUp != "" {
+		return false, errors.New(giveUp)
+	}
 	for _, s := range starts {
-		go func() {
-			c.launches <- struct{}{}
-			defer func() { <-c.launches }()
-			s()
-		}()
+		s()
 	}
 	return pending, nil
 }
 
-// start launches `spindle executor` in container ct with its GPU list.
-func (c *Containers) start(ctx context.Context, ct *hadoopyarn.ContainerProto, id, node string, token *hadoopcommon.TokenProto, gpus []string) {
-	fail := func(err error) {
-		c.mu.Lock()
-		if k := c.live[id]; k != nil {
-			c.gpus.Release(k.node, k.gpus)
-			delete(c.live, id)
+// take decides what to do with an allocated container: keep it (returning
+// its launch) or release it — surplus, on an excluded host, or with no
+// free GPU indices among ours there. Called with c.mu held.
+func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.ContainerProto) func() {
+	id := yarn.ContainerID(ct.GetId())
+	node, host := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
+	c.health.seen(node, host)
+	var prof *scheduler.Profile
+	for i := range c.Profiles {
+		if askID(c.Profiles[i].ID) == ct.GetAllocationRequestId() {
+			prof = &c.Profiles[i]
 		}
+	}
+	if prof == nil || c.running[prof.ID] >= c.targets[prof.ID] || c.health.isExcluded(host) {
 		c.release = append(c.release, ct.GetId())
-		c.mu.Unlock()
-		if c.OnLaunchFailed != nil {
-			c.OnLaunchFailed(id, err)
-		}
+		return nil
 	}
-	if token == nil {
-		fail(fmt.Errorf("no NMToken for node %s", node))
-		return
-	}
-	nm, err := yarn.NewNMClient(node, token, c.NMOptions)
+	gpus, err := c.gpus.Assign(node, c.MaxGPUsPerNode, prof.GPUs)
 	if err != nil {
-		fail(err)
-		return
+		c.release = append(c.release, ct.GetId())
+		return nil
 	}
-	defer nm.Close()
-	launch := proto.Clone(c.Launch).(*hadoopyarn.ContainerLaunchContextProto)
+	c.live[id] = &container{node: node, host: host, profile: *prof, gpus: gpus}
+	c.running[prof.ID]++
 	env := map[string]string{
-		"SPINDLE_EXECUTOR_ID":            id,
-		"SPINDLE_EXECUTOR_GPU_ADDRESSES": strings.Join(gpus, ","),
-		"SPINDLE_EXECUTOR_GPUS":          fmt.Sprint(len(gpus)),
+		"SPINDLE_EXECUTOR_ID":    id,
+		"SPINDLE_EXECUTOR_CORES": fmt.Sprint(prof.Cores),
+		"SPINDLE_EXECUTOR_GPUS":  fmt.Sprint(prof.GPUs),
+		executor.EnvAMGPUIndices: strings.Join(gpus, ","),
 	}
-	for k, v := range env {
-		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
+	return func() {
+		c.Launcher.Start(ctx, ct, env, func(err error) {
+			if err != nil && ctx.Err() == nil {
+				c.launchFailed(ct, err)
+			}
+		})
 	}
-	resp, err := nm.StartContainers(ctx, &hadoopyarn.StartContainersRequestProto{StartContainerRequest: []*hadoopyarn.StartContainerRequestProto{{
-		ContainerLaunchContext: launch, ContainerToken: ct.GetContainerToken(),
-	}}})
-	if err != nil {
-		fail(err)
-		return
+}
+
+// forget drops a live container, giving back its GPU indices; nil when it
+// was not live. Called with c.mu held.
+func (c *Containers) forget(id string) *container {
+	k := c.live[id]
+	if k == nil {
+		return nil
 	}
-	if f := resp.GetFailedRequests(); len(f) > 0 {
-		fail(fmt.Errorf("%s", f[0].GetException().GetMessage()))
+	c.gpus.Release(k.node, k.gpus)
+	delete(c.live, id)
+	c.running[k.profile.ID]--
+	return k
+}
+
+// launchFailed releases a container its NodeManager would not start and
+// counts the failure against the node; the next heartbeat asks for
+// another.
+func (c *Containers) launchFailed(ct *hadoopyarn.ContainerProto, err error) {
+	id := yarn.ContainerID(ct.GetId())
+	c.mu.Lock()
+	k := c.forget(id)
+	if k != nil {
+		c.release = append(c.release, ct.GetId())
+		c.health.failed(time.Now(), k.node, k.host, fmt.Sprintf("container %s: launch failed: %v", id, err))
+	}
+	c.mu.Unlock()
+	if k != nil && c.Log != nil {
+		c.Log("container %s on %s: launch failed: %v", id, k.node, err)
 	}
 }

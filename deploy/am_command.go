@@ -23,6 +23,8 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/launcher/nodemanager"
+	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
@@ -74,10 +76,6 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	profile, err := executorProfile(conf)
-	if err != nil {
-		return err
-	}
 	schedCfg, err := schedulerConfig(conf)
 	if err != nil {
 		return err
@@ -119,23 +117,21 @@ func runAM(c *cli.Context) error {
 	if s.err != nil {
 		return s.err
 	}
-	if mode == "fine" {
-		// A container per task: executors the size of the largest task, and
-		// every task taking a whole one, so each runs alone in its container.
-		cpus, gpus := 1, 0.0
-		for _, st := range job.Stages {
-			cpus, gpus = max(cpus, st.CPUs), max(gpus, st.GPUs)
-		}
-		profile.Cores, profile.GPUs = cpus, int(math.Ceil(gpus))
-		for i := range job.Stages {
-			job.Stages[i].CPUs = profile.Cores
-		}
+	profiles, stageProfiles, err := executorProfiles(conf, job)
+	if err != nil {
+		return err
 	}
 	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
 	// The event loop publishes the job's progress; the allocate heartbeat,
 	// in its own goroutine, reports it to the RM.
-	var progress atomic.Uint32 // math.Float32bits of the fraction done
-	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: ":0", OneTaskPerExecutor: mode == "fine",
+	var progress atomic.Uint32    // math.Float32bits of the fraction done
+	var containers *am.Containers // set below; the driver asks it and moves its targets
+	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profiles: profiles, StageProfiles: stageProfiles, Secret: secret, Listen: ":0",
+		OneTaskPerExecutor: mode == "fine",
+		// A container's exit status reaches the AM a heartbeat or two
+		// after its executor's connection ends.
+		LossReasonWait:  10 * time.Second,
+		ExecutorProfile: func(id scheduler.ExecutorID) (scheduler.ProfileID, bool) { return containers.ProfileOf(id) },
 		Progress: func(p am.Progress) {
 			if p.Tasks > 0 {
 				progress.Store(math.Float32bits(float32(p.Succeeded) / float32(p.Tasks)))
@@ -147,7 +143,6 @@ func runAM(c *cli.Context) error {
 	}
 	// Fine-grained mode asks for containers as tasks want them.
 	dynamic = dynamic || mode == "fine"
-	var containers *am.Containers // set below; the driver moves its target
 	if dynamic {
 		acfg, err := allocationConfig(conf)
 		if err != nil {
@@ -156,7 +151,7 @@ func runAM(c *cli.Context) error {
 		if dcfg.Allocation, err = dynalloc.New(acfg); err != nil {
 			return err
 		}
-		dcfg.Target = func(n int) { containers.SetTarget(n) }
+		dcfg.Target = func(p scheduler.ProfileID, n int) { containers.SetTarget(p, n) }
 	}
 	driver, err := am.New(dcfg)
 	if err != nil {
@@ -190,37 +185,72 @@ func runAM(c *cli.Context) error {
 		return err
 	}
 	for k, v := range map[string]string{
-		"SPINDLE_DRIVER_ADDRESS": net.JoinHostPort(host, port), "SPINDLE_APP_ID": appID,
-		"SPINDLE_EXECUTOR_CORES": fmt.Sprint(profile.Cores), "SPINDLE_SECRET_FROM": "credentials",
+		"SPINDLE_DRIVER_ADDRESS": net.JoinHostPort(host, port), "SPINDLE_APP_ID": appID, "SPINDLE_SECRET_FROM": "credentials",
 	} {
 		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
+	}
+	if script := s.str("spindle.executor.resource.gpu.discoveryScript"); script != "" {
+		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String("SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"), Value: proto.String(script)})
 	}
 	launch.Command = []string{"SPINDLE_EXECUTOR_LOG_DIR=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
 	label := s.str("spindle.yarn.executor.nodeLabelExpression")
 	instances := s.int("spindle.executor.instances")
+	excludeNodes := s.bool("spindle.yarn.executor.launch.excludeOnFailure.enabled")
+	perNode := s.int("spindle.excludeOnFailure.application.maxFailedExecutorsPerNode")
+	maxFailures := s.int("spindle.executor.maxNumFailures")
 	if s.err != nil {
 		return s.err
 	}
-	if dcfg.Allocation != nil {
-		instances = dcfg.Allocation.Target(profile.ID)
+	excludeFor, err := conf.Duration("spindle.excludeOnFailure.timeout")
+	if err != nil {
+		return err
 	}
-	containers = &am.Containers{RM: rm, NMOptions: opts, Profile: profile, Executors: instances,
-		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), Launch: launch, NodeLabel: label,
-		OnLaunchFailed: func(id string, err error) { fmt.Fprintf(os.Stderr, "container %s: launch failed: %v\n", id, err) },
+	initial := map[scheduler.ProfileID]int{profiles[0].ID: instances}
+	limit := instances // the executors maxNumFailures scales with
+	if dcfg.Allocation != nil {
+		for _, p := range profiles {
+			initial[p.ID] = dcfg.Allocation.Target(p.ID)
+		}
+		if limit, err = conf.Int("spindle.dynamicAllocation.maxExecutors"); err != nil {
+			return err
+		}
+	}
+	if maxFailures == 0 && limit <= math.MaxInt/2 {
+		maxFailures = max(2*limit, 3) // Spark's default
+	}
+	if !excludeNodes {
+		perNode = 0
+	}
+	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles, Initial: initial,
+		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), NodeLabel: label,
+		MaxFailuresPerHost: perNode, ExcludeTimeout: excludeFor, MaxFailures: maxFailures,
+		Log:   func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
+		Ended: driver.ExecutorEnded,
 		Register: func(ctx context.Context) error {
 			_, err := rm.RegisterApplicationMaster(ctx, regReq)
 			return err
 		},
 		Progress: func() float32 { return math.Float32frombits(progress.Load()) }}
+	containers.Init()
+	// Executors failing so often that the application cannot go on end
+	// the job with that reason.
+	jobCtx, endJob := context.WithCancelCause(ctx)
+	defer endJob(nil)
 	allocCtx, stopAlloc := context.WithCancel(ctx)
 	allocDone := make(chan error, 1)
-	go func() { allocDone <- containers.Run(allocCtx) }()
+	go func() {
+		err := containers.Run(allocCtx)
+		if err != nil {
+			endJob(err)
+		}
+		allocDone <- err
+	}()
 
-	sum, runErr := driver.Run(ctx, job)
+	sum, runErr := driver.Run(jobCtx, job)
 	stopAlloc()
 	<-allocDone
 	printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
-	printTimings(c.App.Writer, sum, instances)
+	printTimings(c.App.Writer, sum, initial[profiles[0].ID])
 
 	final, diag := hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED, "job "+sum.Job+" succeeded"
 	if runErr != nil || !sum.Succeeded {

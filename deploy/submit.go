@@ -22,6 +22,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/jobspec"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/launcher/local"
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // flagKeys are the submit flags that stand for configuration keys; a flag
@@ -200,7 +201,7 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	logDir := filepath.Join(os.TempDir(), "spindle", appID)
 
 	progress := newProgressPrinter(c.App.Writer)
-	driver, err := am.New(am.Config{AppID: appID, Scheduler: schedCfg, Profile: profile, Secret: secret, Listen: "127.0.0.1:0", Progress: progress.update})
+	driver, err := am.New(am.Config{AppID: appID, Scheduler: schedCfg, Profiles: []scheduler.Profile{profile}, Secret: secret, Listen: "127.0.0.1:0", Progress: progress.update})
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	defer rm.Close()
 	user := yarnapp.User(os.LookupEnv)
 	s := &settings{c: conf}
-	profile, err := executorProfile(conf)
+	profiles, stageProfiles, err := executorProfiles(conf, job)
 	if err != nil {
 		return err
 	}
@@ -62,10 +62,11 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	if err != nil {
 		return fmt.Errorf("asking the ResourceManager for an application id: %w", err)
 	}
-	err = yarnapp.Check(ctx, rm, newApp.GetMaximumCapability(), queue, []yarnapp.Ask{
-		{Role: "ApplicationMaster", MemoryMB: amMem, VCores: amCores},
-		{Role: "executor", MemoryMB: profile.MemoryMB, VCores: profile.Cores, GPUs: profile.GPUs},
-	})
+	asks := []yarnapp.Ask{{Role: "ApplicationMaster", MemoryMB: amMem, VCores: amCores}}
+	for _, p := range profiles {
+		asks = append(asks, yarnapp.Ask{Role: profileRole(p, profiles, stageProfiles, job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs})
+	}
+	err = yarnapp.Check(ctx, rm, newApp.GetMaximumCapability(), queue, asks)
 	if err != nil {
 		return err
 	}
@@ -185,40 +186,14 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	if !c.Bool("wait") || c.Bool("no-wait") {
 		return nil
 	}
-	err = follow(ctx, c, rm, newApp.GetApplicationId())
+	w, id := c.App.Writer, newApp.GetApplicationId()
+	err = follow(ctx, appID, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		return report(ctx, rm, id)
+	}, w, isTerminal(w), time.Second)
 	// The AM removes the staging directory when it succeeds; an application
 	// that failed or was killed may have left it.
 	stager.Remove(context.Background(), dir)
 	return err
-}
-
-// follow prints the application's state changes until it ends; it
-// succeeds exactly when the application did.
-func follow(ctx context.Context, c *cli.Context, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto) error {
-	last, url := "", ""
-	for {
-		r, err := report(ctx, rm, id)
-		if err != nil {
-			return err
-		}
-		if st := yarnapp.State(r); st != last {
-			last = st
-			fmt.Fprintf(c.App.Writer, "%s %s\n", yarn.ApplicationID(id), st)
-		}
-		if u := r.GetTrackingUrl(); u != "" && u != url {
-			url = u
-			fmt.Fprintf(c.App.Writer, "tracking URL: %s\n", u)
-		}
-		if yarnapp.Ended(r) {
-			if r.GetFinalApplicationStatus() == hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
-				return nil
-			}
-			return fmt.Errorf("%s ended %s (%s): %s", yarn.ApplicationID(id), yarnapp.State(r), yarnapp.FinalStatus(r), r.GetDiagnostics())
-		}
-		if err := pause(ctx, time.Second); err != nil {
-			return err
-		}
-	}
 }
 
 // writeJSONSpec writes a job built from the command line as a spec file.

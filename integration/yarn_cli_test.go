@@ -15,10 +15,13 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
-// spindleOn runs the spindle binary against cluster c.
+// spindleOn runs the spindle binary against cluster c, for at most three
+// minutes: a submission that never ends is a failure, not a hung test.
 func spindleOn(t *testing.T, c *testcluster.Cluster, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(spindleBinary(t), args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, spindleBinary(t), args...)
 	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
 	out, err := cmd.CombinedOutput()
 	return string(out), err

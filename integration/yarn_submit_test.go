@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -309,21 +311,59 @@ stages:
 	}
 }
 
-// Fine-grained mode: a container per task, each gone when its task is.
+// Fine-grained mode: a container per task, sized to its stage's tasks
+// (the RM's own record of the containers says so), each gone when its
+// task is.
 func TestYarnFineGrainedModeRunsEachTaskInItsOwnContainer(t *testing.T) {
 	c := testcluster.Get(t)
 	out := filepath.Join(t.TempDir(), "ran")
 	spec := writeSpec(t, fmt.Sprintf(`name: yarn-fine
 stages:
-  - name: s
-    tasks: 6
+  - name: gpu
+    tasks: 4
     resources: {cpus: 1, gpus: 1}
-    command: "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES >> %s"
+    command: "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES >> %[1]s; sleep 1"
+  - name: wide
+    after: [gpu]
+    tasks: 2
+    resources: {cpus: 2}
+    command: "echo $SPINDLE_EXECUTOR_ID none >> %[1]s; sleep 1"
 `, out))
-	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.yarn.mode=fine", "--conf", "spindle.executor.memory=512m",
+	cmd := exec.Command(spindleBinary(t), "submit", "--master", "yarn", "--conf", "spindle.yarn.mode=fine", "--conf", "spindle.executor.memory=512m",
 		"--conf", "spindle.dynamicAllocation.maxExecutors=4", spec)
-	if err != nil {
-		t.Fatalf("fine-grained submit: %v\n%s", err, o)
+	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
+	var buf syncBuffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// The RM's record of the executor containers while they run: their
+	// shape by priority (one per profile; the AM's is 0).
+	shapes := map[string]bool{}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("fine-grained submit: %v\n%s", err, buf.String())
+			}
+			running = false
+		case <-tick.C:
+			if m := submittedID.FindStringSubmatch(buf.String()); m != nil {
+				for _, ct := range appContainers(t, c, m[1]) {
+					if ct.Priority > 0 {
+						shapes[fmt.Sprintf("%d vcores, %d yarn.io/gpu", ct.VCores, ct.GPUs)] = true
+					}
+				}
+			}
+		}
+	}
+	want := map[string]bool{"1 vcores, 1 yarn.io/gpu": true, "2 vcores, 0 yarn.io/gpu": true}
+	if !maps.Equal(shapes, want) {
+		t.Errorf("executor containers seen %v, want one shape per stage: %v", shapes, want)
 	}
 	lines := readLines(t, out)
 	if len(lines) != 6 {
@@ -332,11 +372,58 @@ stages:
 	containers := map[string]bool{}
 	for _, l := range lines {
 		if len(l) != 2 {
-			t.Fatalf("task record %q: want a container and one GPU", l)
+			t.Fatalf("task record %q: want a container and its GPU", l)
 		}
 		if containers[l[0]] {
 			t.Errorf("container %s ran more than one task", l[0])
 		}
 		containers[l[0]] = true
 	}
+}
+
+// container is what the RM's REST API says of a running container.
+type container struct {
+	Priority, VCores, GPUs int
+}
+
+// appContainers lists the running containers of an application's first
+// attempt, from the RM's REST API.
+func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container {
+	t.Helper()
+	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
+	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + app + "/appattempts/" + attempt + "/containers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return nil // not yet known to the RM, or already gone
+	}
+	var got struct {
+		Container []struct {
+			Priority           int      `json:"priority"`
+			AllocatedVCores    int      `json:"allocatedVCores"`
+			AllocatedResources struct { // a JAXB map
+				Entry []struct {
+					Key   string `json:"key"`
+					Value int    `json:"value"`
+				} `json:"entry"`
+			} `json:"allocatedResources"`
+		} `json:"container"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("containers of %s: %v\n%s", app, err, body)
+	}
+	var out []container
+	for _, ct := range got.Container {
+		k := container{Priority: ct.Priority, VCores: ct.AllocatedVCores}
+		for _, e := range ct.AllocatedResources.Entry {
+			if e.Key == "yarn.io/gpu" {
+				k.GPUs = e.Value
+			}
+		}
+		out = append(out, k)
+	}
+	return out
 }

@@ -48,6 +48,12 @@ var registry = []Key{
 		Meaning: "failed tasks after which a host is excluded"},
 	{Name: "spindle.excludeOnFailure.timeout", Default: "1h", Kind: KindDuration, Unit: time.Millisecond,
 		Meaning: "how long a host stays excluded"},
+	{Name: "spindle.excludeOnFailure.application.maxFailedExecutorsPerNode", Default: "2", Kind: KindInt, check: atLeast(1),
+		Meaning: "YARN: failed executor containers after which their host is excluded from the asks"},
+	{Name: "spindle.yarn.executor.launch.excludeOnFailure.enabled", Default: "true", Kind: KindBool,
+		Meaning: "YARN: exclude hosts where executor containers keep failing (for spindle.excludeOnFailure.timeout)"},
+	{Name: "spindle.executor.maxNumFailures", Default: "0", Kind: KindInt, check: atLeast(0),
+		Meaning: "YARN: executor failures after which the application fails; 0: max(2 × executors, 3), executors being maxExecutors under dynamic allocation"},
 	{Name: "spindle.scheduler.excludeOnFailure.unschedulableTaskSetTimeout", Default: "120s", Kind: KindDuration, Unit: time.Second,
 		Meaning: "how long a stage whose hosts are all excluded waits for a new executor before it fails"},
 

@@ -86,6 +86,9 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.dynamicAllocation.warmPool.idleTimeout":                 60 * time.Second,
 		"spindle.dynamicAllocation.surplusIdleTimeout":                   15 * time.Second,
 		"spindle.dynamicAllocation.rampDownDelay":                        5 * time.Second,
+		"spindle.excludeOnFailure.application.maxFailedExecutorsPerNode": 2,
+		"spindle.yarn.executor.launch.excludeOnFailure.enabled":          true,
+		"spindle.executor.maxNumFailures":                                0,
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {

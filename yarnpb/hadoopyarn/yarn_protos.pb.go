@@ -881,70 +881,6 @@ func (QueueStateProto) EnumDescriptor() ([]byte, []int) {
 	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{13}
 }
 
-// Special values of ContainerStatusProto.exit_status; any other value is the
-// process's own exit code.
-type ContainerExitStatusProto int32
-
-const (
-	ContainerExitStatusProto_SUCCESS      ContainerExitStatusProto = 0
-	ContainerExitStatusProto_INVALID      ContainerExitStatusProto = -1000
-	ContainerExitStatusProto_ABORTED      ContainerExitStatusProto = -100 // released by the AM or killed by the framework
-	ContainerExitStatusProto_DISKS_FAILED ContainerExitStatusProto = -101
-)
-
-// Enum value maps for ContainerExitStatusProto.
-var (
-	ContainerExitStatusProto_name = map[int32]string{
-		0:     "SUCCESS",
-		-1000: "INVALID",
-		-100:  "ABORTED",
-		-101:  "DISKS_FAILED",
-	}
-	ContainerExitStatusProto_value = map[string]int32{
-		"SUCCESS":      0,
-		"INVALID":      -1000,
-		"ABORTED":      -100,
-		"DISKS_FAILED": -101,
-	}
-)
-
-func (x ContainerExitStatusProto) Enum() *ContainerExitStatusProto {
-	p := new(ContainerExitStatusProto)
-	*p = x
-	return p
-}
-
-func (x ContainerExitStatusProto) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (ContainerExitStatusProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14].Descriptor()
-}
-
-func (ContainerExitStatusProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14]
-}
-
-func (x ContainerExitStatusProto) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Do not use.
-func (x *ContainerExitStatusProto) UnmarshalJSON(b []byte) error {
-	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
-	if err != nil {
-		return err
-	}
-	*x = ContainerExitStatusProto(num)
-	return nil
-}
-
-// Deprecated: Use ContainerExitStatusProto.Descriptor instead.
-func (ContainerExitStatusProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{14}
-}
-
 // A Java exception, with its causes, as the NodeManager reports a failed
 // per-container request.
 type SerializedExceptionProto struct {
@@ -4704,12 +4640,7 @@ const file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc = "" +
 	"\tQ_STOPPED\x10\x01\x12\r\n" +
 	"\tQ_RUNNING\x10\x02\x12\x0e\n" +
 	"\n" +
-	"Q_DRAINING\x10\x03*n\n" +
-	"\x18ContainerExitStatusProto\x12\v\n" +
-	"\aSUCCESS\x10\x00\x12\x14\n" +
-	"\aINVALID\x10\x98\xf8\xff\xff\xff\xff\xff\xff\xff\x01\x12\x14\n" +
-	"\aABORTED\x10\x9c\xff\xff\xff\xff\xff\xff\xff\xff\x01\x12\x19\n" +
-	"\fDISKS_FAILED\x10\x9b\xff\xff\xff\xff\xff\xff\xff\xff\x01B3Z1github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"Q_DRAINING\x10\x03B3Z1github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 
 var (
 	file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescOnce sync.Once
@@ -4723,7 +4654,7 @@ func file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP() []byte {
 	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescData
 }
 
-var file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes = make([]protoimpl.EnumInfo, 15)
+var file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes = make([]protoimpl.EnumInfo, 14)
 var file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_yarnpb_hadoopyarn_yarn_protos_proto_goTypes = []any{
 	(ResourceTypesProto)(0),                     // 0: spindle.hadoop.yarn.ResourceTypesProto
@@ -4740,128 +4671,127 @@ var file_yarnpb_hadoopyarn_yarn_protos_proto_goTypes = []any{
 	(AMCommandProto)(0),                         // 11: spindle.hadoop.yarn.AMCommandProto
 	(ApplicationAccessTypeProto)(0),             // 12: spindle.hadoop.yarn.ApplicationAccessTypeProto
 	(QueueStateProto)(0),                        // 13: spindle.hadoop.yarn.QueueStateProto
-	(ContainerExitStatusProto)(0),               // 14: spindle.hadoop.yarn.ContainerExitStatusProto
-	(*SerializedExceptionProto)(nil),            // 15: spindle.hadoop.yarn.SerializedExceptionProto
-	(*ApplicationIdProto)(nil),                  // 16: spindle.hadoop.yarn.ApplicationIdProto
-	(*ApplicationAttemptIdProto)(nil),           // 17: spindle.hadoop.yarn.ApplicationAttemptIdProto
-	(*ContainerIdProto)(nil),                    // 18: spindle.hadoop.yarn.ContainerIdProto
-	(*NodeIdProto)(nil),                         // 19: spindle.hadoop.yarn.NodeIdProto
-	(*PriorityProto)(nil),                       // 20: spindle.hadoop.yarn.PriorityProto
-	(*ResourceInformationProto)(nil),            // 21: spindle.hadoop.yarn.ResourceInformationProto
-	(*ResourceTypeInfoProto)(nil),               // 22: spindle.hadoop.yarn.ResourceTypeInfoProto
-	(*ResourceProto)(nil),                       // 23: spindle.hadoop.yarn.ResourceProto
-	(*ResourceUtilizationProto)(nil),            // 24: spindle.hadoop.yarn.ResourceUtilizationProto
-	(*ResourceProfileEntry)(nil),                // 25: spindle.hadoop.yarn.ResourceProfileEntry
-	(*ResourceProfilesProto)(nil),               // 26: spindle.hadoop.yarn.ResourceProfilesProto
-	(*ContainerProto)(nil),                      // 27: spindle.hadoop.yarn.ContainerProto
-	(*URLProto)(nil),                            // 28: spindle.hadoop.yarn.URLProto
-	(*LocalResourceProto)(nil),                  // 29: spindle.hadoop.yarn.LocalResourceProto
-	(*ContainerLaunchContextProto)(nil),         // 30: spindle.hadoop.yarn.ContainerLaunchContextProto
-	(*ContainerStatusProto)(nil),                // 31: spindle.hadoop.yarn.ContainerStatusProto
-	(*ExecutionTypeRequestProto)(nil),           // 32: spindle.hadoop.yarn.ExecutionTypeRequestProto
-	(*ResourceRequestProto)(nil),                // 33: spindle.hadoop.yarn.ResourceRequestProto
-	(*ResourceBlacklistRequestProto)(nil),       // 34: spindle.hadoop.yarn.ResourceBlacklistRequestProto
-	(*PreemptionMessageProto)(nil),              // 35: spindle.hadoop.yarn.PreemptionMessageProto
-	(*StrictPreemptionContractProto)(nil),       // 36: spindle.hadoop.yarn.StrictPreemptionContractProto
-	(*PreemptionContractProto)(nil),             // 37: spindle.hadoop.yarn.PreemptionContractProto
-	(*PreemptionContainerProto)(nil),            // 38: spindle.hadoop.yarn.PreemptionContainerProto
-	(*PreemptionResourceRequestProto)(nil),      // 39: spindle.hadoop.yarn.PreemptionResourceRequestProto
-	(*ApplicationSubmissionContextProto)(nil),   // 40: spindle.hadoop.yarn.ApplicationSubmissionContextProto
-	(*ApplicationACLMapProto)(nil),              // 41: spindle.hadoop.yarn.ApplicationACLMapProto
-	(*ApplicationResourceUsageReportProto)(nil), // 42: spindle.hadoop.yarn.ApplicationResourceUsageReportProto
-	(*ApplicationReportProto)(nil),              // 43: spindle.hadoop.yarn.ApplicationReportProto
-	(*NodeReportProto)(nil),                     // 44: spindle.hadoop.yarn.NodeReportProto
-	(*YarnClusterMetricsProto)(nil),             // 45: spindle.hadoop.yarn.YarnClusterMetricsProto
-	(*QueueStatisticsProto)(nil),                // 46: spindle.hadoop.yarn.QueueStatisticsProto
-	(*QueueInfoProto)(nil),                      // 47: spindle.hadoop.yarn.QueueInfoProto
-	(*QueueConfigurationsProto)(nil),            // 48: spindle.hadoop.yarn.QueueConfigurationsProto
-	(*QueueConfigurationsMapProto)(nil),         // 49: spindle.hadoop.yarn.QueueConfigurationsMapProto
-	(*StringLocalResourceMapProto)(nil),         // 50: spindle.hadoop.yarn.StringLocalResourceMapProto
-	(*StringStringMapProto)(nil),                // 51: spindle.hadoop.yarn.StringStringMapProto
-	(*StringBytesMapProto)(nil),                 // 52: spindle.hadoop.yarn.StringBytesMapProto
-	(*StringLongMapProto)(nil),                  // 53: spindle.hadoop.yarn.StringLongMapProto
-	(*StringFloatMapProto)(nil),                 // 54: spindle.hadoop.yarn.StringFloatMapProto
-	(*hadoopcommon.TokenProto)(nil),             // 55: spindle.hadoop.common.TokenProto
+	(*SerializedExceptionProto)(nil),            // 14: spindle.hadoop.yarn.SerializedExceptionProto
+	(*ApplicationIdProto)(nil),                  // 15: spindle.hadoop.yarn.ApplicationIdProto
+	(*ApplicationAttemptIdProto)(nil),           // 16: spindle.hadoop.yarn.ApplicationAttemptIdProto
+	(*ContainerIdProto)(nil),                    // 17: spindle.hadoop.yarn.ContainerIdProto
+	(*NodeIdProto)(nil),                         // 18: spindle.hadoop.yarn.NodeIdProto
+	(*PriorityProto)(nil),                       // 19: spindle.hadoop.yarn.PriorityProto
+	(*ResourceInformationProto)(nil),            // 20: spindle.hadoop.yarn.ResourceInformationProto
+	(*ResourceTypeInfoProto)(nil),               // 21: spindle.hadoop.yarn.ResourceTypeInfoProto
+	(*ResourceProto)(nil),                       // 22: spindle.hadoop.yarn.ResourceProto
+	(*ResourceUtilizationProto)(nil),            // 23: spindle.hadoop.yarn.ResourceUtilizationProto
+	(*ResourceProfileEntry)(nil),                // 24: spindle.hadoop.yarn.ResourceProfileEntry
+	(*ResourceProfilesProto)(nil),               // 25: spindle.hadoop.yarn.ResourceProfilesProto
+	(*ContainerProto)(nil),                      // 26: spindle.hadoop.yarn.ContainerProto
+	(*URLProto)(nil),                            // 27: spindle.hadoop.yarn.URLProto
+	(*LocalResourceProto)(nil),                  // 28: spindle.hadoop.yarn.LocalResourceProto
+	(*ContainerLaunchContextProto)(nil),         // 29: spindle.hadoop.yarn.ContainerLaunchContextProto
+	(*ContainerStatusProto)(nil),                // 30: spindle.hadoop.yarn.ContainerStatusProto
+	(*ExecutionTypeRequestProto)(nil),           // 31: spindle.hadoop.yarn.ExecutionTypeRequestProto
+	(*ResourceRequestProto)(nil),                // 32: spindle.hadoop.yarn.ResourceRequestProto
+	(*ResourceBlacklistRequestProto)(nil),       // 33: spindle.hadoop.yarn.ResourceBlacklistRequestProto
+	(*PreemptionMessageProto)(nil),              // 34: spindle.hadoop.yarn.PreemptionMessageProto
+	(*StrictPreemptionContractProto)(nil),       // 35: spindle.hadoop.yarn.StrictPreemptionContractProto
+	(*PreemptionContractProto)(nil),             // 36: spindle.hadoop.yarn.PreemptionContractProto
+	(*PreemptionContainerProto)(nil),            // 37: spindle.hadoop.yarn.PreemptionContainerProto
+	(*PreemptionResourceRequestProto)(nil),      // 38: spindle.hadoop.yarn.PreemptionResourceRequestProto
+	(*ApplicationSubmissionContextProto)(nil),   // 39: spindle.hadoop.yarn.ApplicationSubmissionContextProto
+	(*ApplicationACLMapProto)(nil),              // 40: spindle.hadoop.yarn.ApplicationACLMapProto
+	(*ApplicationResourceUsageReportProto)(nil), // 41: spindle.hadoop.yarn.ApplicationResourceUsageReportProto
+	(*ApplicationReportProto)(nil),              // 42: spindle.hadoop.yarn.ApplicationReportProto
+	(*NodeReportProto)(nil),                     // 43: spindle.hadoop.yarn.NodeReportProto
+	(*YarnClusterMetricsProto)(nil),             // 44: spindle.hadoop.yarn.YarnClusterMetricsProto
+	(*QueueStatisticsProto)(nil),                // 45: spindle.hadoop.yarn.QueueStatisticsProto
+	(*QueueInfoProto)(nil),                      // 46: spindle.hadoop.yarn.QueueInfoProto
+	(*QueueConfigurationsProto)(nil),            // 47: spindle.hadoop.yarn.QueueConfigurationsProto
+	(*QueueConfigurationsMapProto)(nil),         // 48: spindle.hadoop.yarn.QueueConfigurationsMapProto
+	(*StringLocalResourceMapProto)(nil),         // 49: spindle.hadoop.yarn.StringLocalResourceMapProto
+	(*StringStringMapProto)(nil),                // 50: spindle.hadoop.yarn.StringStringMapProto
+	(*StringBytesMapProto)(nil),                 // 51: spindle.hadoop.yarn.StringBytesMapProto
+	(*StringLongMapProto)(nil),                  // 52: spindle.hadoop.yarn.StringLongMapProto
+	(*StringFloatMapProto)(nil),                 // 53: spindle.hadoop.yarn.StringFloatMapProto
+	(*hadoopcommon.TokenProto)(nil),             // 54: spindle.hadoop.common.TokenProto
 }
 var file_yarnpb_hadoopyarn_yarn_protos_proto_depIdxs = []int32{
-	15, // 0: spindle.hadoop.yarn.SerializedExceptionProto.cause:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
-	16, // 1: spindle.hadoop.yarn.ApplicationAttemptIdProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	16, // 2: spindle.hadoop.yarn.ContainerIdProto.app_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	17, // 3: spindle.hadoop.yarn.ContainerIdProto.app_attempt_id:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	14, // 0: spindle.hadoop.yarn.SerializedExceptionProto.cause:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
+	15, // 1: spindle.hadoop.yarn.ApplicationAttemptIdProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	15, // 2: spindle.hadoop.yarn.ContainerIdProto.app_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	16, // 3: spindle.hadoop.yarn.ContainerIdProto.app_attempt_id:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
 	0,  // 4: spindle.hadoop.yarn.ResourceInformationProto.type:type_name -> spindle.hadoop.yarn.ResourceTypesProto
-	51, // 5: spindle.hadoop.yarn.ResourceInformationProto.attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	50, // 5: spindle.hadoop.yarn.ResourceInformationProto.attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
 	0,  // 6: spindle.hadoop.yarn.ResourceTypeInfoProto.type:type_name -> spindle.hadoop.yarn.ResourceTypesProto
-	21, // 7: spindle.hadoop.yarn.ResourceProto.resource_value_map:type_name -> spindle.hadoop.yarn.ResourceInformationProto
-	54, // 8: spindle.hadoop.yarn.ResourceUtilizationProto.customResources:type_name -> spindle.hadoop.yarn.StringFloatMapProto
-	23, // 9: spindle.hadoop.yarn.ResourceProfileEntry.resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	25, // 10: spindle.hadoop.yarn.ResourceProfilesProto.resource_profiles_map:type_name -> spindle.hadoop.yarn.ResourceProfileEntry
-	18, // 11: spindle.hadoop.yarn.ContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	19, // 12: spindle.hadoop.yarn.ContainerProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	23, // 13: spindle.hadoop.yarn.ContainerProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
-	20, // 14: spindle.hadoop.yarn.ContainerProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	55, // 15: spindle.hadoop.yarn.ContainerProto.container_token:type_name -> spindle.hadoop.common.TokenProto
+	20, // 7: spindle.hadoop.yarn.ResourceProto.resource_value_map:type_name -> spindle.hadoop.yarn.ResourceInformationProto
+	53, // 8: spindle.hadoop.yarn.ResourceUtilizationProto.customResources:type_name -> spindle.hadoop.yarn.StringFloatMapProto
+	22, // 9: spindle.hadoop.yarn.ResourceProfileEntry.resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	24, // 10: spindle.hadoop.yarn.ResourceProfilesProto.resource_profiles_map:type_name -> spindle.hadoop.yarn.ResourceProfileEntry
+	17, // 11: spindle.hadoop.yarn.ContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	18, // 12: spindle.hadoop.yarn.ContainerProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	22, // 13: spindle.hadoop.yarn.ContainerProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
+	19, // 14: spindle.hadoop.yarn.ContainerProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	54, // 15: spindle.hadoop.yarn.ContainerProto.container_token:type_name -> spindle.hadoop.common.TokenProto
 	10, // 16: spindle.hadoop.yarn.ContainerProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	28, // 17: spindle.hadoop.yarn.LocalResourceProto.resource:type_name -> spindle.hadoop.yarn.URLProto
+	27, // 17: spindle.hadoop.yarn.LocalResourceProto.resource:type_name -> spindle.hadoop.yarn.URLProto
 	6,  // 18: spindle.hadoop.yarn.LocalResourceProto.type:type_name -> spindle.hadoop.yarn.LocalResourceTypeProto
 	5,  // 19: spindle.hadoop.yarn.LocalResourceProto.visibility:type_name -> spindle.hadoop.yarn.LocalResourceVisibilityProto
-	50, // 20: spindle.hadoop.yarn.ContainerLaunchContextProto.localResources:type_name -> spindle.hadoop.yarn.StringLocalResourceMapProto
-	52, // 21: spindle.hadoop.yarn.ContainerLaunchContextProto.service_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
-	51, // 22: spindle.hadoop.yarn.ContainerLaunchContextProto.environment:type_name -> spindle.hadoop.yarn.StringStringMapProto
-	41, // 23: spindle.hadoop.yarn.ContainerLaunchContextProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
-	18, // 24: spindle.hadoop.yarn.ContainerStatusProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	49, // 20: spindle.hadoop.yarn.ContainerLaunchContextProto.localResources:type_name -> spindle.hadoop.yarn.StringLocalResourceMapProto
+	51, // 21: spindle.hadoop.yarn.ContainerLaunchContextProto.service_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
+	50, // 22: spindle.hadoop.yarn.ContainerLaunchContextProto.environment:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	40, // 23: spindle.hadoop.yarn.ContainerLaunchContextProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
+	17, // 24: spindle.hadoop.yarn.ContainerStatusProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
 	1,  // 25: spindle.hadoop.yarn.ContainerStatusProto.state:type_name -> spindle.hadoop.yarn.ContainerStateProto
-	23, // 26: spindle.hadoop.yarn.ContainerStatusProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	22, // 26: spindle.hadoop.yarn.ContainerStatusProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
 	10, // 27: spindle.hadoop.yarn.ContainerStatusProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	51, // 28: spindle.hadoop.yarn.ContainerStatusProto.container_attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	50, // 28: spindle.hadoop.yarn.ContainerStatusProto.container_attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
 	2,  // 29: spindle.hadoop.yarn.ContainerStatusProto.container_sub_state:type_name -> spindle.hadoop.yarn.ContainerSubStateProto
 	10, // 30: spindle.hadoop.yarn.ExecutionTypeRequestProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	20, // 31: spindle.hadoop.yarn.ResourceRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	23, // 32: spindle.hadoop.yarn.ResourceRequestProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
-	32, // 33: spindle.hadoop.yarn.ResourceRequestProto.execution_type_request:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
-	36, // 34: spindle.hadoop.yarn.PreemptionMessageProto.strictContract:type_name -> spindle.hadoop.yarn.StrictPreemptionContractProto
-	37, // 35: spindle.hadoop.yarn.PreemptionMessageProto.contract:type_name -> spindle.hadoop.yarn.PreemptionContractProto
-	38, // 36: spindle.hadoop.yarn.StrictPreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
-	39, // 37: spindle.hadoop.yarn.PreemptionContractProto.resource:type_name -> spindle.hadoop.yarn.PreemptionResourceRequestProto
-	38, // 38: spindle.hadoop.yarn.PreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
-	18, // 39: spindle.hadoop.yarn.PreemptionContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	33, // 40: spindle.hadoop.yarn.PreemptionResourceRequestProto.resource:type_name -> spindle.hadoop.yarn.ResourceRequestProto
-	16, // 41: spindle.hadoop.yarn.ApplicationSubmissionContextProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	20, // 42: spindle.hadoop.yarn.ApplicationSubmissionContextProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	30, // 43: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_spec:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
-	23, // 44: spindle.hadoop.yarn.ApplicationSubmissionContextProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
-	33, // 45: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_resource_request:type_name -> spindle.hadoop.yarn.ResourceRequestProto
+	19, // 31: spindle.hadoop.yarn.ResourceRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	22, // 32: spindle.hadoop.yarn.ResourceRequestProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	31, // 33: spindle.hadoop.yarn.ResourceRequestProto.execution_type_request:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
+	35, // 34: spindle.hadoop.yarn.PreemptionMessageProto.strictContract:type_name -> spindle.hadoop.yarn.StrictPreemptionContractProto
+	36, // 35: spindle.hadoop.yarn.PreemptionMessageProto.contract:type_name -> spindle.hadoop.yarn.PreemptionContractProto
+	37, // 36: spindle.hadoop.yarn.StrictPreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
+	38, // 37: spindle.hadoop.yarn.PreemptionContractProto.resource:type_name -> spindle.hadoop.yarn.PreemptionResourceRequestProto
+	37, // 38: spindle.hadoop.yarn.PreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
+	17, // 39: spindle.hadoop.yarn.PreemptionContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	32, // 40: spindle.hadoop.yarn.PreemptionResourceRequestProto.resource:type_name -> spindle.hadoop.yarn.ResourceRequestProto
+	15, // 41: spindle.hadoop.yarn.ApplicationSubmissionContextProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	19, // 42: spindle.hadoop.yarn.ApplicationSubmissionContextProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	29, // 43: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_spec:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
+	22, // 44: spindle.hadoop.yarn.ApplicationSubmissionContextProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
+	32, // 45: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_resource_request:type_name -> spindle.hadoop.yarn.ResourceRequestProto
 	12, // 46: spindle.hadoop.yarn.ApplicationACLMapProto.accessType:type_name -> spindle.hadoop.yarn.ApplicationAccessTypeProto
-	23, // 47: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.used_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	23, // 48: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.reserved_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	23, // 49: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.needed_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	53, // 50: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
-	53, // 51: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_preempted_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
-	16, // 52: spindle.hadoop.yarn.ApplicationReportProto.applicationId:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	55, // 53: spindle.hadoop.yarn.ApplicationReportProto.client_to_am_token:type_name -> spindle.hadoop.common.TokenProto
+	22, // 47: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.used_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	22, // 48: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.reserved_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	22, // 49: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.needed_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	52, // 50: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
+	52, // 51: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_preempted_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
+	15, // 52: spindle.hadoop.yarn.ApplicationReportProto.applicationId:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	54, // 53: spindle.hadoop.yarn.ApplicationReportProto.client_to_am_token:type_name -> spindle.hadoop.common.TokenProto
 	3,  // 54: spindle.hadoop.yarn.ApplicationReportProto.yarn_application_state:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
 	4,  // 55: spindle.hadoop.yarn.ApplicationReportProto.final_application_status:type_name -> spindle.hadoop.yarn.FinalApplicationStatusProto
-	42, // 56: spindle.hadoop.yarn.ApplicationReportProto.app_resource_Usage:type_name -> spindle.hadoop.yarn.ApplicationResourceUsageReportProto
-	17, // 57: spindle.hadoop.yarn.ApplicationReportProto.currentApplicationAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
-	55, // 58: spindle.hadoop.yarn.ApplicationReportProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
-	20, // 59: spindle.hadoop.yarn.ApplicationReportProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	19, // 60: spindle.hadoop.yarn.NodeReportProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	23, // 61: spindle.hadoop.yarn.NodeReportProto.used:type_name -> spindle.hadoop.yarn.ResourceProto
-	23, // 62: spindle.hadoop.yarn.NodeReportProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	41, // 56: spindle.hadoop.yarn.ApplicationReportProto.app_resource_Usage:type_name -> spindle.hadoop.yarn.ApplicationResourceUsageReportProto
+	16, // 57: spindle.hadoop.yarn.ApplicationReportProto.currentApplicationAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	54, // 58: spindle.hadoop.yarn.ApplicationReportProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
+	19, // 59: spindle.hadoop.yarn.ApplicationReportProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	18, // 60: spindle.hadoop.yarn.NodeReportProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	22, // 61: spindle.hadoop.yarn.NodeReportProto.used:type_name -> spindle.hadoop.yarn.ResourceProto
+	22, // 62: spindle.hadoop.yarn.NodeReportProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
 	7,  // 63: spindle.hadoop.yarn.NodeReportProto.node_state:type_name -> spindle.hadoop.yarn.NodeStateProto
-	24, // 64: spindle.hadoop.yarn.NodeReportProto.containers_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
-	24, // 65: spindle.hadoop.yarn.NodeReportProto.node_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
+	23, // 64: spindle.hadoop.yarn.NodeReportProto.containers_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
+	23, // 65: spindle.hadoop.yarn.NodeReportProto.node_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
 	8,  // 66: spindle.hadoop.yarn.NodeReportProto.node_update_type:type_name -> spindle.hadoop.yarn.NodeUpdateTypeProto
 	13, // 67: spindle.hadoop.yarn.QueueInfoProto.state:type_name -> spindle.hadoop.yarn.QueueStateProto
-	47, // 68: spindle.hadoop.yarn.QueueInfoProto.childQueues:type_name -> spindle.hadoop.yarn.QueueInfoProto
-	43, // 69: spindle.hadoop.yarn.QueueInfoProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
-	46, // 70: spindle.hadoop.yarn.QueueInfoProto.queueStatistics:type_name -> spindle.hadoop.yarn.QueueStatisticsProto
-	49, // 71: spindle.hadoop.yarn.QueueInfoProto.queueConfigurationsMap:type_name -> spindle.hadoop.yarn.QueueConfigurationsMapProto
-	23, // 72: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	23, // 73: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	23, // 74: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	23, // 75: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	48, // 76: spindle.hadoop.yarn.QueueConfigurationsMapProto.queueConfigurations:type_name -> spindle.hadoop.yarn.QueueConfigurationsProto
-	29, // 77: spindle.hadoop.yarn.StringLocalResourceMapProto.value:type_name -> spindle.hadoop.yarn.LocalResourceProto
+	46, // 68: spindle.hadoop.yarn.QueueInfoProto.childQueues:type_name -> spindle.hadoop.yarn.QueueInfoProto
+	42, // 69: spindle.hadoop.yarn.QueueInfoProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
+	45, // 70: spindle.hadoop.yarn.QueueInfoProto.queueStatistics:type_name -> spindle.hadoop.yarn.QueueStatisticsProto
+	48, // 71: spindle.hadoop.yarn.QueueInfoProto.queueConfigurationsMap:type_name -> spindle.hadoop.yarn.QueueConfigurationsMapProto
+	22, // 72: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	22, // 73: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	22, // 74: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	22, // 75: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	47, // 76: spindle.hadoop.yarn.QueueConfigurationsMapProto.queueConfigurations:type_name -> spindle.hadoop.yarn.QueueConfigurationsProto
+	28, // 77: spindle.hadoop.yarn.StringLocalResourceMapProto.value:type_name -> spindle.hadoop.yarn.LocalResourceProto
 	78, // [78:78] is the sub-list for method output_type
 	78, // [78:78] is the sub-list for method input_type
 	78, // [78:78] is the sub-list for extension type_name
@@ -4879,7 +4809,7 @@ func file_yarnpb_hadoopyarn_yarn_protos_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc), len(file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc)),
-			NumEnums:      15,
+			NumEnums:      14,
 			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   0,

@@ -1,0 +1,56 @@
+package am
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// containerEnd is what a completed container's status means for its
+// executor: the loss to report (TaskFault when the tasks running there
+// caused it, so each counts as a failed attempt) and whether it counts as
+// an executor failure against its node. The rules are Spark's on YARN:
+// preemption and YARN's own kills blame nobody; exceeding the memory limit
+// blames the tasks but not the node; any other exit blames both.
+func containerEnd(st *hadoopyarn.ContainerStatusProto) (loss scheduler.ExecutorLoss, nodeFault bool) {
+	code := st.GetExitStatus()
+	diag := firstLine(st.GetDiagnostics())
+	switch code {
+	case yarn.ExitSuccess:
+		return scheduler.ExecutorLoss{Reason: "exited with status 0"}, false
+	case yarn.ExitPreempted:
+		return scheduler.ExecutorLoss{Reason: "was preempted by YARN"}, false
+	case yarn.ExitAborted, yarn.ExitDisksFailed, yarn.ExitKilledByAppMaster, yarn.ExitKilledByResourceManager,
+		yarn.ExitKilledAfterAppCompletion, yarn.ExitKilledByContainerScheduler:
+		return scheduler.ExecutorLoss{Reason: fmt.Sprintf("was ended by YARN (exit status %d: %s)", code, diag)}, false
+	case yarn.ExitKilledExceededPMem, yarn.ExitKilledExceededVMem:
+		return scheduler.ExecutorLoss{TaskFault: true, Reason: fmt.Sprintf(
+			"was killed for exceeding its memory limit (exit status %d: %s); consider a larger spindle.executor.memory", code, diag)}, false
+	case yarn.ExitKilledForExcessLogs:
+		return scheduler.ExecutorLoss{TaskFault: true, Reason: fmt.Sprintf("was killed for writing too much log (exit status %d)", code)}, false
+	}
+	why := fmt.Sprintf("exited with status %d", code)
+	if code > 128 && code < 128+65 {
+		why += fmt.Sprintf(" (signal %d)", code-128)
+	}
+	if diag != "" {
+		why += ": " + diag
+	}
+	return scheduler.ExecutorLoss{TaskFault: true, Reason: why}, true
+}
+
+// firstLine keeps a diagnostic short: YARN's often carry a shell
+// transcript and a Java stack trace after the line that matters.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = strings.ToValidUTF8(s[:300], "") + "…"
+	}
+	return s
+}

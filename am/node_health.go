@@ -1,0 +1,113 @@
+package am
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// nodeHealth counts executor failures — launches a NodeManager refused,
+// containers that ended for a reason other than the application's request
+// or YARN's own housekeeping — per host and in all. Like Spark's YARN
+// allocator it excludes a host from the application's asks (the RM's
+// blacklist, which names hosts) once it has had MaxPerHost failures, for
+// Timeout, and it says when the application should give up: MaxFailures in
+// all, or every node excluded. Time comes in as a value.
+type nodeHealth struct {
+	MaxPerHost  int // 0: never exclude
+	Timeout     time.Duration
+	MaxFailures int // 0: no limit
+
+	total    int
+	last     string               // the latest failure, for messages
+	perHost  map[string]int       // failures since the host was last excluded
+	excluded map[string]time.Time // host → until
+	nodes    map[string]string    // NodeId → host, of every node seen
+	// additions and removals are the blacklist changes not yet sent.
+	additions, removals []string
+}
+
+func newNodeHealth(maxPerHost int, timeout time.Duration, maxFailures int) *nodeHealth {
+	return &nodeHealth{MaxPerHost: maxPerHost, Timeout: timeout, MaxFailures: maxFailures,
+		perHost: map[string]int{}, excluded: map[string]time.Time{}, nodes: map[string]string{}}
+}
+
+// seen records a node the RM gave a container on.
+func (h *nodeHealth) seen(node, host string) { h.nodes[node] = host }
+
+// failed records an executor failure on node (host:port) of host.
+func (h *nodeHealth) failed(now time.Time, node, host, why string) {
+	h.seen(node, host)
+	h.total++
+	h.last = fmt.Sprintf("%s (node %s)", why, node)
+	h.perHost[host]++
+	if h.MaxPerHost > 0 && h.perHost[host] >= h.MaxPerHost {
+		if _, already := h.excluded[host]; !already {
+			h.additions = append(h.additions, host)
+		}
+		h.excluded[host] = now.Add(h.Timeout)
+		h.perHost[host] = 0
+	}
+}
+
+// isExcluded reports whether host takes no executors now.
+func (h *nodeHealth) isExcluded(host string) bool {
+	_, ok := h.excluded[host]
+	return ok
+}
+
+// expire lifts the exclusions that have run their time.
+func (h *nodeHealth) expire(now time.Time) {
+	for host, until := range h.excluded {
+		if !now.Before(until) {
+			delete(h.excluded, host)
+			h.removals = append(h.removals, host)
+		}
+	}
+	sort.Strings(h.removals)
+}
+
+// changes returns the blacklist changes to send, once.
+func (h *nodeHealth) changes() (add, remove []string) {
+	add, remove = h.additions, h.removals
+	h.additions, h.removals = nil, nil
+	return add, remove
+}
+
+// giveUp says why the application cannot go on, or "": too many failures,
+// or every one of the cluster's nodes on an excluded host (several
+// NodeManagers may share a host, as on the mini cluster).
+func (h *nodeHealth) giveUp(clusterNodes int) string {
+	if h.MaxFailures > 0 && h.total >= h.MaxFailures {
+		return fmt.Sprintf("%d executor failures, spindle.executor.maxNumFailures (%d) reached; the last: %s", h.total, h.MaxFailures, h.last)
+	}
+	if len(h.excluded) == 0 || clusterNodes <= 0 {
+		return ""
+	}
+	out := 0
+	for _, host := range h.nodes {
+		if h.isExcluded(host) {
+			out++
+		}
+	}
+	if out < clusterNodes {
+		return ""
+	}
+	hosts := make([]string, 0, len(h.excluded))
+	for host := range h.excluded {
+		hosts = append(hosts, host)
+	}
+	sort.Strings(hosts)
+	return fmt.Sprintf("every node is excluded after executor failures (hosts %v, spindle.excludeOnFailure.application.maxFailedExecutorsPerNode %d); the last: %s", hosts, h.MaxPerHost, h.last)
+}
+
+// resend queues every current exclusion again, for an RM that restarted
+// and forgot them.
+func (h *nodeHealth) resend() {
+	h.additions = h.additions[:0]
+	for host := range h.excluded {
+		h.additions = append(h.additions, host)
+	}
+	sort.Strings(h.additions)
+	h.removals = nil
+}

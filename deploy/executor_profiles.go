@@ -1,0 +1,62 @@
+package deploy
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// executorProfiles are the shapes of the executors a job runs on, and the
+// profile of each of its stages (nil: the first for all). In coarse mode
+// that is one shape, spindle.executor.*. In fine-grained mode
+// (spindle.yarn.mode=fine) every stage gets executors its own tasks' size —
+// their cores, their GPUs rounded up to whole ones, their memory or else
+// spindle.executor.memory — so that one task fills one, and a container
+// is asked for per task: stages of one size share a profile.
+func executorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
+	base, err := executorProfile(conf)
+	if err != nil {
+		return nil, nil, err
+	}
+	mode, err := conf.Enum("spindle.yarn.mode")
+	if err != nil || mode != "fine" {
+		return []scheduler.Profile{base}, nil, err
+	}
+	var profiles []scheduler.Profile
+	stages := make([]scheduler.ProfileID, len(job.Stages))
+	for i, st := range job.Stages {
+		p := scheduler.Profile{Cores: max(st.CPUs, 1), GPUs: int(math.Ceil(st.GPUs)), MemoryMB: base.MemoryMB}
+		if st.MemoryMB > 0 {
+			p.MemoryMB = st.MemoryMB
+		}
+		p.ID = scheduler.ProfileID(len(profiles))
+		for _, q := range profiles {
+			if q.Cores == p.Cores && q.GPUs == p.GPUs && q.MemoryMB == p.MemoryMB {
+				p.ID = q.ID
+			}
+		}
+		if int(p.ID) == len(profiles) {
+			profiles = append(profiles, p)
+		}
+		stages[i] = p.ID
+	}
+	return profiles, stages, nil
+}
+
+// profileRole names the executors of profile p in messages about the
+// cluster's limits.
+func profileRole(p scheduler.Profile, profiles []scheduler.Profile, stages []scheduler.ProfileID, job *jobspec.Job) string {
+	if len(profiles) == 1 && stages == nil {
+		return "executor"
+	}
+	var names []string
+	for i, sp := range stages {
+		if sp == p.ID {
+			names = append(names, job.Stages[i].Name)
+		}
+	}
+	return fmt.Sprintf("executor of stage %v", names)
+}

@@ -1,0 +1,97 @@
+package integration
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+)
+
+// A task that takes its executor down with it: YARN reports the container's
+// exit status (137, SIGKILL), the AM blames the task for it, and with
+// spindle.task.maxFailures=2 the job fails naming the exit instead of
+// running the task again forever as if the losses were nobody's doing.
+func TestYarnExecutorExitIsBlamedOnItsTasks(t *testing.T) {
+	c := testcluster.Get(t)
+	spec := writeSpec(t, `name: yarn-blame
+stages:
+  - name: s
+    tasks: 1
+    command: "kill -9 $PPID; sleep 5"
+`)
+	start := time.Now()
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.task.maxFailures=2",
+		"--conf", "spindle.yarn.executor.launch.excludeOnFailure.enabled=false", spec)
+	if err == nil {
+		t.Fatalf("the job succeeded though its one task killed its executor every time:\n%s", o)
+	}
+	for _, want := range []string{"failed 2 times", "exited with status 137"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("the failure does not say %q:\n%s", want, o)
+		}
+	}
+	t.Logf("failed after %v:\n%s", time.Since(start).Round(time.Millisecond), o)
+	waitNoContainers(t, c)
+}
+
+// Executors that cannot start — a GPU discovery script that fails — count
+// against their node; two failures exclude its host from the asks, and
+// with every NodeManager on excluded hosts (the mini cluster's two share
+// one) the application fails at once, saying why, and leaves nothing
+// running.
+func TestYarnFailingExecutorsExcludeTheirHostAndFailTheApplication(t *testing.T) {
+	c := testcluster.Get(t)
+	spec := writeSpec(t, "name: yarn-bad-node\nstages:\n  - {name: s, tasks: 2, resources: {cpus: 1, gpus: 1}, command: \"true\"}\n")
+	start := time.Now()
+	// Executors of 4 GPUs on nodes of 4: the two land on different nodes.
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.instances=2",
+		"--executor-gpus", "4", "--conf", "spindle.executor.resource.gpu.discoveryScript=/bin/false", "--conf", "spindle.executor.maxNumFailures=10", spec)
+	if err == nil {
+		t.Fatalf("the job succeeded with executors that cannot start:\n%s", o)
+	}
+	for _, want := range []string{"every node is excluded", "exited with status 1"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("the failure does not say %q:\n%s", want, o)
+		}
+	}
+	if d := time.Since(start); d > 90*time.Second {
+		t.Errorf("failing took %v", d)
+	}
+	t.Logf("failed after %v:\n%s", time.Since(start).Round(time.Millisecond), o)
+	waitNoContainers(t, c)
+}
+
+// waitNoContainers waits for the RM to report no container running.
+func waitNoContainers(t *testing.T, c *testcluster.Cluster) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		n := runningContainers(t, c)
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d containers still running after the application ended", n)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// syncBuffer collects a process's output while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
