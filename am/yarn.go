@@ -37,7 +37,11 @@ type Containers struct {
 	// MaxGPUsPerNode is the most GPUs a node has (the maximum allocation).
 	MaxGPUsPerNode int
 	NodeLabel      string
-	Heartbeat      time.Duration // allocate interval once nothing is pending (default 1s)
+	// Heartbeat is the allocate interval once nothing is pending (default
+	// 1s). While containers are owed it starts at InitialAllocation
+	// (default 200ms) and doubles up to Heartbeat, as Spark's does.
+	Heartbeat         time.Duration
+	InitialAllocation time.Duration
 	// Register registers the AM again: after an RM restart (or failover)
 	// allocate answers ApplicationMasterNotRegistered until it does.
 	Register func(ctx context.Context) error
@@ -100,6 +104,9 @@ func (c *Containers) Init() {
 	if c.Heartbeat <= 0 {
 		c.Heartbeat = time.Second
 	}
+	if c.InitialAllocation <= 0 {
+		c.InitialAllocation = 200 * time.Millisecond
+	}
 	c.targets = map[scheduler.ProfileID]int{}
 	for p, n := range c.Initial {
 		c.targets[p] = n
@@ -113,22 +120,31 @@ func (c *Containers) Init() {
 // Run heartbeats until ctx ends, or until executors fail so often that the
 // application cannot go on.
 func (c *Containers) Run(ctx context.Context) error {
+	eager := c.InitialAllocation
 	for {
 		pending, err := c.heartbeat(ctx)
 		if err != nil {
 			return err
 		}
-		// Eager while containers are owed, then at the configured interval.
-		wait := c.Heartbeat
-		if pending {
-			wait = 200 * time.Millisecond
-		}
+		var wait time.Duration
+		wait, eager = c.nextWait(pending, eager)
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-time.After(wait):
 		}
 	}
+}
+
+// nextWait is how long to wait before the next allocate, and the eager
+// interval after it: while containers are owed, the eager interval,
+// doubling up to Heartbeat; otherwise Heartbeat, the eager interval
+// starting over.
+func (c *Containers) nextWait(pending bool, eager time.Duration) (wait, next time.Duration) {
+	if !pending {
+		return c.Heartbeat, c.InitialAllocation
+	}
+	return min(eager, c.Heartbeat), min(2*eager, c.Heartbeat)
 }
 
 // request builds the next allocate from the ask table.

@@ -213,7 +213,7 @@ func TestContainersAskPerProfile(t *testing.T) {
 		return &hadoopyarn.AllocateResponseProto{}
 	}}
 	c := newContainers(t, f, &Containers{MaxGPUsPerNode: 4, Profiles: []scheduler.Profile{{ID: 0, Cores: 1, MemoryMB: 256}, {ID: 1, Cores: 2, MemoryMB: 512, GPUs: 2}},
-		Initial: map[scheduler.ProfileID]int{0: 1, 1: 1}})
+		Initial: map[scheduler.ProfileID]int{0: 1, 1: 1}, NodeLabel: "gpu"})
 	if err := run(t, c, func() bool { return len(nm.launches()) == 2 && len(f.requests()) >= 2 }); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestContainersAskPerProfile(t *testing.T) {
 		t.Fatalf("asks %v, want one per profile", asks)
 	}
 	for i, a := range asks {
-		if a.GetPriority().GetPriority() != int32(i+1) || a.GetAllocationRequestId() != int64(i+1) || a.GetNumContainers() != 1 {
+		if a.GetPriority().GetPriority() != int32(i+1) || a.GetAllocationRequestId() != int64(i+1) || a.GetNumContainers() != 1 || a.GetNodeLabelExpression() != "gpu" {
 			t.Errorf("ask %d: %v", i, a)
 		}
 	}
@@ -414,5 +414,24 @@ func TestNodeHealthExcludesExpiresAndGivesUp(t *testing.T) {
 	}
 	if why := h.giveUp(100); !strings.Contains(why, "5 executor failures, spindle.executor.maxNumFailures (5) reached") {
 		t.Fatalf("giveUp after 5 failures = %q", why)
+	}
+}
+
+// While containers are owed the heartbeat starts eager and backs off to
+// the configured interval; once none are, it waits the interval and the
+// next shortage starts eager again.
+func TestContainersHeartbeatBacksOff(t *testing.T) {
+	c := &Containers{Heartbeat: time.Second, InitialAllocation: 200 * time.Millisecond}
+	var waits []time.Duration
+	eager := c.InitialAllocation
+	for _, pending := range []bool{true, true, true, true, true, false, true} {
+		var w time.Duration
+		w, eager = c.nextWait(pending, eager)
+		waits = append(waits, w)
+	}
+	ms := time.Millisecond
+	want := []time.Duration{200 * ms, 400 * ms, 800 * ms, time.Second, time.Second, time.Second, 200 * ms}
+	if !slices.Equal(waits, want) {
+		t.Fatalf("waits %v, want %v", waits, want)
 	}
 }

@@ -205,6 +205,14 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	heartbeat, err := conf.Duration("spindle.yarn.scheduler.heartbeat.interval-ms")
+	if err != nil {
+		return err
+	}
+	eager, err := conf.Duration("spindle.yarn.scheduler.initial-allocation.interval")
+	if err != nil {
+		return err
+	}
 	initial := map[scheduler.ProfileID]int{profiles[0].ID: instances}
 	limit := instances // the executors maxNumFailures scales with
 	if dcfg.Allocation != nil {
@@ -223,7 +231,7 @@ func runAM(c *cli.Context) error {
 	}
 	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles, Initial: initial,
 		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), NodeLabel: label,
-		MaxFailuresPerHost: perNode, ExcludeTimeout: excludeFor, MaxFailures: maxFailures,
+		MaxFailuresPerHost: perNode, ExcludeTimeout: excludeFor, MaxFailures: maxFailures, Heartbeat: heartbeat, InitialAllocation: eager,
 		Log:   func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 		Ended: driver.ExecutorEnded,
 		Register: func(ctx context.Context) error {

@@ -107,6 +107,10 @@ var registry = []Key{
 		Meaning: "staging directory on fs.defaultFS ($USER is the submitting user)"},
 	{Name: "spindle.yarn.executor.nodeLabelExpression", Kind: KindString,
 		Meaning: "YARN node label expression for executor containers"},
+	{Name: "spindle.yarn.scheduler.heartbeat.interval-ms", Default: "1s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
+		Meaning: "ApplicationMaster's allocate interval once no container is owed (Spark's default is 3s)"},
+	{Name: "spindle.yarn.scheduler.initial-allocation.interval", Default: "200ms", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
+		Meaning: "first allocate interval while containers are owed; it doubles up to the heartbeat interval"},
 	{Name: "spindle.yarn.mode", Default: "coarse", Kind: KindEnum, Values: []string{"coarse", "fine"},
 		Meaning: "coarse (long-lived executors) or fine (a container per task)"},
 }

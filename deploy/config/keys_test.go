@@ -89,6 +89,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.excludeOnFailure.application.maxFailedExecutorsPerNode": 2,
 		"spindle.yarn.executor.launch.excludeOnFailure.enabled":          true,
 		"spindle.executor.maxNumFailures":                                0,
+		"spindle.yarn.scheduler.heartbeat.interval-ms":                   time.Second,
+		"spindle.yarn.scheduler.initial-allocation.interval":             200 * time.Millisecond,
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {
