@@ -323,6 +323,8 @@ func (d *Driver) handle(ev event) {
 		d.executorEnded(now, ev.id, ev.loss)
 	case rejected:
 		d.sum.Rejected++
+	case statusRequest:
+		ev.reply <- d.status(now)
 	}
 }
 

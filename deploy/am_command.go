@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -165,7 +166,17 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("the driver listens on %s: %w", driver.Addr(), err)
 	}
-	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(int32(portNum)), TrackingUrl: proto.String("")}
+	// The tracking URL: the job's status page, which the RM's web proxy
+	// shows as the application's.
+	web, err := net.Listen("tcp", ":0")
+	if err != nil {
+		return fmt.Errorf("listening for the tracking page: %w", err)
+	}
+	tracking := &http.Server{Handler: am.TrackingHandler(driver), ReadHeaderTimeout: 10 * time.Second}
+	go tracking.Serve(web)
+	defer tracking.Close()
+	trackingURL := "http://" + net.JoinHostPort(host, strconv.Itoa(web.Addr().(*net.TCPAddr).Port)) + "/"
+	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(int32(portNum)), TrackingUrl: proto.String(trackingURL)}
 	reg, err := rm.RegisterApplicationMaster(ctx, regReq)
 	if err != nil {
 		return fmt.Errorf("registering with the ResourceManager: %w", err)

@@ -1,0 +1,55 @@
+package am
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// TrackingHandler serves the job's Status: the page behind the tracking
+// URL the ApplicationMaster registers, which the RM's web proxy shows as
+// the application's. GET / is text for people; GET /status.json the same
+// as JSON for scripts.
+func TrackingHandler(d *Driver) http.Handler {
+	mux := http.NewServeMux()
+	get := func(w http.ResponseWriter, r *http.Request) (Status, bool) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		st, err := d.Status(ctx)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return st, false
+		}
+		return st, true
+	}
+	mux.HandleFunc("GET /status.json", func(w http.ResponseWriter, r *http.Request) {
+		if st, ok := get(w, r); ok {
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(st)
+		}
+	})
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		if st, ok := get(w, r); ok {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			writeStatus(w, st)
+		}
+	})
+	return mux
+}
+
+// writeStatus prints a Status for people.
+func writeStatus(w io.Writer, st Status) {
+	fmt.Fprintf(w, "%s: job %s, %s\n", st.App, st.Job, time.Duration(st.ElapsedSeconds*float64(time.Second)).Round(time.Second))
+	fmt.Fprintf(w, "tasks %d: %d succeeded, %d running, %d pending; %d failed attempts\n",
+		st.Tasks, st.Succeeded, st.Running, st.Pending, st.FailedAttempts)
+	for _, s := range st.Waiting {
+		fmt.Fprintf(w, "stage %s: %d waiting: %s\n", s.Stage, s.Pending, s.Why)
+	}
+	fmt.Fprintf(w, "executors %d\n", len(st.Executors))
+	for _, e := range st.Executors {
+		fmt.Fprintf(w, "  %s on %s: %d running\n", e.ID, e.Host, e.Running)
+	}
+}
