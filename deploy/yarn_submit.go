@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 	"google.golang.org/protobuf/proto"
@@ -34,6 +35,24 @@ func credentialBytes(c *credentials.Credentials) ([]byte, error) {
 	return b.Bytes(), err
 }
 
+// applicationTags reads spindle.yarn.tags: comma-separated, blanks
+// dropped. YARN refuses a tag that is not ASCII or longer than 100
+// characters: say so before submitting.
+func applicationTags(list string) ([]string, error) {
+	var tags []string
+	for _, t := range strings.Split(list, ",") {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			continue
+		}
+		if len(t) > 100 || strings.IndexFunc(t, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+			return nil, fmt.Errorf("spindle.yarn.tags: tag %q: YARN takes ASCII tags of at most 100 characters", t)
+		}
+		tags = append(tags, t)
+	}
+	return tags, nil
+}
+
 // runYarn submits job to YARN and follows it to its end.
 func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath string) error {
 	ctx := c.Context
@@ -54,8 +73,12 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	}
 	queue, amCores, attempts := s.str("spindle.yarn.queue"), s.int("spindle.yarn.am.cores"), s.int("spindle.yarn.maxAppAttempts")
 	stagingTemplate := s.str("spindle.yarn.stagingDir")
+	tags, err := applicationTags(s.str("spindle.yarn.tags"))
 	if s.err != nil {
 		return s.err
+	}
+	if err != nil {
+		return err
 	}
 
 	newApp, err := rm.GetNewApplication(ctx, &hadoopyarn.GetNewApplicationRequestProto{})
@@ -175,7 +198,7 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	}
 	_, err = rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
 		ApplicationId: newApp.GetApplicationId(), ApplicationName: proto.String(job.Name), Queue: proto.String(queue),
-		ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(attempts)),
+		ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(attempts)), ApplicationTags: tags,
 		AmContainerSpec: amSpec, Resource: yarn.NewResource(amMem, int32(amCores), nil),
 	}})
 	if err != nil {

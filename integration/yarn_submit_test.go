@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -101,7 +102,8 @@ stages:
     tasks: 2
     command: "cat note.txt >> %s"
 `, out))
-	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", "--files", note, spec)
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", "--files", note,
+		"--conf", "spindle.yarn.tags=Team-A, nightly", spec)
 	if err != nil {
 		t.Fatalf("submit: %v\n%s", err, o)
 	}
@@ -111,6 +113,24 @@ stages:
 	m := submittedID.FindStringSubmatch(o)
 	if m == nil {
 		t.Fatalf("no application id in the output:\n%s", o)
+	}
+	// The RM keeps the application type and the tags.
+	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var app struct {
+		App struct {
+			Tags string `json:"applicationTags"`
+			Type string `json:"applicationType"`
+		} `json:"app"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&app); err != nil {
+		t.Fatal(err)
+	}
+	if tags := strings.Split(app.App.Tags, ","); !slices.Contains(tags, "Team-A") || !slices.Contains(tags, "nightly") || len(tags) != 2 || app.App.Type != "SPINDLE" {
+		t.Errorf("the RM has the application as type %q with tags %q; want SPINDLE with Team-A and nightly", app.App.Type, app.App.Tags)
 	}
 	client := hdfsClient(t, c)
 	staged := "/user/" + userName(t) + "/.spindle/" + m[1]

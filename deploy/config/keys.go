@@ -97,6 +97,8 @@ var registry = []Key{
 	// YARN.
 	{Name: "spindle.yarn.queue", Default: "default", Kind: KindString,
 		Meaning: "YARN queue the application is submitted to"},
+	{Name: "spindle.yarn.tags", Kind: KindString,
+		Meaning: "comma-separated tags of the YARN application (spindle list and the RM show them)"},
 	{Name: "spindle.yarn.am.memory", Default: "256m", Kind: KindSize, check: atLeastMiB(1),
 		Meaning: "ApplicationMaster container memory (a bare number is MiB)"},
 	{Name: "spindle.yarn.am.cores", Default: "1", Kind: KindInt, check: atLeast(1),

@@ -70,6 +70,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.worker.resource.gpu.addresses":                      "",
 		"spindle.worker.resource.gpu.discoveryScript":                "",
 		"spindle.yarn.queue":                                         "default",
+		"spindle.yarn.tags":                                          "",
 		"spindle.yarn.am.memory":                                     int64(256),
 		"spindle.yarn.am.cores":                                      1,
 		"spindle.yarn.maxAppAttempts":                                2,
