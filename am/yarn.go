@@ -188,9 +188,15 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 	now := time.Now()
 	req := c.request(now)
 	resp, err := c.RM.Allocate(ctx, req)
-	if errors.Is(err, ipc.ErrApplicationMasterNotRegistered) && c.Register != nil {
-		// A restarted RM has forgotten us: register again and start the
-		// conversation over; the next allocate sends the whole ask, the
+	// An unset command reads as the enum's first value, AM_RESYNC: look
+	// at the field itself.
+	command := func(want hadoopyarn.AMCommandProto) bool { return err == nil && resp.AMCommand != nil && *resp.AMCommand == want }
+	if command(hadoopyarn.AMCommandProto_AM_SHUTDOWN) {
+		return false, errors.New("the ResourceManager told the ApplicationMaster to shut down (AM_SHUTDOWN): it no longer runs this attempt")
+	}
+	if (command(hadoopyarn.AMCommandProto_AM_RESYNC) || errors.Is(err, ipc.ErrApplicationMasterNotRegistered)) && c.Register != nil {
+		// A restarted RM has forgotten us (older RMs say AM_RESYNC): register
+		// again and start the conversation over; the next allocate sends the whole ask, the
 		// releases and the exclusions anew.
 		if err := c.Register(ctx); err != nil {
 			return false, fmt.Errorf("registering again after the RM forgot the application: %w", err)

@@ -435,3 +435,25 @@ func TestContainersHeartbeatBacksOff(t *testing.T) {
 		t.Fatalf("waits %v, want %v", waits, want)
 	}
 }
+
+// AM_RESYNC (older RMs' way to say they restarted) registers again;
+// AM_SHUTDOWN ends Run with the reason.
+func TestContainersObeyTheRMsCommands(t *testing.T) {
+	f := &fakeRM{respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+		switch n {
+		case 0:
+			return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_RESYNC.Enum()}
+		case 2:
+			return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
+		}
+		return &hadoopyarn.AllocateResponseProto{}
+	}}
+	c := newContainers(t, f, &Containers{Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 256}}, Initial: map[scheduler.ProfileID]int{0: 1}})
+	err := run(t, c, func() bool { return false })
+	if err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {
+		t.Fatalf("Run = %v, want it to stop on AM_SHUTDOWN", err)
+	}
+	if f.registered != 1 || f.requests()[1].GetResponseId() != 0 {
+		t.Fatalf("after AM_RESYNC: registered %d times, next responseId %d; want 1 and 0", f.registered, f.requests()[1].GetResponseId())
+	}
+}
