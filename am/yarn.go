@@ -190,7 +190,9 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 	resp, err := c.RM.Allocate(ctx, req)
 	// An unset command reads as the enum's first value, AM_RESYNC: look
 	// at the field itself.
-	command := func(want hadoopyarn.AMCommandProto) bool { return err == nil && resp.AMCommand != nil && *resp.AMCommand == want }
+	command := func(want hadoopyarn.AMCommandProto) bool {
+		return err == nil && resp.AMCommand != nil && *resp.AMCommand == want
+	}
 	if command(hadoopyarn.AMCommandProto_AM_SHUTDOWN) {
 		return false, errors.New("the ResourceManager told the ApplicationMaster to shut down (AM_SHUTDOWN): it no longer runs this attempt")
 	}
