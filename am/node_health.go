@@ -8,11 +8,14 @@ import (
 
 // nodeHealth counts executor failures — launches a NodeManager refused,
 // containers that ended for a reason other than the application's request
-// or YARN's own housekeeping — per host and in all. Like Spark's YARN
-// allocator it excludes a host from the application's asks (the RM's
-// blacklist, which names hosts) once it has had MaxPerHost failures, for
-// Timeout, and it says when the application should give up: MaxFailures in
-// all, or every node excluded. Time comes in as a value.
+// or YARN's own housekeeping — per node name and in all. Like Spark's YARN
+// allocator it excludes a node from the application's asks (the RM's
+// blacklist) once it has had MaxPerHost failures, for Timeout, and it says
+// when the application should give up: MaxFailures in all, or every node
+// excluded. A node name is what the RM's scheduler calls a node: its host,
+// or host:port where yarn.scheduler.include-port-in-node-name is set (as
+// on the mini cluster, whose NodeManagers share a host); the blacklist
+// takes those names. Time comes in as a value.
 type nodeHealth struct {
 	MaxPerHost  int // 0: never exclude
 	Timeout     time.Duration
@@ -20,9 +23,9 @@ type nodeHealth struct {
 
 	total    int
 	last     string               // the latest failure, for messages
-	perHost  map[string]int       // failures since the host was last excluded
-	excluded map[string]time.Time // host → until
-	nodes    map[string]string    // NodeId → host, of every node seen
+	perHost  map[string]int       // failures since the node name was last excluded
+	excluded map[string]time.Time // node name → until
+	nodes    map[string]string    // NodeId → node name, of every node seen
 	// additions and removals are the blacklist changes not yet sent.
 	additions, removals []string
 }
@@ -32,10 +35,11 @@ func newNodeHealth(maxPerHost int, timeout time.Duration, maxFailures int) *node
 		perHost: map[string]int{}, excluded: map[string]time.Time{}, nodes: map[string]string{}}
 }
 
-// seen records a node the RM gave a container on.
+// seen records a node (NodeId, host:port) the RM gave a container on,
+// and its name.
 func (h *nodeHealth) seen(node, host string) { h.nodes[node] = host }
 
-// failed records an executor failure on node (host:port) of host.
+// failed records an executor failure on node (NodeId) named host.
 func (h *nodeHealth) failed(now time.Time, node, host, why string) {
 	h.seen(node, host)
 	h.total++
@@ -50,7 +54,7 @@ func (h *nodeHealth) failed(now time.Time, node, host, why string) {
 	}
 }
 
-// isExcluded reports whether host takes no executors now.
+// isExcluded reports whether the node named host takes no executors now.
 func (h *nodeHealth) isExcluded(host string) bool {
 	_, ok := h.excluded[host]
 	return ok
@@ -75,8 +79,8 @@ func (h *nodeHealth) changes() (add, remove []string) {
 }
 
 // giveUp says why the application cannot go on, or "": too many failures,
-// or every one of the cluster's nodes on an excluded host (several
-// NodeManagers may share a host, as on the mini cluster).
+// or every one of the cluster's nodes excluded (several NodeManagers may
+// share one excluded host name).
 func (h *nodeHealth) giveUp(clusterNodes int) string {
 	if h.MaxFailures > 0 && h.total >= h.MaxFailures {
 		return fmt.Sprintf("%d executor failures, spindle.executor.maxNumFailures (%d) reached; the last: %s", h.total, h.MaxFailures, h.last)
@@ -98,7 +102,7 @@ func (h *nodeHealth) giveUp(clusterNodes int) string {
 		hosts = append(hosts, host)
 	}
 	sort.Strings(hosts)
-	return fmt.Sprintf("every node is excluded after executor failures (hosts %v, spindle.excludeOnFailure.application.maxFailedExecutorsPerNode %d); the last: %s", hosts, h.MaxPerHost, h.last)
+	return fmt.Sprintf("every node is excluded after executor failures (%v, spindle.excludeOnFailure.application.maxFailedExecutorsPerNode %d); the last: %s", hosts, h.MaxPerHost, h.last)
 }
 
 // resend queues every current exclusion again, for an RM that restarted

@@ -57,6 +57,10 @@ type Containers struct {
 	MaxFailuresPerHost int
 	ExcludeTimeout     time.Duration
 	MaxFailures        int
+	// PortInNodeName says the RM's scheduler names nodes host:port
+	// (yarn.scheduler.include-port-in-node-name), so that is what the
+	// blacklist takes; otherwise it takes hosts.
+	PortInNodeName bool
 	// Log reports launch failures and exclusions (nil: silent).
 	Log func(format string, args ...any)
 
@@ -72,7 +76,7 @@ type Containers struct {
 }
 
 type container struct {
-	node, host string
+	node, host string // NodeId and node name (see nodeHealth)
 	profile    scheduler.Profile
 	gpus       []string
 }
@@ -272,6 +276,9 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.ContainerProto) func() {
 	id := yarn.ContainerID(ct.GetId())
 	node, host := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
+	if c.PortInNodeName {
+		host = node
+	}
 	c.health.seen(node, host)
 	var prof *scheduler.Profile
 	for i := range c.Profiles {

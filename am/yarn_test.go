@@ -344,39 +344,50 @@ func TestContainersBlameExitsAndExcludeFailingHosts(t *testing.T) {
 	}
 }
 
-// Launches that fail count as executor failures; once every node's host
-// is excluded the application cannot go on, and Run says why.
+// Launches that fail count as executor failures; once every node is
+// excluded the application cannot go on, and Run says why. Where the RM
+// names nodes host:port, that is what is excluded; otherwise the host.
 func TestContainersGiveUpWhenEveryNodeIsExcluded(t *testing.T) {
-	nm1, nm2 := startNM(t), startNM(t)
-	f := &fakeRM{respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
-		r := &hadoopyarn.AllocateResponseProto{NumClusterNodes: proto.Int32(2)}
-		if n < 2 { // no NMTokens: the launches fail
-			r.AllocatedContainers = []*hadoopyarn.ContainerProto{allocated(int64(2*n+1), nm1, 1), allocated(int64(2*n+2), nm2, 1)}
+	for _, portInName := range []bool{false, true} {
+		nm1, nm2 := startNM(t), startNM(t)
+		f := &fakeRM{respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+			r := &hadoopyarn.AllocateResponseProto{NumClusterNodes: proto.Int32(2)}
+			if n < 2 { // no NMTokens: the launches fail
+				r.AllocatedContainers = []*hadoopyarn.ContainerProto{allocated(int64(2*n+1), nm1, 1), allocated(int64(2*n+2), nm2, 1)}
+			}
+			return r
+		}}
+		var logged []string
+		var mu sync.Mutex
+		c := newContainers(t, f, &Containers{MaxGPUsPerNode: 4, Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 256}},
+			Initial: map[scheduler.ProfileID]int{0: 2}, MaxFailuresPerHost: 2, ExcludeTimeout: time.Hour, PortInNodeName: portInName,
+			Log: func(format string, args ...any) {
+				mu.Lock()
+				logged = append(logged, fmt.Sprintf(format, args...))
+				mu.Unlock()
+			}})
+		err := run(t, c, func() bool { return false })
+		if err == nil || !strings.Contains(err.Error(), "every node is excluded") || !strings.Contains(err.Error(), "launch failed: no NMToken for node") {
+			t.Fatalf("port in name %v: Run = %v, want it to give up naming the exclusion and the last failure", portInName, err)
 		}
-		return r
-	}}
-	var logged []string
-	var mu sync.Mutex
-	c := newContainers(t, f, &Containers{MaxGPUsPerNode: 4, Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 256}},
-		Initial: map[scheduler.ProfileID]int{0: 2}, MaxFailuresPerHost: 2, ExcludeTimeout: time.Hour,
-		Log: func(format string, args ...any) {
-			mu.Lock()
-			logged = append(logged, fmt.Sprintf(format, args...))
-			mu.Unlock()
-		}})
-	err := run(t, c, func() bool { return false })
-	if err == nil || !strings.Contains(err.Error(), "every node is excluded") || !strings.Contains(err.Error(), "launch failed: no NMToken for node") {
-		t.Fatalf("Run = %v, want it to give up naming the exclusion and the last failure", err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(logged) < 2 || !strings.Contains(logged[0], "launch failed") {
-		t.Errorf("logged %q, want the launch failures", logged)
-	}
-	// The failed launches were released and asked for again.
-	reqs := f.requests()
-	if rel := reqs[1].GetRelease(); len(rel) != 2 || reqs[1].GetAsk()[0].GetNumContainers() != 2 {
-		t.Errorf("after two failed launches: released %v, asked %d; want both released and asked for again", rel, reqs[1].GetAsk()[0].GetNumContainers())
+		excluded := []string{nm1.node.GetHost()}
+		if portInName {
+			excluded = []string{nodemanager.NodeID(nm1.node), nodemanager.NodeID(nm2.node)}
+			slices.Sort(excluded)
+		}
+		if !strings.Contains(err.Error(), fmt.Sprint(excluded)) {
+			t.Errorf("port in name %v: %v does not name %v as excluded", portInName, err, excluded)
+		}
+		mu.Lock()
+		if len(logged) < 2 || !strings.Contains(logged[0], "launch failed") {
+			t.Errorf("logged %q, want the launch failures", logged)
+		}
+		mu.Unlock()
+		// The failed launches were released and asked for again.
+		reqs := f.requests()
+		if rel := reqs[1].GetRelease(); len(rel) != 2 || reqs[1].GetAsk()[0].GetNumContainers() != 2 {
+			t.Errorf("after two failed launches: released %v, asked %d; want both released and asked for again", rel, reqs[1].GetAsk()[0].GetNumContainers())
+		}
 	}
 }
 

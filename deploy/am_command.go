@@ -240,11 +240,16 @@ func runAM(c *cli.Context) error {
 	if !excludeNodes {
 		perNode = 0
 	}
+	portInName, err := hconf.GetBool("yarn.scheduler.include-port-in-node-name", false)
+	if err != nil {
+		return err
+	}
 	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles, Initial: initial,
 		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), NodeLabel: label,
 		MaxFailuresPerHost: perNode, ExcludeTimeout: excludeFor, MaxFailures: maxFailures, Heartbeat: heartbeat, InitialAllocation: eager,
-		Log:   func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
-		Ended: driver.ExecutorEnded,
+		PortInNodeName: portInName,
+		Log:            func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
+		Ended:          driver.ExecutorEnded,
 		Register: func(ctx context.Context) error {
 			_, err := rm.RegisterApplicationMaster(ctx, regReq)
 			return err

@@ -88,12 +88,17 @@ final class ClusterConfig {
     return conf;
   }
 
-  /** yarn-site.xml for clients: the RM's addresses and the resource types. */
+  /**
+   * yarn-site.xml for clients: the RM's addresses, the resource types, and
+   * how the scheduler names nodes (host:port here), which an AM needs to
+   * exclude one: a cluster shares its yarn-site.xml with its clients.
+   */
   static Configuration clientYarn(Settings s) {
     Configuration conf = new Configuration(false);
     conf.set(YarnConfiguration.RM_HOSTNAME, s.host);
     setRMAddresses(conf, s);
     conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
+    conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
     return conf;
   }
 
