@@ -132,6 +132,9 @@ stages:
 	if tags := strings.Split(app.App.Tags, ","); !slices.Contains(tags, "Team-A") || !slices.Contains(tags, "nightly") || len(tags) != 2 || app.App.Type != "SPINDLE" {
 		t.Errorf("the RM has the application as type %q with tags %q; want SPINDLE with Team-A and nightly", app.App.Type, app.App.Tags)
 	}
+	if out, err := spindleOn(t, c, "status", m[1]); err != nil || !strings.Contains(out, "Tags          Team-A,nightly") {
+		t.Errorf("spindle status shows no tags: %v\n%s", err, out)
+	}
 	client := hdfsClient(t, c)
 	staged := "/user/" + userName(t) + "/.spindle/" + m[1]
 	if _, err := client.Stat(staged); !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, os.ErrNotExist) {

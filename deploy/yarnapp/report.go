@@ -43,6 +43,9 @@ func WriteReport(w io.Writer, r *hadoopyarn.ApplicationReportProto) {
 	fmt.Fprintf(w, "Type          %s\n", r.GetApplicationType())
 	fmt.Fprintf(w, "User          %s\n", r.GetUser())
 	fmt.Fprintf(w, "Queue         %s\n", r.GetQueue())
+	if tags := r.GetApplicationTags(); len(tags) > 0 {
+		fmt.Fprintf(w, "Tags          %s\n", strings.Join(tags, ","))
+	}
 	fmt.Fprintf(w, "State         %s\n", State(r))
 	fmt.Fprintf(w, "Final status  %s\n", FinalStatus(r))
 	fmt.Fprintf(w, "Progress      %.0f%%\n", 100*r.GetProgress())
