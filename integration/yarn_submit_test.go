@@ -37,7 +37,7 @@ stages:
   - name: s
     tasks: 16
     resources: {cpus: 1, gpus: 0.5}
-    command: ["/bin/sh", "-c", "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES $PWD >> %s; sleep 0.5"]
+    command: ["/bin/sh", "-c", "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES $PWD $(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^SPINDLE_EXECUTOR_AM_GPU_INDICES=//p') >> %s; sleep 0.5"]
 `, out))
 	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=4", "--conf", "spindle.executor.cores=2",
 		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.memory=512m", spec)
@@ -53,10 +53,11 @@ stages:
 	}
 	nodeOf := regexp.MustCompile(`nm-(\d+)_`)
 	seen := map[string]map[string]bool{} // container → addresses its tasks saw
+	list := map[string]string{}          // container → its GPU list, from its executor's environment
 	node := map[string]string{}          // container → NodeManager
 	for _, l := range lines {
-		if len(l) != 3 || !strings.HasPrefix(l[0], "container_") {
-			t.Fatalf("task record %q: want container, address, working directory", l)
+		if len(l) != 4 || !strings.HasPrefix(l[0], "container_") {
+			t.Fatalf("task record %q: want container, address, working directory, the container's GPU list", l)
 		}
 		m := nodeOf.FindStringSubmatch(l[2])
 		if m == nil {
@@ -66,19 +67,25 @@ stages:
 			seen[l[0]] = map[string]bool{}
 		}
 		seen[l[0]][l[1]] = true
-		node[l[0]] = m[1]
+		node[l[0]], list[l[0]] = m[1], l[3]
 	}
 	if len(seen) != 4 {
 		t.Errorf("tasks ran in %d containers, want the 4 executors", len(seen))
 	}
-	// A container of 2 GPUs shows its tasks at most 2 addresses, and two
+	// Every task saw an address from its container's list of 2, and two
 	// containers on one node never share an index.
 	owner := map[string]string{}
 	for ct, addrs := range seen {
-		if len(addrs) > 2 {
-			t.Errorf("container %s showed its tasks %d addresses: %v", ct, len(addrs), addrs)
+		own := strings.Split(list[ct], ",")
+		if len(own) != 2 {
+			t.Errorf("container %s has GPU list %q, want 2 indices", ct, list[ct])
 		}
 		for a := range addrs {
+			if !slices.Contains(own, a) {
+				t.Errorf("a task in container %s saw GPU %s, not in its list %q", ct, a, list[ct])
+			}
+		}
+		for _, a := range own {
 			key := node[ct] + "/" + a
 			if other, ok := owner[key]; ok && other != ct {
 				t.Errorf("GPU index %s on NodeManager %s held by %s and %s", a, node[ct], other, ct)
