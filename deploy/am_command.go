@@ -204,50 +204,8 @@ func runAM(c *cli.Context) error {
 		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String("SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"), Value: proto.String(script)})
 	}
 	launch.Command = []string{"SPINDLE_EXECUTOR_LOG_DIR=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
-	label := s.str("spindle.yarn.executor.nodeLabelExpression")
-	instances := s.int("spindle.executor.instances")
-	excludeNodes := s.bool("spindle.yarn.executor.launch.excludeOnFailure.enabled")
-	perNode := s.int("spindle.excludeOnFailure.application.maxFailedExecutorsPerNode")
-	maxFailures := s.int("spindle.executor.maxNumFailures")
-	if s.err != nil {
-		return s.err
-	}
-	excludeFor, err := conf.Duration("spindle.excludeOnFailure.timeout")
-	if err != nil {
-		return err
-	}
-	heartbeat, err := conf.Duration("spindle.yarn.scheduler.heartbeat.interval-ms")
-	if err != nil {
-		return err
-	}
-	eager, err := conf.Duration("spindle.yarn.scheduler.initial-allocation.interval")
-	if err != nil {
-		return err
-	}
-	initial := map[scheduler.ProfileID]int{profiles[0].ID: instances}
-	limit := instances // the executors maxNumFailures scales with
-	if dcfg.Allocation != nil {
-		for _, p := range profiles {
-			initial[p.ID] = dcfg.Allocation.Target(p.ID)
-		}
-		if limit, err = conf.Int("spindle.dynamicAllocation.maxExecutors"); err != nil {
-			return err
-		}
-	}
-	if maxFailures == 0 && limit <= math.MaxInt/2 {
-		maxFailures = max(2*limit, 3) // Spark's default
-	}
-	if !excludeNodes {
-		perNode = 0
-	}
-	portInName, err := hconf.GetBool("yarn.scheduler.include-port-in-node-name", false)
-	if err != nil {
-		return err
-	}
-	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles, Initial: initial,
-		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)), NodeLabel: label,
-		MaxFailuresPerHost: perNode, ExcludeTimeout: excludeFor, MaxFailures: maxFailures, Heartbeat: heartbeat, InitialAllocation: eager,
-		PortInNodeName: portInName,
+	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles,
+		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)),
 		Log:            func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 		Ended:          driver.ExecutorEnded,
 		Register: func(ctx context.Context) error {
@@ -255,6 +213,9 @@ func runAM(c *cli.Context) error {
 			return err
 		},
 		Progress: func() float32 { return math.Float32frombits(progress.Load()) }}
+	if err := containerPolicy(containers, conf, hconf, dcfg.Allocation); err != nil {
+		return err
+	}
 	containers.Init()
 	// Executors failing so often that the application cannot go on end
 	// the job with that reason.
@@ -274,7 +235,7 @@ func runAM(c *cli.Context) error {
 	stopAlloc()
 	<-allocDone
 	printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
-	printTimings(c.App.Writer, sum, initial[profiles[0].ID])
+	printTimings(c.App.Writer, sum, containers.Initial[profiles[0].ID])
 
 	final, diag := hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED, "job "+sum.Job+" succeeded"
 	if runErr != nil || !sum.Succeeded {

@@ -54,6 +54,12 @@ func (s *settings) enum(key string) string {
 	return v
 }
 
+func (s *settings) duration(key string) time.Duration {
+	v, err := s.c.Duration(key)
+	s.keep(err)
+	return v
+}
+
 func (s *settings) float(key string) float64 {
 	v, err := s.c.Float(key)
 	s.keep(err)
