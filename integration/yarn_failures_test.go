@@ -37,21 +37,21 @@ stages:
 }
 
 // Executors that cannot start — a GPU discovery script that fails — count
-// against their node; two failures exclude its host from the asks, and
-// with every NodeManager on excluded hosts (the mini cluster's two share
-// one) the application fails at once, saying why, and leaves nothing
-// running.
-func TestYarnFailingExecutorsExcludeTheirHostAndFailTheApplication(t *testing.T) {
+// against their node; two failures exclude it from the asks (as host:port,
+// the way the mini cluster's scheduler names its nodes), and once every
+// node is excluded the application fails at once, saying why, and leaves
+// nothing running.
+func TestYarnFailingExecutorsExcludeTheirNodesAndFailTheApplication(t *testing.T) {
 	c := testcluster.Get(t)
 	spec := writeSpec(t, "name: yarn-bad-node\nstages:\n  - {name: s, tasks: 2, resources: {cpus: 1, gpus: 1}, command: \"true\"}\n")
 	start := time.Now()
-	// Executors of 4 GPUs on nodes of 4: the two land on different nodes.
+	// Executors of 4 GPUs on nodes of 4: each lands on a node of its own.
 	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.instances=2",
 		"--executor-gpus", "4", "--conf", "spindle.executor.resource.gpu.discoveryScript=/bin/false", "--conf", "spindle.executor.maxNumFailures=10", spec)
 	if err == nil {
 		t.Fatalf("the job succeeded with executors that cannot start:\n%s", o)
 	}
-	for _, want := range []string{"every node is excluded", "exited with status 1"} {
+	for _, want := range []string{"every node is excluded", "exited with status 1", "[localhost:"} {
 		if !strings.Contains(o, want) {
 			t.Errorf("the failure does not say %q:\n%s", want, o)
 		}
