@@ -182,6 +182,7 @@ func (d *Driver) Addr() string { return d.ln.Addr().String() }
 // (then its tasks are killed and it ends unsuccessfully). Executors are
 // told to shut down either way.
 func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
+	defer close(d.done) // however Run ends, ExecutorEnded and Status stop waiting
 	d.start = time.Now()
 	d.job = job
 	d.sum = Summary{Job: job.Name, Started: d.start}
@@ -207,7 +208,6 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 		d.sum.Tasks += job.Stages[i].Tasks
 	}
 
-	defer close(d.done)
 	acceptCtx, stopAccepting := context.WithCancel(context.Background())
 	defer stopAccepting()
 	go d.accept(acceptCtx)
