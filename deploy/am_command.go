@@ -200,7 +200,11 @@ func runAM(c *cli.Context) error {
 	} {
 		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
 	}
-	if script := s.str("spindle.executor.resource.gpu.discoveryScript"); script != "" {
+	script, err := conf.String("spindle.executor.resource.gpu.discoveryScript")
+	if err != nil {
+		return err
+	}
+	if script != "" {
 		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String("SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"), Value: proto.String(script)})
 	}
 	launch.Command = []string{"SPINDLE_EXECUTOR_LOG_DIR=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
