@@ -178,7 +178,7 @@ func (c *Containers) request(now time.Time) *hadoopyarn.AllocateRequestProto {
 	c.health.expire(now)
 	if add, remove := c.health.changes(); len(add)+len(remove) > 0 {
 		if len(add) > 0 && c.Log != nil {
-			c.Log("excluding host(s) %v from the application's asks after %d executor failures on each", add, c.MaxFailuresPerHost)
+			c.Log("excluding node(s) %v from the application's asks after %d executor failures on each", add, c.MaxFailuresPerHost)
 		}
 		req.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: add, BlacklistRemovals: remove}
 	}
@@ -201,9 +201,10 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 		return false, errors.New("the ResourceManager told the ApplicationMaster to shut down (AM_SHUTDOWN): it no longer runs this attempt")
 	}
 	if (command(hadoopyarn.AMCommandProto_AM_RESYNC) || errors.Is(err, ipc.ErrApplicationMasterNotRegistered)) && c.Register != nil {
-		// A restarted RM has forgotten us (older RMs say AM_RESYNC): register
-		// again and start the conversation over; the next allocate sends the whole ask, the
-		// releases and the exclusions anew.
+		// A restarted RM has forgotten us (older RMs say AM_RESYNC):
+		// register again and start the conversation over; the next
+		// allocate sends the whole ask, the releases and the exclusions
+		// anew.
 		if err := c.Register(ctx); err != nil {
 			return false, fmt.Errorf("registering again after the RM forgot the application: %w", err)
 		}
