@@ -10,62 +10,62 @@ import (
 // containers that ended for a reason other than the application's request
 // or YARN's own housekeeping — per node name and in all. Like Spark's YARN
 // allocator it excludes a node from the application's asks (the RM's
-// blacklist) once it has had MaxPerHost failures, for Timeout, and it says
+// blacklist) once it has had MaxPerNode failures, for Timeout, and it says
 // when the application should give up: MaxFailures in all, or every node
 // excluded. A node name is what the RM's scheduler calls a node: its host,
 // or host:port where yarn.scheduler.include-port-in-node-name is set (as
 // on the mini cluster, whose NodeManagers share a host); the blacklist
 // takes those names. Time comes in as a value.
 type nodeHealth struct {
-	MaxPerHost  int // 0: never exclude
+	MaxPerNode  int // 0: never exclude
 	Timeout     time.Duration
 	MaxFailures int // 0: no limit
 
 	total    int
 	last     string               // the latest failure, for messages
-	perHost  map[string]int       // failures since the node name was last excluded
+	perNode  map[string]int       // failures since the node name was last excluded
 	excluded map[string]time.Time // node name → until
 	nodes    map[string]string    // NodeId → node name, of every node seen
 	// additions and removals are the blacklist changes not yet sent.
 	additions, removals []string
 }
 
-func newNodeHealth(maxPerHost int, timeout time.Duration, maxFailures int) *nodeHealth {
-	return &nodeHealth{MaxPerHost: maxPerHost, Timeout: timeout, MaxFailures: maxFailures,
-		perHost: map[string]int{}, excluded: map[string]time.Time{}, nodes: map[string]string{}}
+func newNodeHealth(maxPerNode int, timeout time.Duration, maxFailures int) *nodeHealth {
+	return &nodeHealth{MaxPerNode: maxPerNode, Timeout: timeout, MaxFailures: maxFailures,
+		perNode: map[string]int{}, excluded: map[string]time.Time{}, nodes: map[string]string{}}
 }
 
 // seen records a node (NodeId, host:port) the RM gave a container on,
 // and its name.
-func (h *nodeHealth) seen(node, host string) { h.nodes[node] = host }
+func (h *nodeHealth) seen(node, name string) { h.nodes[node] = name }
 
-// failed records an executor failure on node (NodeId) named host.
-func (h *nodeHealth) failed(now time.Time, node, host, why string) {
-	h.seen(node, host)
+// failed records an executor failure on node (NodeId) named name.
+func (h *nodeHealth) failed(now time.Time, node, name, why string) {
+	h.seen(node, name)
 	h.total++
 	h.last = fmt.Sprintf("%s (node %s)", why, node)
-	h.perHost[host]++
-	if h.MaxPerHost > 0 && h.perHost[host] >= h.MaxPerHost {
-		if _, already := h.excluded[host]; !already {
-			h.additions = append(h.additions, host)
+	h.perNode[name]++
+	if h.MaxPerNode > 0 && h.perNode[name] >= h.MaxPerNode {
+		if _, already := h.excluded[name]; !already {
+			h.additions = append(h.additions, name)
 		}
-		h.excluded[host] = now.Add(h.Timeout)
-		h.perHost[host] = 0
+		h.excluded[name] = now.Add(h.Timeout)
+		h.perNode[name] = 0
 	}
 }
 
-// isExcluded reports whether the node named host takes no executors now.
-func (h *nodeHealth) isExcluded(host string) bool {
-	_, ok := h.excluded[host]
+// isExcluded reports whether the node named name takes no executors now.
+func (h *nodeHealth) isExcluded(name string) bool {
+	_, ok := h.excluded[name]
 	return ok
 }
 
 // expire lifts the exclusions that have run their time.
 func (h *nodeHealth) expire(now time.Time) {
-	for host, until := range h.excluded {
+	for name, until := range h.excluded {
 		if !now.Before(until) {
-			delete(h.excluded, host)
-			h.removals = append(h.removals, host)
+			delete(h.excluded, name)
+			h.removals = append(h.removals, name)
 		}
 	}
 	sort.Strings(h.removals)
@@ -89,28 +89,28 @@ func (h *nodeHealth) giveUp(clusterNodes int) string {
 		return ""
 	}
 	out := 0
-	for _, host := range h.nodes {
-		if h.isExcluded(host) {
+	for _, name := range h.nodes {
+		if h.isExcluded(name) {
 			out++
 		}
 	}
 	if out < clusterNodes {
 		return ""
 	}
-	hosts := make([]string, 0, len(h.excluded))
-	for host := range h.excluded {
-		hosts = append(hosts, host)
+	names := make([]string, 0, len(h.excluded))
+	for name := range h.excluded {
+		names = append(names, name)
 	}
-	sort.Strings(hosts)
-	return fmt.Sprintf("every node is excluded after executor failures (%v, spindle.excludeOnFailure.application.maxFailedExecutorsPerNode %d); the last: %s", hosts, h.MaxPerHost, h.last)
+	sort.Strings(names)
+	return fmt.Sprintf("every node is excluded after executor failures (%v, spindle.excludeOnFailure.application.maxFailedExecutorsPerNode %d); the last: %s", names, h.MaxPerNode, h.last)
 }
 
 // resend queues every current exclusion again, for an RM that restarted
 // and forgot them.
 func (h *nodeHealth) resend() {
 	h.additions = h.additions[:0]
-	for host := range h.excluded {
-		h.additions = append(h.additions, host)
+	for name := range h.excluded {
+		h.additions = append(h.additions, name)
 	}
 	sort.Strings(h.additions)
 	h.removals = nil

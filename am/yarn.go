@@ -51,10 +51,10 @@ type Containers struct {
 	// Ended is told how each started executor's container ended, for the
 	// driver to blame its tasks or not (nil: nobody is told).
 	Ended func(id scheduler.ExecutorID, loss scheduler.ExecutorLoss)
-	// Executor failures (see nodeHealth): a host is excluded after
-	// MaxFailuresPerHost of them (0: never) for ExcludeTimeout; Run fails
+	// Executor failures (see nodeHealth): a node is excluded after
+	// MaxFailuresPerNode of them (0: never) for ExcludeTimeout; Run fails
 	// after MaxFailures in all (0: no limit) or once every node is excluded.
-	MaxFailuresPerHost int
+	MaxFailuresPerNode int
 	ExcludeTimeout     time.Duration
 	MaxFailures        int
 	// PortInNodeName says the RM's scheduler names nodes host:port
@@ -76,7 +76,7 @@ type Containers struct {
 }
 
 type container struct {
-	node, host string // NodeId and node name (see nodeHealth)
+	node, name string // NodeId and node name (see nodeHealth)
 	profile    scheduler.Profile
 	gpus       []string
 }
@@ -118,7 +118,7 @@ func (c *Containers) Init() {
 	c.running = map[scheduler.ProfileID]int{}
 	c.live = map[string]*container{}
 	c.gpus = launcher.NewGPUIndices()
-	c.health = newNodeHealth(c.MaxFailuresPerHost, c.ExcludeTimeout, c.MaxFailures)
+	c.health = newNodeHealth(c.MaxFailuresPerNode, c.ExcludeTimeout, c.MaxFailures)
 }
 
 // Run heartbeats until ctx ends, or until executors fail so often that the
@@ -178,7 +178,7 @@ func (c *Containers) request(now time.Time) *hadoopyarn.AllocateRequestProto {
 	c.health.expire(now)
 	if add, remove := c.health.changes(); len(add)+len(remove) > 0 {
 		if len(add) > 0 && c.Log != nil {
-			c.Log("excluding node(s) %v from the application's asks after %d executor failures on each", add, c.MaxFailuresPerHost)
+			c.Log("excluding node(s) %v from the application's asks after %d executor failures on each", add, c.MaxFailuresPerNode)
 		}
 		req.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: add, BlacklistRemovals: remove}
 	}
@@ -241,7 +241,7 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 		loss, nodeFault := containerEnd(st)
 		loss.Reason = fmt.Sprintf("container %s %s", id, loss.Reason)
 		if nodeFault {
-			c.health.failed(now, k.node, k.host, loss.Reason)
+			c.health.failed(now, k.node, k.name, loss.Reason)
 		}
 		ends = append(ends, ended{scheduler.ExecutorID(id), loss})
 	}
@@ -272,22 +272,22 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 }
 
 // take decides what to do with an allocated container: keep it (returning
-// its launch) or release it — surplus, on an excluded host, or with no
+// its launch) or release it — surplus, on an excluded node, or with no
 // free GPU indices among ours there. Called with c.mu held.
 func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.ContainerProto) func() {
 	id := yarn.ContainerID(ct.GetId())
-	node, host := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
+	node, name := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
 	if c.PortInNodeName {
-		host = node
+		name = node
 	}
-	c.health.seen(node, host)
+	c.health.seen(node, name)
 	var prof *scheduler.Profile
 	for i := range c.Profiles {
 		if askID(c.Profiles[i].ID) == ct.GetAllocationRequestId() {
 			prof = &c.Profiles[i]
 		}
 	}
-	if prof == nil || c.running[prof.ID] >= c.targets[prof.ID] || c.health.isExcluded(host) {
+	if prof == nil || c.running[prof.ID] >= c.targets[prof.ID] || c.health.isExcluded(name) {
 		c.release = append(c.release, ct.GetId())
 		return nil
 	}
@@ -296,7 +296,7 @@ func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.Con
 		c.release = append(c.release, ct.GetId())
 		return nil
 	}
-	c.live[id] = &container{node: node, host: host, profile: *prof, gpus: gpus}
+	c.live[id] = &container{node: node, name: name, profile: *prof, gpus: gpus}
 	c.running[prof.ID]++
 	env := map[string]string{
 		"SPINDLE_EXECUTOR_ID":    id,
@@ -335,7 +335,7 @@ func (c *Containers) launchFailed(ct *hadoopyarn.ContainerProto, err error) {
 	k := c.forget(id)
 	if k != nil {
 		c.release = append(c.release, ct.GetId())
-		c.health.failed(time.Now(), k.node, k.host, fmt.Sprintf("container %s: launch failed: %v", id, err))
+		c.health.failed(time.Now(), k.node, k.name, fmt.Sprintf("container %s: launch failed: %v", id, err))
 	}
 	c.mu.Unlock()
 	if k != nil && c.Log != nil {

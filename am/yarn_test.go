@@ -292,7 +292,7 @@ func TestContainersBlameExitsAndExcludeFailingHosts(t *testing.T) {
 	var mu sync.Mutex
 	losses := map[string]scheduler.ExecutorLoss{}
 	c := newContainers(t, f, &Containers{MaxGPUsPerNode: 4, Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 256, GPUs: 1}},
-		Initial: map[scheduler.ProfileID]int{0: 3}, MaxFailuresPerHost: 2, ExcludeTimeout: time.Hour,
+		Initial: map[scheduler.ProfileID]int{0: 3}, MaxFailuresPerNode: 2, ExcludeTimeout: time.Hour,
 		Ended: func(id scheduler.ExecutorID, loss scheduler.ExecutorLoss) {
 			mu.Lock()
 			losses[string(id)] = loss
@@ -360,7 +360,7 @@ func TestContainersGiveUpWhenEveryNodeIsExcluded(t *testing.T) {
 		var logged []string
 		var mu sync.Mutex
 		c := newContainers(t, f, &Containers{MaxGPUsPerNode: 4, Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 256}},
-			Initial: map[scheduler.ProfileID]int{0: 2}, MaxFailuresPerHost: 2, ExcludeTimeout: time.Hour, PortInNodeName: portInName,
+			Initial: map[scheduler.ProfileID]int{0: 2}, MaxFailuresPerNode: 2, ExcludeTimeout: time.Hour, PortInNodeName: portInName,
 			Log: func(format string, args ...any) {
 				mu.Lock()
 				logged = append(logged, fmt.Sprintf(format, args...))

@@ -22,7 +22,7 @@ func containerPolicy(c *am.Containers, conf *config.Config, hconf *hadoopconf.Co
 	if !s.bool("spindle.yarn.executor.launch.excludeOnFailure.enabled") {
 		perNode = 0
 	}
-	c.MaxFailuresPerHost = perNode
+	c.MaxFailuresPerNode = perNode
 	c.MaxFailures = s.int("spindle.executor.maxNumFailures")
 	c.ExcludeTimeout = s.duration("spindle.excludeOnFailure.timeout")
 	c.Heartbeat = s.duration("spindle.yarn.scheduler.heartbeat.interval-ms")

@@ -39,12 +39,12 @@ func TestContainerPolicy(t *testing.T) {
 		return c
 	}
 	c := policy(nil, "")
-	if c.Initial[0] != 2 || c.MaxFailures != 4 || c.MaxFailuresPerHost != 2 || c.ExcludeTimeout != time.Hour ||
+	if c.Initial[0] != 2 || c.MaxFailures != 4 || c.MaxFailuresPerNode != 2 || c.ExcludeTimeout != time.Hour ||
 		c.Heartbeat != time.Second || c.InitialAllocation != 200*time.Millisecond || c.PortInNodeName {
 		t.Errorf("defaults: %+v", c)
 	}
 	c = policy([]string{"spindle.executor.instances=1", "spindle.yarn.executor.launch.excludeOnFailure.enabled=false", "spindle.yarn.executor.nodeLabelExpression=gpu"}, "true")
-	if c.Initial[0] != 1 || c.MaxFailures != 3 || c.MaxFailuresPerHost != 0 || c.NodeLabel != "gpu" || !c.PortInNodeName {
+	if c.Initial[0] != 1 || c.MaxFailures != 3 || c.MaxFailuresPerNode != 0 || c.NodeLabel != "gpu" || !c.PortInNodeName {
 		t.Errorf("one executor, no exclusion, a label, ports in node names: %+v", c)
 	}
 	c = policy([]string{"spindle.dynamicAllocation.enabled=true", "spindle.dynamicAllocation.initialExecutors=3"}, "")
