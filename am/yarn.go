@@ -64,15 +64,13 @@ type Containers struct {
 	// Log reports launch failures and exclusions (nil: silent).
 	Log func(format string, args ...any)
 
-	mu           sync.Mutex
-	responseID   int32
-	targets      map[scheduler.ProfileID]int
-	running      map[scheduler.ProfileID]int // live containers per profile
-	live         map[string]*container       // by container id
-	gpus         *launcher.GPUIndices
-	release      []*hadoopyarn.ContainerIdProto
-	health       *nodeHealth
-	clusterNodes int
+	mu         sync.Mutex
+	responseID int32
+	targets    map[scheduler.ProfileID]int
+	live       map[string]*container // by container id
+	gpus       *launcher.GPUIndices
+	release    []*hadoopyarn.ContainerIdProto
+	health     *nodeHealth
 }
 
 type container struct {
@@ -115,7 +113,6 @@ func (c *Containers) Init() {
 	for p, n := range c.Initial {
 		c.targets[p] = n
 	}
-	c.running = map[scheduler.ProfileID]int{}
 	c.live = map[string]*container{}
 	c.gpus = launcher.NewGPUIndices()
 	c.health = newNodeHealth(c.MaxFailuresPerNode, c.ExcludeTimeout, c.MaxFailures)
@@ -166,7 +163,7 @@ func (c *Containers) request(now time.Time) *hadoopyarn.AllocateRequestProto {
 			Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(int32(askID(p.ID)))},
 			ResourceName:        proto.String("*"),
 			Capability:          yarn.NewResource(p.MemoryMB, int32(p.Cores), gpus),
-			NumContainers:       proto.Int32(int32(max(c.targets[p.ID]-c.running[p.ID], 0))),
+			NumContainers:       proto.Int32(int32(max(c.targets[p.ID]-c.liveOf(p.ID), 0))),
 			RelaxLocality:       proto.Bool(true),
 			AllocationRequestId: proto.Int64(askID(p.ID)),
 		}
@@ -231,7 +228,6 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 	var starts []func()
 	c.mu.Lock()
 	c.responseID = resp.GetResponseId()
-	c.clusterNodes = int(resp.GetNumClusterNodes())
 	for _, st := range resp.GetCompletedContainerStatuses() {
 		id := yarn.ContainerID(st.GetContainerId())
 		k := c.forget(id)
@@ -252,9 +248,9 @@ func (c *Containers) heartbeat(ctx context.Context) (bool, error) {
 	}
 	pending := false
 	for _, p := range c.Profiles {
-		pending = pending || c.targets[p.ID] > c.running[p.ID]
+		pending = pending || c.targets[p.ID] > c.liveOf(p.ID)
 	}
-	giveUp := c.health.giveUp(c.clusterNodes)
+	giveUp := c.health.giveUp(int(resp.GetNumClusterNodes()))
 	c.mu.Unlock()
 
 	for _, e := range ends {
@@ -287,7 +283,7 @@ func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.Con
 			prof = &c.Profiles[i]
 		}
 	}
-	if prof == nil || c.running[prof.ID] >= c.targets[prof.ID] || c.health.isExcluded(name) {
+	if prof == nil || c.liveOf(prof.ID) >= c.targets[prof.ID] || c.health.isExcluded(name) {
 		c.release = append(c.release, ct.GetId())
 		return nil
 	}
@@ -297,7 +293,6 @@ func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.Con
 		return nil
 	}
 	c.live[id] = &container{node: node, name: name, profile: *prof, gpus: gpus}
-	c.running[prof.ID]++
 	env := map[string]string{
 		"SPINDLE_EXECUTOR_ID":    id,
 		"SPINDLE_EXECUTOR_CORES": fmt.Sprint(prof.Cores),
@@ -313,6 +308,17 @@ func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.Con
 	}
 }
 
+// liveOf counts the live containers of profile p. Called with c.mu held.
+func (c *Containers) liveOf(p scheduler.ProfileID) int {
+	n := 0
+	for _, k := range c.live {
+		if k.profile.ID == p {
+			n++
+		}
+	}
+	return n
+}
+
 // forget drops a live container, giving back its GPU indices; nil when it
 // was not live. Called with c.mu held.
 func (c *Containers) forget(id string) *container {
@@ -322,7 +328,6 @@ func (c *Containers) forget(id string) *container {
 	}
 	c.gpus.Release(k.node, k.gpus)
 	delete(c.live, id)
-	c.running[k.profile.ID]--
 	return k
 }
 

@@ -195,17 +195,16 @@ func runAM(c *cli.Context) error {
 	if launch.Tokens, err = credentialBytes(executorCreds); err != nil {
 		return err
 	}
-	for k, v := range map[string]string{
-		"SPINDLE_DRIVER_ADDRESS": net.JoinHostPort(host, port), "SPINDLE_APP_ID": appID, "SPINDLE_SECRET_FROM": "credentials",
-	} {
-		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
-	}
 	script, err := conf.String("spindle.executor.resource.gpu.discoveryScript")
 	if err != nil {
 		return err
 	}
+	env := map[string]string{"SPINDLE_DRIVER_ADDRESS": net.JoinHostPort(host, port), "SPINDLE_APP_ID": appID, "SPINDLE_SECRET_FROM": "credentials"}
 	if script != "" {
-		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String("SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"), Value: proto.String(script)})
+		env["SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"] = script
+	}
+	for k, v := range env {
+		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
 	}
 	launch.Command = []string{"SPINDLE_EXECUTOR_LOG_DIR=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
 	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles,

@@ -117,8 +117,7 @@ func barLine(id, state string, progress float32, elapsed time.Duration) string {
 	percent := int(math.Floor(p*100 + 1e-4))
 	cells := min(int(math.Floor(p*barWidth+1e-4)), barWidth)
 	elapsed = max(elapsed, 0) // the RM's clock may run ahead of ours
-	return fmt.Sprintf("%s %s [%s%s] %3d%% %s", id, state,
-		strings.Repeat("=", cells), strings.Repeat(" ", barWidth-cells), percent, elapsed.Round(time.Second))
+	return fmt.Sprintf("%s %s %s %3d%% %s", id, state, bar(cells, barWidth), percent, elapsed.Round(time.Second))
 }
 
 // clampProgress maps a reported progress into [0, 1]; NaN counts as none.

@@ -44,8 +44,8 @@ func (p *progressPrinter) update(pr am.Progress) {
 		if pr.Tasks > 0 {
 			done = width * pr.Succeeded / pr.Tasks
 		}
-		fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d tasks, %d running, %d failed, %d executors, %s ",
-			pr.Job, strings.Repeat("=", done), strings.Repeat(" ", width-done), pr.Succeeded, pr.Tasks, pr.Running, pr.Failed, pr.Executors, pr.Elapsed.Round(time.Second))
+		fmt.Fprintf(p.w, "\r%s %s %d/%d tasks, %d running, %d failed, %d executors, %s ",
+			pr.Job, bar(done, width), pr.Succeeded, pr.Tasks, pr.Running, pr.Failed, pr.Executors, pr.Elapsed.Round(time.Second))
 		p.drawn = true
 		return
 	}
@@ -54,6 +54,12 @@ func (p *progressPrinter) update(pr am.Progress) {
 		fmt.Fprintf(p.w, "%s: %d/%d tasks done, %d running, %d failed attempts, %d executors\n",
 			pr.Job, pr.Succeeded, pr.Tasks, pr.Running, pr.Failed, pr.Executors)
 	}
+}
+
+// bar draws a progress bar of width cells, done of them filled:
+// "[=====     ]".
+func bar(done, width int) string {
+	return "[" + strings.Repeat("=", done) + strings.Repeat(" ", width-done) + "]"
 }
 
 // finish ends the bar's line.

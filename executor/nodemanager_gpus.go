@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -76,11 +77,12 @@ const maxNodeManagerAnswer = 1 << 20
 
 // nodeManagerTransport asks without a proxy: the NodeManager is on this
 // node, and a container's HTTP_PROXY is meant for the outside world.
-var nodeManagerTransport = func() *http.Transport {
+// Built on first use: most runs of the binary never ask.
+var nodeManagerTransport = sync.OnceValue(func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = nil
 	return t
-}()
+})
 
 // nmGPUInfo is the part of an NMGpuResourceInfo read here.
 type nmGPUInfo struct {
@@ -141,7 +143,7 @@ func getNodeManager(src Sources, url string) (body []byte, why string, err error
 	}
 	client := src.NodeManagerClient
 	if client == nil {
-		client = &http.Client{Transport: nodeManagerTransport}
+		client = &http.Client{Transport: nodeManagerTransport()}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

@@ -122,22 +122,12 @@ stages:
 		t.Fatalf("no application id in the output:\n%s", o)
 	}
 	// The RM keeps the application type and the tags.
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + m[1])
+	app, err := rmApp(t, c, m[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var app struct {
-		App struct {
-			Tags string `json:"applicationTags"`
-			Type string `json:"applicationType"`
-		} `json:"app"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&app); err != nil {
-		t.Fatal(err)
-	}
-	if tags := strings.Split(app.App.Tags, ","); !slices.Contains(tags, "Team-A") || !slices.Contains(tags, "nightly") || len(tags) != 2 || app.App.Type != "SPINDLE" {
-		t.Errorf("the RM has the application as type %q with tags %q; want SPINDLE with Team-A and nightly", app.App.Type, app.App.Tags)
+	if tags := strings.Split(app.Tags, ","); !slices.Contains(tags, "Team-A") || !slices.Contains(tags, "nightly") || len(tags) != 2 || app.Type != "SPINDLE" {
+		t.Errorf("the RM has the application as type %q with tags %q; want SPINDLE with Team-A and nightly", app.Type, app.Tags)
 	}
 	if out, err := spindleOn(t, c, "status", m[1]); err != nil || !strings.Contains(out, "Tags          Team-A,nightly") {
 		t.Errorf("spindle status shows no tags: %v\n%s", err, out)

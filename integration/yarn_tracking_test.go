@@ -58,8 +58,28 @@ func TestYarnTrackingURLShowsTheRunningJob(t *testing.T) {
 	}
 }
 
-// appTrackingURL is the tracking URL the RM reports for app.
+// appTrackingURL is the tracking URL the RM reports for app while it
+// runs; "" otherwise.
 func appTrackingURL(t *testing.T, c *testcluster.Cluster, app string) string {
+	t.Helper()
+	got, err := rmApp(t, c, app)
+	if err != nil || got.State != "RUNNING" {
+		return ""
+	}
+	return got.TrackingURL
+}
+
+// rmAppInfo is the part of the RM's REST record of an application the
+// tests read.
+type rmAppInfo struct {
+	State       string `json:"state"`
+	TrackingURL string `json:"trackingUrl"`
+	Type        string `json:"applicationType"`
+	Tags        string `json:"applicationTags"`
+}
+
+// rmApp reads the RM's REST record of app.
+func rmApp(t *testing.T, c *testcluster.Cluster, app string) (rmAppInfo, error) {
 	t.Helper()
 	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + app)
 	if err != nil {
@@ -67,16 +87,8 @@ func appTrackingURL(t *testing.T, c *testcluster.Cluster, app string) string {
 	}
 	defer resp.Body.Close()
 	var got struct {
-		App struct {
-			TrackingURL string `json:"trackingUrl"`
-			State       string `json:"state"`
-		} `json:"app"`
+		App rmAppInfo `json:"app"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		return ""
-	}
-	if got.App.State != "RUNNING" {
-		return ""
-	}
-	return got.App.TrackingURL
+	err = json.NewDecoder(resp.Body).Decode(&got)
+	return got.App, err
 }
