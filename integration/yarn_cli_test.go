@@ -27,6 +27,20 @@ func spindleOn(t *testing.T, c *testcluster.Cluster, args ...string) (string, er
 	return string(out), err
 }
 
+// startOn starts the spindle binary against cluster c, collecting its
+// output as it comes.
+func startOn(t *testing.T, c *testcluster.Cluster, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(spindleBinary(t), args...)
+	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
+	buf := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = buf, buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, buf
+}
+
 func TestCLIStatusListAndKill(t *testing.T) {
 	c := testcluster.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -245,14 +244,8 @@ stages:
     tasks: 8
     command: "echo $PPID > %[1]s/pid-$SPINDLE_EXECUTOR_ID; sleep 2; echo done >> %[1]s/done"
 `, dir))
-	cmd := exec.Command(spindleBinary(t), "submit", "--master", "yarn", "--conf", "spindle.executor.instances=2",
+	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=2",
 		"--conf", "spindle.executor.cores=2", "--conf", "spindle.executor.memory=512m", spec)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	var buf strings.Builder
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	// Once an executor runs a task, kill it outright.
 	for deadline := time.Now().Add(2 * time.Minute); ; {
 		pids, _ := filepath.Glob(filepath.Join(dir, "pid-*"))
@@ -290,16 +283,10 @@ stages:
     tasks: 1
     command: "touch %s/tail-started; sleep 10"
 `, dir))
-	cmd := exec.Command(spindleBinary(t), "submit", "--master", "yarn", "--conf", "spindle.executor.cores=2", "--conf", "spindle.executor.memory=512m",
+	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.cores=2", "--conf", "spindle.executor.memory=512m",
 		"--conf", "spindle.dynamicAllocation.enabled=true", "--conf", "spindle.dynamicAllocation.maxExecutors=6",
 		"--conf", "spindle.dynamicAllocation.surplusIdleTimeout=1s", "--conf", "spindle.dynamicAllocation.warmPool.size=0",
 		"--conf", "spindle.dynamicAllocation.executorIdleTimeout=1s", spec)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	var buf strings.Builder
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	peak, releasedDuringTail := 0, false
@@ -349,14 +336,8 @@ stages:
     resources: {cpus: 2}
     command: "echo $SPINDLE_EXECUTOR_ID none >> %[1]s; sleep 1"
 `, out))
-	cmd := exec.Command(spindleBinary(t), "submit", "--master", "yarn", "--conf", "spindle.yarn.mode=fine", "--conf", "spindle.executor.memory=512m",
+	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.yarn.mode=fine", "--conf", "spindle.executor.memory=512m",
 		"--conf", "spindle.dynamicAllocation.maxExecutors=4", spec)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	var buf syncBuffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	// The RM's record of the executor containers while they run: their

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -18,13 +16,7 @@ import (
 func TestYarnTrackingURLShowsTheRunningJob(t *testing.T) {
 	c := testcluster.Get(t)
 	spec := writeSpec(t, "name: yarn-tracked\nstages:\n  - {name: s, tasks: 2, command: \"sleep 8\"}\n")
-	cmd := exec.Command(spindleBinary(t), "submit", "--master", "yarn", "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", spec)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	var buf syncBuffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", spec)
 	defer cmd.Wait()
 	defer cmd.Process.Kill()
 	var page string
