@@ -20,12 +20,12 @@ func executorCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			// The secret arrives on stdin (local mode) or in the container's
 			// credentials (YARN), never in argv or the environment.
-			from, _ := os.LookupEnv("SPINDLE_SECRET_FROM")
+			from, _ := os.LookupEnv(executor.EnvSecretFrom)
 			secret, err := executor.ReadSecret(from, os.Stdin, os.LookupEnv)
 			if err != nil {
 				return fmt.Errorf("executor: %w", err)
 			}
-			cfg, err := executor.ConfigFromEnvironment(os.LookupEnv, secret)
+			cfg, err := executor.ConfigFromEnvironment(os.Environ(), secret)
 			if err != nil {
 				return err
 			}

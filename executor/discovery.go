@@ -28,8 +28,9 @@ const EnvAMGPUIndices = "SPINDLE_EXECUTOR_AM_GPU_INDICES"
 
 // Sources is where an executor may learn its GPU addresses.
 type Sources struct {
-	// Env looks up the executor's environment; nil means os.LookupEnv.
-	Env func(string) (string, bool)
+	// Env is the executor's environment as KEY=VALUE; nil means
+	// os.Environ().
+	Env []string
 	// DiscoveryScript is spindle.executor.resource.gpu.discoveryScript;
 	// empty when not configured.
 	DiscoveryScript string
@@ -89,11 +90,11 @@ func DiscoverGPUs(src Sources, want int) ([]string, error) {
 	if want == 0 {
 		return nil, nil
 	}
-	env := src.Env
-	if env == nil {
-		env = os.LookupEnv
+	environ := src.Env
+	if environ == nil {
+		environ = os.Environ()
 	}
-	f, err := findGPUs(env, src)
+	f, err := findGPUs(environ, src)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,8 @@ func DiscoverGPUs(src Sources, want int) ([]string, error) {
 	return f.addrs[:want:want], nil
 }
 
-func findGPUs(env func(string) (string, bool), src Sources) (found, error) {
+func findGPUs(environ []string, src Sources) (found, error) {
+	env := lookupIn(environ)
 	if f, ok, err := launcherGPUs(env); ok || err != nil {
 		return f, err
 	}
@@ -127,7 +129,7 @@ func findGPUs(env func(string) (string, bool), src Sources) (found, error) {
 		return found{addrs, key}, err
 	}
 	if src.DiscoveryScript != "" {
-		addrs, err := runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, env)
+		addrs, err := runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, environ)
 		return found{addrs, "discovery script " + src.DiscoveryScript}, err
 	}
 	if list, ok := env(EnvAMGPUIndices); ok {

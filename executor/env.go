@@ -2,31 +2,62 @@ package executor
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
 
-// baseEnvironmentKeys is the allow-list of the executor's own variables a
-// task (or discovery script) inherits. The executor's environment holds
-// things no task may see: the driver channel's secret, YARN's tokens
-// file location, the launcher's GPU variables. So a task starts from
-// these and what its job spec sets, never from os.Environ().
-var baseEnvironmentKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR"}
+// gpuVisibility are the variables through which CUDA, the NVIDIA container
+// runtime and ROCm (HIP, ROCr) choose the GPUs a process sees. An
+// executor's values describe all of its GPUs, not a task's, so a task
+// never inherits them; Spindle sets CUDA_VISIBLE_DEVICES (which HIP honours
+// too) to exactly the task's addresses.
+var gpuVisibility = []string{"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}
 
-// BaseEnvironment returns the allow-listed variables that lookup (nil:
-// os.LookupEnv) has, as KEY=VALUE.
-func BaseEnvironment(lookup func(string) (string, bool)) []string {
-	if lookup == nil {
-		lookup = os.LookupEnv
+// Reserved reports whether a variable is Spindle's to set for each task:
+// SPINDLE_* (the task's identity, and the executor's own launch
+// variables) and the GPU visibility variables. A task does not inherit
+// them from its executor, and neither spindle.executorEnv nor a job spec
+// may set them.
+func Reserved(name string) bool {
+	if strings.HasPrefix(name, "SPINDLE_") {
+		return true
 	}
-	var env []string
-	for _, k := range baseEnvironmentKeys {
-		if v, ok := lookup(k); ok {
-			env = append(env, k+"="+v)
+	for _, v := range gpuVisibility {
+		if name == v {
+			return true
 		}
 	}
-	return env
+	return false
+}
+
+// InheritedEnvironment is what a task inherits of its executor's
+// environment environ (KEY=VALUE entries): all of it — on YARN what the
+// NodeManager gives a container (CONTAINER_ID, NM_HOST, LOCAL_DIRS,
+// LOG_DIRS, JAVA_HOME, HADOOP_*, its whitelist and admin environment) and
+// spindle.executorEnv; locally the submitter's environment — but the
+// reserved variables. The application secret is in none of it: it reaches
+// an executor on stdin or in a credentials file it scrubs (ReadSecret).
+func InheritedEnvironment(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); !Reserved(k) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// lookupIn looks a variable up in environ; the last entry for a key wins,
+// as in exec.Cmd.
+func lookupIn(environ []string) func(string) (string, bool) {
+	return func(key string) (string, bool) {
+		for i := len(environ) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(environ[i], "="); ok && k == key {
+				return v, true
+			}
+		}
+		return "", false
+	}
 }
 
 // TaskIdentity says which attempt of which task a process is.
@@ -41,11 +72,11 @@ type TaskIdentity struct {
 	Host       string
 }
 
-// TaskEnvironment returns the variables of DESIGN.md §Task environment for
-// a task given gpus (its addresses, possibly none) and resourcesFile (the
-// path WriteTaskResourcesFile wrote). CUDA_VISIBLE_DEVICES is set even
-// when gpus is empty: set and empty, it hides every GPU from CUDA, which is
-// what a task granted none must get.
+// TaskEnvironment returns the variables Spindle sets for a task given gpus
+// (its addresses, possibly none) and resourcesFile (the path
+// WriteTaskResourcesFile wrote). CUDA_VISIBLE_DEVICES is set even when gpus
+// is empty: set and empty, it hides every GPU from CUDA, which is what a
+// task granted none must get.
 func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile string) []string {
 	list := strings.Join(gpus, ",")
 	return []string{

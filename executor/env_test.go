@@ -23,11 +23,28 @@ func TestTaskEnvironment(t *testing.T) {
 	}
 }
 
-func TestBaseEnvironmentIsAnAllowList(t *testing.T) {
-	got := BaseEnvironment(envOf("PATH=/bin", "HOME=/h", "TZ=UTC", "SPINDLE_SECRET=s", "HADOOP_TOKEN_FILE_LOCATION=/t", "LD_PRELOAD=x"))
-	want := []string{"PATH=/bin", "HOME=/h", "TZ=UTC"}
+// A task inherits its container's environment, but not Spindle's launch
+// variables nor the executor's GPU visibility, which names all of the
+// executor's GPUs.
+func TestInheritedEnvironmentDropsOnlyReservedVariables(t *testing.T) {
+	got := InheritedEnvironment([]string{"PATH=/bin", "CONTAINER_ID=container_1_0001_01_000002", "NM_HOST=node-1",
+		"LOCAL_DIRS=/d1,/d2", "LOG_DIRS=/l", "LD_LIBRARY_PATH=/usr/local/cuda/lib64", "SPINDLE_DRIVER_ADDRESS=h:1",
+		"SPINDLE_SECRET_FROM=credentials", "CUDA_VISIBLE_DEVICES=0,1", "NVIDIA_VISIBLE_DEVICES=0,1",
+		"HIP_VISIBLE_DEVICES=0", "ROCR_VISIBLE_DEVICES=0", "HADOOP_TOKEN_FILE_LOCATION=/t", "SPINDLE=x"})
+	want := []string{"PATH=/bin", "CONTAINER_ID=container_1_0001_01_000002", "NM_HOST=node-1", "LOCAL_DIRS=/d1,/d2",
+		"LOG_DIRS=/l", "LD_LIBRARY_PATH=/usr/local/cuda/lib64", "HADOOP_TOKEN_FILE_LOCATION=/t", "SPINDLE=x"}
 	if !slices.Equal(got, want) {
-		t.Errorf("BaseEnvironment = %q, want %q", got, want)
+		t.Errorf("InheritedEnvironment =\n%q\nwant\n%q", got, want)
+	}
+	for _, name := range []string{"SPINDLE_JOB", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"} {
+		if !Reserved(name) {
+			t.Errorf("%s is not reserved", name)
+		}
+	}
+	for _, name := range []string{"PATH", "LD_LIBRARY_PATH", "SPINDLEX", "CUDA_HOME"} {
+		if Reserved(name) {
+			t.Errorf("%s is reserved", name)
+		}
 	}
 }
 

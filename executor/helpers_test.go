@@ -5,20 +5,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/executor/contain"
 )
 
-// envOf is an environment for Sources.Env made of KEY=VALUE pairs, with
+// envOf is an environment for Sources.Env made of KEY=VALUE pairs, after
 // the test process's PATH so scripts can run their tools.
-func envOf(kv ...string) func(string) (string, bool) {
-	m := map[string]string{"PATH": os.Getenv("PATH")}
-	for _, e := range kv {
-		k, v, _ := strings.Cut(e, "=")
-		m[k] = v
-	}
-	return func(k string) (string, bool) {
-		v, ok := m[k]
-		return v, ok
-	}
+func envOf(kv ...string) []string {
+	return append([]string{"PATH=" + os.Getenv("PATH")}, kv...)
+}
+
+func TestMain(m *testing.M) {
+	contain.MaybeGuard()
+	os.Exit(m.Run())
 }
 
 // writeFile writes content to name in a fresh directory and returns its path.

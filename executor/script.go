@@ -2,13 +2,11 @@ package executor
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/spindle-yarn/spindle/executor/contain"
 )
 
 // DefaultScriptTimeout bounds a discovery script that was given no
@@ -25,39 +23,38 @@ const maxQuotedStderr = 1024
 // the addresses it printed (format (a)). Like Spark it runs the script with
 // no arguments; a path without a slash is taken relative to the working
 // directory (where --files puts shipped scripts), as Spark's existence
-// check does, not looked up in PATH. The script gets the allow-listed
-// environment only (see BaseEnvironment) and its own process group, so a
-// timeout kills whatever it started (nvidia-smi) as well.
-func runDiscoveryScript(script string, timeout time.Duration, env func(string) (string, bool)) ([]string, error) {
+// check does, not looked up in PATH. The script gets the environment a
+// task would (InheritedEnvironment of environ). It runs contained (package
+// contain): a background child it leaves, holding its output open, is
+// ended when the script exits, so its output is read in full; at the
+// timeout, the script and all it started are killed.
+func runDiscoveryScript(script string, timeout time.Duration, environ []string) ([]string, error) {
 	if timeout <= 0 {
 		timeout = DefaultScriptTimeout
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
 	path := script
 	if !strings.Contains(path, "/") {
 		path = "./" + path
 	}
 	var stdout, stderr boundedBuffer
 	stdout.max, stderr.max = maxResourcesJSON, maxQuotedStderr
-	cmd := exec.CommandContext(ctx, path)
-	cmd.Env = BaseEnvironment(env)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	// A grandchild that escaped the group could hold the pipes open; do
-	// not wait for it beyond this.
-	cmd.WaitDelay = time.Second
-
-	err := cmd.Run()
-	var exitErr *exec.ExitError
-	switch {
-	case err != nil && ctx.Err() == context.DeadlineExceeded:
-		return nil, fmt.Errorf("discovery script %s timed out after %v%s", script, timeout, stderr.quote("stderr"))
-	case errors.As(err, &exitErr):
-		return nil, fmt.Errorf("discovery script %s failed: %v%s", script, exitErr, stderr.quote("stderr"))
-	case err != nil:
+	p, err := contain.Start(contain.Spec{Argv: []string{path}, Env: InheritedEnvironment(environ), Stdout: &stdout, Stderr: &stderr,
+		Grace: scriptGrace, Name: "discovery-script"})
+	if err != nil {
 		return nil, fmt.Errorf("discovery script %s: %w", script, err)
+	}
+	timer := time.AfterFunc(timeout, p.Stop)
+	res := p.Wait()
+	timedOut := !timer.Stop()
+	switch {
+	case timedOut:
+		return nil, fmt.Errorf("discovery script %s timed out after %v%s", script, timeout, stderr.quote("stderr"))
+	case res.Err != nil:
+		return nil, fmt.Errorf("discovery script %s: %w", script, res.Err)
+	case res.Signal != "":
+		return nil, fmt.Errorf("discovery script %s failed: killed by %s%s", script, res.Signal, stderr.quote("stderr"))
+	case res.ExitCode != 0:
+		return nil, fmt.Errorf("discovery script %s failed: exit status %d%s", script, res.ExitCode, stderr.quote("stderr"))
 	case stdout.truncated:
 		return nil, fmt.Errorf("discovery script %s printed more than %d bytes%s", script, maxResourcesJSON, stderr.quote("stderr"))
 	}
@@ -72,6 +69,10 @@ func runDiscoveryScript(script string, timeout time.Duration, env func(string) (
 	}
 	return addrs, nil
 }
+
+// scriptGrace is how long a script that timed out gets between SIGTERM
+// and SIGKILL.
+const scriptGrace = 500 * time.Millisecond
 
 // boundedBuffer keeps the first max bytes written to it and notes whether
 // more came, so a chatty or hostile script cannot make us allocate without

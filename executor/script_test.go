@@ -25,7 +25,7 @@ func TestDiscoveryScriptFailures(t *testing.T) {
 		want []string
 	}{
 		{"exit status", `echo "nvidia-smi: driver not loaded" >&2; exit 3`, []string{"exit status 3", `stderr: "nvidia-smi: driver not loaded"`}},
-		{"killed", `kill -KILL $$`, []string{"signal: killed"}},
+		{"killed", `kill -KILL $$`, []string{"killed by SIGKILL"}},
 		{"garbage", `echo 'GPU 0: Tesla'; echo oops >&2`, []string{"want JSON", `stdout: "GPU 0: Tesla"`, `stderr: "oops"`}},
 		{"wrong resource", `echo '{"name":"fpga","addresses":["0"]}'`, []string{`reported resource "fpga", want "gpu"`}},
 		{"no addresses", `echo '{"name":"gpu","adresses":["0"]}'`, []string{`no "addresses" field`}},
@@ -66,7 +66,7 @@ func TestDiscoveryScriptBareNameIsInWorkingDirectory(t *testing.T) {
 	}
 }
 
-// The script runs with the allow-listed environment only.
+// The script runs with the environment a task would get: no SPINDLE_*.
 func TestDiscoveryScriptEnvironment(t *testing.T) {
 	s := script(t, `[ -n "$SPINDLE_SECRET_TOKEN" ] && { echo leaked >&2; exit 1; }
 [ "$HOME" = /home/spindle ] || { echo "no HOME" >&2; exit 1; }
@@ -90,6 +90,23 @@ func TestDiscoveryScriptTimeout(t *testing.T) {
 	data, rerr := os.ReadFile(pidFile)
 	if rerr != nil {
 		t.Fatal(rerr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	waitGone(t, []int{pid})
+}
+
+// A script that leaves a background child holding its output still has
+// that output read, and the child is ended with it.
+func TestDiscoveryScriptBackgroundChildIsEnded(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	s := script(t, `sleep 1000 & echo $! > `+pidFile+`; echo '{"name":"gpu","addresses":["0","1"]}'`)
+	got, err := runDiscoveryScript(s, 0, envOf())
+	if err != nil || !slices.Equal(got, []string{"0", "1"}) {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	waitGone(t, []int{pid})

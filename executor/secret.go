@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
@@ -20,6 +21,12 @@ const maxSecret = 1024
 // as SPINDLE_SECRET_FROM says: "stdin" (local mode: the launcher wrote it
 // there and closed it) or "credentials" (YARN: the container's credentials
 // file). Never from argv or the environment.
+//
+// From a credentials file it also removes the secret, rewriting the file
+// with the rest (the application's delegation tokens) in place: the file
+// sits in the container's working directory, where tasks run, and
+// HADOOP_TOKEN_FILE_LOCATION, which tasks inherit, names it. Tasks are to
+// find the application's tokens there, never its secret.
 func ReadSecret(from string, stdin io.Reader, lookup func(string) (string, bool)) ([]byte, error) {
 	switch from {
 	case "stdin":
@@ -43,6 +50,10 @@ func ReadSecret(from string, stdin io.Reader, lookup func(string) (string, bool)
 		secret, ok := creds.FindSecret(SecretAlias)
 		if !ok || len(secret) == 0 {
 			return nil, fmt.Errorf("%s holds no secret %q", path, SecretAlias)
+		}
+		creds.Secrets = slices.DeleteFunc(creds.Secrets, func(s credentials.Secret) bool { return s.Alias == SecretAlias })
+		if err := creds.WriteFile(path, credentials.DefaultVersion); err != nil {
+			return nil, fmt.Errorf("removing the application secret from %s, where tasks would read it: %w", path, err)
 		}
 		return secret, nil
 	}

@@ -21,12 +21,26 @@ func TestReadSecret(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "container_tokens")
 	c := &credentials.Credentials{}
 	c.AddSecret(credentials.Secret{Alias: SecretAlias, Value: []byte{1, 2, 3}})
+	c.AddSecret(credentials.Secret{Alias: "other", Value: []byte{9}})
+	c.AddToken(credentials.Token{Alias: "hdfs", Kind: "HDFS_DELEGATION_TOKEN", Service: "nn:8020", Identifier: []byte{4}, Password: []byte{5}})
 	if err := c.WriteFile(path, credentials.DefaultVersion); err != nil {
 		t.Fatal(err)
 	}
 	env := func(k string) (string, bool) { return path, k == credentials.EnvTokenFile }
 	if got, err := ReadSecret("credentials", nil, env); err != nil || !bytes.Equal(got, []byte{1, 2, 3}) {
 		t.Fatalf("credentials: %v, %v", got, err)
+	}
+	// The file tasks can read keeps the tokens and other secrets, not the
+	// application secret.
+	left, err := credentials.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := left.FindSecret(SecretAlias); ok {
+		t.Error("the application secret is still in the container's credentials file")
+	}
+	if _, ok := left.FindSecret("other"); !ok || len(left.Tokens) != 1 {
+		t.Errorf("scrubbing lost the rest: %+v", left)
 	}
 	if _, err := ReadSecret("credentials", nil, none); err == nil || !strings.Contains(err.Error(), credentials.EnvTokenFile) {
 		t.Fatalf("no credentials file: err = %v", err)

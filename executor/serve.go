@@ -26,8 +26,13 @@ type Config struct {
 	GPUSources Sources
 	LogDir     string // task stdout/stderr and resources files
 	WorkDir    string // tasks' working directory
-	Heartbeat  time.Duration
-	KillGrace  time.Duration
+	// MaxTaskOutput caps each task's stdout and stderr file, keeping the
+	// tail (spindle.task.log.maxBytes; 0: no cap).
+	MaxTaskOutput int64
+	Heartbeat     time.Duration
+	// KillGrace is how long a killed task gets between SIGTERM and
+	// SIGKILL (0: contain.DefaultGrace).
+	KillGrace time.Duration
 }
 
 // Serve registers with the driver and runs the tasks it sends until the
@@ -35,9 +40,6 @@ type Config struct {
 func Serve(ctx context.Context, cfg Config) error {
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 3 * time.Second
-	}
-	if cfg.KillGrace <= 0 {
-		cfg.KillGrace = 5 * time.Second
 	}
 	gpus, err := DiscoverGPUs(cfg.GPUSources, cfg.WantGPUs)
 	if err != nil {
@@ -185,8 +187,9 @@ func (e *executor) launch(l *wire.Launch) {
 	}
 	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
 		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources)...)
-	task, err := Start(TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir,
-		StdoutPath: filepath.Join(e.cfg.LogDir, name+".stdout"), StderrPath: filepath.Join(e.cfg.LogDir, name+".stderr")})
+	task, err := Start(TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
+		StdoutPath: filepath.Join(e.cfg.LogDir, name+".stdout"), StderrPath: filepath.Join(e.cfg.LogDir, name+".stderr"),
+		MaxOutput: e.cfg.MaxTaskOutput})
 	if err != nil {
 		e.fail(l, now, err)
 		return
@@ -213,6 +216,7 @@ func (e *executor) launch(l *wire.Launch) {
 			st.State, st.Reason = wire.Status_FAILED, exitReason(res)
 		}
 		st.ExitCode = int32(res.ExitCode)
+		st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
 		e.out <- st
 	}()
 }
@@ -238,7 +242,7 @@ func (e *executor) kill(key attemptKey) {
 	}
 	e.mu.Unlock()
 	if t != nil {
-		go t.Kill(e.cfg.KillGrace)
+		go t.Kill()
 	}
 }
 
@@ -254,21 +258,23 @@ func (e *executor) killAll() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t.Kill(e.cfg.KillGrace)
+			t.Kill()
 		}()
 	}
 	wg.Wait()
 }
 
 // ConfigFromEnvironment reads an executor's configuration from the
-// environment its launcher gave it; the secret comes from secret.
-func ConfigFromEnvironment(lookup func(string) (string, bool), secret []byte) (Config, error) {
+// environment its launcher gave it (environ, KEY=VALUE); the secret comes
+// from secret.
+func ConfigFromEnvironment(environ []string, secret []byte) (Config, error) {
+	lookup := lookupIn(environ)
 	get := func(k string) string { v, _ := lookup(k); return v }
-	cfg := Config{ID: get("SPINDLE_EXECUTOR_ID"), AppID: get("SPINDLE_APP_ID"), DriverAddr: get("SPINDLE_DRIVER_ADDRESS"),
-		Secret: secret, LogDir: get("SPINDLE_EXECUTOR_LOG_DIR"), GPUSources: Sources{Env: lookup, DiscoveryScript: get("SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT")}}
+	cfg := Config{ID: get(EnvExecutorID), AppID: get(EnvAppID), DriverAddr: get(EnvDriverAddress),
+		Secret: secret, LogDir: get(EnvExecutorLogDir), GPUSources: Sources{Env: environ, DiscoveryScript: get(EnvGPUDiscoveryScript)}}
 	var missing []string
-	for k, v := range map[string]string{"SPINDLE_EXECUTOR_ID": cfg.ID, "SPINDLE_DRIVER_ADDRESS": cfg.DriverAddr, "SPINDLE_EXECUTOR_LOG_DIR": cfg.LogDir} {
-		if v == "" {
+	for _, k := range []string{EnvExecutorID, EnvDriverAddress, EnvExecutorLogDir} {
+		if get(k) == "" {
 			missing = append(missing, k)
 		}
 	}
@@ -276,12 +282,17 @@ func ConfigFromEnvironment(lookup func(string) (string, bool), secret []byte) (C
 		return cfg, fmt.Errorf("executor: %s not set (it is started by a driver, not by hand)", strings.Join(missing, ", "))
 	}
 	var err error
-	if cfg.Cores, err = strconv.Atoi(get("SPINDLE_EXECUTOR_CORES")); err != nil || cfg.Cores < 1 {
-		return cfg, fmt.Errorf("executor: SPINDLE_EXECUTOR_CORES=%q: want a positive number", get("SPINDLE_EXECUTOR_CORES"))
+	if cfg.Cores, err = strconv.Atoi(get(EnvExecutorCores)); err != nil || cfg.Cores < 1 {
+		return cfg, fmt.Errorf("executor: %s=%q: want a positive number", EnvExecutorCores, get(EnvExecutorCores))
 	}
-	if w := get("SPINDLE_EXECUTOR_GPUS"); w != "" {
+	if w := get(EnvExecutorGPUs); w != "" {
 		if cfg.WantGPUs, err = strconv.Atoi(w); err != nil || cfg.WantGPUs < 0 {
-			return cfg, fmt.Errorf("executor: SPINDLE_EXECUTOR_GPUS=%q: want a number", w)
+			return cfg, fmt.Errorf("executor: %s=%q: want a number", EnvExecutorGPUs, w)
+		}
+	}
+	if m := get(EnvTaskLogMaxBytes); m != "" {
+		if cfg.MaxTaskOutput, err = strconv.ParseInt(m, 10, 64); err != nil || cfg.MaxTaskOutput < 0 {
+			return cfg, fmt.Errorf("executor: %s=%q: want a number of bytes", EnvTaskLogMaxBytes, m)
 		}
 	}
 	if cfg.Host, err = os.Hostname(); err != nil {

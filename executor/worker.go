@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 )
@@ -12,9 +13,9 @@ type WorkerSources struct {
 	ResourcesFile   string // spindle.worker.resourcesFile (Spark's format, componentName *.worker)
 	DiscoveryScript string // spindle.worker.resource.gpu.discoveryScript
 	Addresses       string // spindle.worker.resource.gpu.addresses, e.g. "0,1,2,3"; fake addresses are fine
-	// Env is the environment the discovery script's allow-list is taken
-	// from; nil means os.LookupEnv.
-	Env func(string) (string, bool)
+	// Env is the environment the discovery script inherits from (see
+	// InheritedEnvironment), as KEY=VALUE; nil means os.Environ().
+	Env []string
 	// ScriptTimeout bounds the script; zero means DefaultScriptTimeout.
 	ScriptTimeout time.Duration
 }
@@ -40,7 +41,11 @@ func WorkerGPUs(src WorkerSources) ([]string, error) {
 	case src.ResourcesFile != "":
 		return readResourcesFile(src.ResourcesFile, workerComponents)
 	case src.DiscoveryScript != "":
-		return runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, src.Env)
+		environ := src.Env
+		if environ == nil {
+			environ = os.Environ()
+		}
+		return runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, environ)
 	case src.Addresses != "":
 		return splitAddressList("spindle.worker.resource.gpu.addresses", src.Addresses)
 	}

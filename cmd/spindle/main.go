@@ -8,9 +8,13 @@ import (
 	"os"
 
 	"github.com/spindle-yarn/spindle/deploy"
+	"github.com/spindle-yarn/spindle/executor/contain"
 )
 
 func main() {
+	// Tasks and discovery scripts run under a guard started from this
+	// binary: in such a process this runs the guard and never returns.
+	contain.MaybeGuard()
 	if err := deploy.NewApp().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, "spindle:", err)
 		os.Exit(1)

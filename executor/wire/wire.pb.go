@@ -785,6 +785,10 @@ type Status struct {
 	Reason         string `protobuf:"bytes,6,opt,name=reason,proto3" json:"reason,omitempty"`
 	StartUnixNanos int64  `protobuf:"varint,7,opt,name=start_unix_nanos,json=startUnixNanos,proto3" json:"start_unix_nanos,omitempty"`
 	EndUnixNanos   int64  `protobuf:"varint,8,opt,name=end_unix_nanos,json=endUnixNanos,proto3" json:"end_unix_nanos,omitempty"` // 0 until the attempt ends
+	// Bytes cut from the head of the task's stdout and stderr files to keep
+	// them within spindle.task.log.maxBytes.
+	StdoutCutBytes int64 `protobuf:"varint,9,opt,name=stdout_cut_bytes,json=stdoutCutBytes,proto3" json:"stdout_cut_bytes,omitempty"`
+	StderrCutBytes int64 `protobuf:"varint,10,opt,name=stderr_cut_bytes,json=stderrCutBytes,proto3" json:"stderr_cut_bytes,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -871,6 +875,20 @@ func (x *Status) GetStartUnixNanos() int64 {
 func (x *Status) GetEndUnixNanos() int64 {
 	if x != nil {
 		return x.EndUnixNanos
+	}
+	return 0
+}
+
+func (x *Status) GetStdoutCutBytes() int64 {
+	if x != nil {
+		return x.StdoutCutBytes
+	}
+	return 0
+}
+
+func (x *Status) GetStderrCutBytes() int64 {
+	if x != nil {
+		return x.StderrCutBytes
 	}
 	return 0
 }
@@ -1022,7 +1040,7 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\aattempt\x18\x03 \x01(\x05R\aattempt\x12\x16\n" +
 	"\x06reason\x18\x04 \x01(\tR\x06reason\"H\n" +
 	"\vStatusBatch\x129\n" +
-	"\bstatuses\x18\x01 \x03(\v2\x1d.spindle.executor.wire.StatusR\bstatuses\"\xf0\x02\n" +
+	"\bstatuses\x18\x01 \x03(\v2\x1d.spindle.executor.wire.StatusR\bstatuses\"\xc4\x03\n" +
 	"\x06Status\x12\x19\n" +
 	"\bstage_id\x18\x01 \x01(\x03R\astageId\x12\x1d\n" +
 	"\n" +
@@ -1032,7 +1050,10 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\texit_code\x18\x05 \x01(\x05R\bexitCode\x12\x16\n" +
 	"\x06reason\x18\x06 \x01(\tR\x06reason\x12(\n" +
 	"\x10start_unix_nanos\x18\a \x01(\x03R\x0estartUnixNanos\x12$\n" +
-	"\x0eend_unix_nanos\x18\b \x01(\x03R\fendUnixNanos\"R\n" +
+	"\x0eend_unix_nanos\x18\b \x01(\x03R\fendUnixNanos\x12(\n" +
+	"\x10stdout_cut_bytes\x18\t \x01(\x03R\x0estdoutCutBytes\x12(\n" +
+	"\x10stderr_cut_bytes\x18\n" +
+	" \x01(\x03R\x0estderrCutBytes\"R\n" +
 	"\x05State\x12\x15\n" +
 	"\x11STATE_UNSPECIFIED\x10\x00\x12\v\n" +
 	"\aSTARTED\x10\x01\x12\r\n" +

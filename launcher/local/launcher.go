@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/spindle-yarn/spindle/executor"
 )
 
 // Executor describes one executor to start.
@@ -28,7 +31,14 @@ type Config struct {
 	AppID      string
 	Secret     []byte // written to each executor's stdin, then closed
 	LogDir     string // each executor logs under LogDir/<id>
-	ExtraEnv   []string
+	// Environ is what executors, and so their tasks, inherit: the
+	// submitter's environment (nil: os.Environ()). Its SPINDLE_* variables
+	// are dropped, so that only the launcher's own reach an executor.
+	Environ []string
+	// ExecutorEnv is spindle.executorEnv: laid over Environ.
+	ExecutorEnv map[string]string
+	// TaskLogMaxBytes is spindle.task.log.maxBytes (0: no cap).
+	TaskLogMaxBytes int64
 	// Files are copied into every executor's working directory (--files).
 	Files       []string
 	StopTimeout time.Duration // from SIGTERM to SIGKILL at Stop (default 5s)
@@ -76,18 +86,7 @@ func (l *Launcher) Start(e Executor) (*Process, error) {
 		return nil, err
 	}
 	cmd := exec.Command(l.cfg.Binary, "executor")
-	cmd.Env = append([]string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + os.Getenv("HOME"),
-		"SPINDLE_DRIVER_ADDRESS=" + l.cfg.DriverAddr,
-		"SPINDLE_APP_ID=" + l.cfg.AppID,
-		"SPINDLE_EXECUTOR_ID=" + e.ID,
-		"SPINDLE_EXECUTOR_CORES=" + strconv.Itoa(e.Cores),
-		"SPINDLE_EXECUTOR_GPU_ADDRESSES=" + strings.Join(e.GPUs, ","),
-		"SPINDLE_EXECUTOR_GPUS=" + strconv.Itoa(len(e.GPUs)),
-		"SPINDLE_EXECUTOR_LOG_DIR=" + dir,
-		"SPINDLE_SECRET_FROM=stdin",
-	}, l.cfg.ExtraEnv...)
+	cmd.Env = l.environment(e, dir)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// Its own process group, so Stop reaches everything it started; and
@@ -118,6 +117,40 @@ func (l *Launcher) Start(e Executor) (*Process, error) {
 	l.procs = append(l.procs, p)
 	l.mu.Unlock()
 	return p, nil
+}
+
+// environment is executor e's: the inherited environment, then
+// spindle.executorEnv, then the launch variables (which a task never sees).
+func (l *Launcher) environment(e Executor, dir string) []string {
+	environ := l.cfg.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	var env []string
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "SPINDLE_") {
+			env = append(env, kv)
+		}
+	}
+	names := make([]string, 0, len(l.cfg.ExecutorEnv))
+	for k := range l.cfg.ExecutorEnv {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		env = append(env, k+"="+l.cfg.ExecutorEnv[k])
+	}
+	return append(env,
+		executor.EnvDriverAddress+"="+l.cfg.DriverAddr,
+		executor.EnvAppID+"="+l.cfg.AppID,
+		executor.EnvExecutorID+"="+e.ID,
+		executor.EnvExecutorCores+"="+strconv.Itoa(e.Cores),
+		executor.EnvExecutorGPUAddresses+"="+strings.Join(e.GPUs, ","),
+		executor.EnvExecutorGPUs+"="+strconv.Itoa(len(e.GPUs)),
+		executor.EnvExecutorLogDir+"="+dir,
+		executor.EnvTaskLogMaxBytes+"="+strconv.FormatInt(l.cfg.TaskLogMaxBytes, 10),
+		executor.EnvSecretFrom+"=stdin",
+	)
 }
 
 // Pid is the executor's process id.

@@ -1,0 +1,105 @@
+package contain
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// descendants lists the live processes below root, from the parent links
+// in /proc/PID/stat. Zombies are left out: they hold nothing and cannot be
+// signalled to any effect. The order is breadth first, parents before
+// their children.
+func descendants(root int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		ppid, state, ok := parentOf(pid)
+		if ok && state != 'Z' {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	var out []int
+	queue := children[root]
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		out = append(out, pid)
+		queue = append(queue, children[pid]...)
+	}
+	return out
+}
+
+// parentOf reads a process's parent and state letter from /proc/PID/stat:
+// "pid (comm) S ppid …", where comm may hold spaces and parentheses.
+func parentOf(pid int) (ppid int, state byte, ok bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return 0, 0, false
+	}
+	f := bytes.Fields(data[i+2:])
+	if len(f) < 2 || len(f[0]) != 1 {
+		return 0, 0, false
+	}
+	ppid, err = strconv.Atoi(string(f[1]))
+	return ppid, f[0][0], err == nil
+}
+
+// signalTree sends sig to every live process below root, once.
+func signalTree(root int, sig syscall.Signal) {
+	for _, pid := range descendants(root) {
+		syscall.Kill(pid, sig)
+	}
+}
+
+// killTree SIGKILLs everything below root until nothing is left or the
+// deadline passes; it reports whether the tree is gone. A process forking
+// while it is killed leaves children that the next pass finds: as the
+// root is a subreaper, they are re-parented to it, not lost.
+func killTree(root int, deadline time.Time) bool {
+	for {
+		pids := descendants(root)
+		if len(pids) == 0 {
+			return true
+		}
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// setChildSubreaper makes orphans below this process its children rather
+// than init's (prctl PR_SET_CHILD_SUBREAPER, Linux 3.4).
+func setChildSubreaper() error {
+	const prSetChildSubreaper = 36
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		return os.NewSyscallError("prctl(PR_SET_CHILD_SUBREAPER)", errno)
+	}
+	return nil
+}
+
+// setName sets this process's name (its comm: what top and ps -o comm
+// show), which is otherwise "exe", from /proc/self/exe.
+func setName(name string) {
+	const prSetName = 15
+	b := append([]byte(name), 0)
+	syscall.RawSyscall(syscall.SYS_PRCTL, prSetName, uintptr(unsafe.Pointer(&b[0])), 0)
+}
