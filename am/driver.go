@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sort"
 	"time"
 
@@ -72,10 +73,15 @@ type Summary struct {
 	Tasks     int
 	Attempts  int
 	Failures  int // failed attempts, counted or not
+	Retries   int // attempts after a task's first
 	Duration  time.Duration
 	Executors []ExecutorSummary
-	// Rejected counts connections that failed authentication.
+	// Rejected counts connections refused: failing authentication, or
+	// over the executor listener's bounds on handshakes in progress.
 	Rejected int
+	// OutputCut lists the task output files whose head was cut to keep
+	// spindle.task.log.maxBytes, as executor/file name.
+	OutputCut []string
 	// Started is when Run began; FirstLaunch when the first task was sent
 	// to an executor; Registered when each executor registered.
 	Started, FirstLaunch time.Time
@@ -109,6 +115,9 @@ type Driver struct {
 	stages    map[scheduler.StageID]*jobspec.Stage
 	sum       Summary
 	start     time.Time
+	// wake fires when the scheduler next has something due (a retry's
+	// backoff ends, say), so that it is not put off to the next tick.
+	wake *time.Timer
 }
 
 // link is a registered executor.
@@ -215,6 +224,9 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	d.wake = time.NewTimer(time.Hour)
+	d.wake.Stop()
+	defer d.wake.Stop()
 	var allocTick <-chan time.Time
 	if d.cfg.Allocation != nil {
 		every := d.cfg.AllocationTick
@@ -225,7 +237,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 		defer t.Stop()
 		allocTick = t.C
 	}
-	cancelled := false
+	cancel := ctx.Done()
 	for {
 		select {
 		case now := <-allocTick:
@@ -244,11 +256,12 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 			}
 		case now := <-tick.C:
 			d.checkHeartbeats(now)
-		case <-ctx.Done():
-			if !cancelled {
-				cancelled = true
-				d.sched.CancelJob(d.jobID, context.Cause(ctx).Error())
-			}
+		case <-d.wake.C:
+		case <-cancel:
+			// Once: a closed channel would keep this loop spinning while
+			// the killed tasks finish.
+			cancel = nil
+			d.sched.CancelJob(d.jobID, context.Cause(ctx).Error())
 		}
 		if done, res := d.decide(); done {
 			d.sum.Succeeded, d.sum.Reason = res.Succeeded, res.Reason
@@ -265,24 +278,33 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job) (Summary, error) {
 func (d *Driver) accept(ctx context.Context) {
 	for {
 		conn, err := d.ln.Accept(ctx)
-		if err != nil {
-			if errors.Is(err, wire.ErrHandshake) {
-				d.events <- rejected{}
-				continue
-			}
+		switch {
+		case err == nil:
+			go d.serve(conn)
+		case errors.Is(err, wire.ErrHandshake):
+			d.events <- rejected{}
+		case ctx.Err() != nil || errors.Is(err, net.ErrClosed):
 			return
 		}
-		go d.serve(conn)
+		// Another error (out of file descriptors, say) passes: the
+		// Listener waits before it accepts again.
 	}
 }
 
+// registerTimeout bounds the wait for an executor's first message, its
+// Register, which it sends as soon as it is connected: a peer that holds
+// the secret but says nothing does not keep a connection for good.
+const registerTimeout = 3 * time.Second
+
 // serve reads one executor's messages until its connection ends.
 func (d *Driver) serve(conn *wire.Conn) {
+	conn.SetReadDeadline(time.Now().Add(registerTimeout))
 	first, err := conn.Recv()
 	if err != nil || first.GetRegister() == nil {
 		conn.Close()
 		return
 	}
+	conn.SetReadDeadline(time.Time{})
 	reg := first.GetRegister()
 	id := scheduler.ExecutorID(reg.GetExecutorId())
 	d.events <- registered{conn, reg}
@@ -375,6 +397,13 @@ func (d *Driver) taskStatus(now time.Time, l *link, st *wire.Status) {
 		r = scheduler.TaskResult{Outcome: scheduler.Killed, Reason: st.GetReason()}
 	default:
 		return // STARTED: nothing to decide
+	}
+	name := fmt.Sprintf("%s/stage%d-task%d-attempt%d", l.id, st.GetStageId(), st.GetTaskIndex(), st.GetAttempt())
+	if st.GetStdoutCutBytes() > 0 {
+		d.sum.OutputCut = append(d.sum.OutputCut, name+".stdout")
+	}
+	if st.GetStderrCutBytes() > 0 {
+		d.sum.OutputCut = append(d.sum.OutputCut, name+".stderr")
 	}
 	// A report for an attempt the scheduler already wrote off (its
 	// executor was declared lost) changes nothing.
@@ -527,12 +556,20 @@ func (d *Driver) decide() (bool, scheduler.JobResult) {
 	rd := d.sched.Ready(now)
 	batches := map[scheduler.ExecutorID]*wire.LaunchBatch{}
 	var order []scheduler.ExecutorID
+	unbuilt := false
 	for _, l := range rd.Launches {
+		d.sum.Attempts++
+		if l.Attempt.Attempt > 0 {
+			d.sum.Retries++
+		}
 		launch, err := d.launch(l)
 		if err != nil {
-			// A command that cannot even be built fails like one that
-			// cannot start.
-			d.sched.TaskFinished(now, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error()})
+			// A command that cannot be built for this attempt (its
+			// template fails for this task) would not be for the next:
+			// the attempt fails, and its job with it, without retrying.
+			d.sum.Failures++
+			d.sched.TaskFinished(now, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error(), Permanent: true})
+			unbuilt = true
 			continue
 		}
 		b := batches[l.Executor]
@@ -542,7 +579,6 @@ func (d *Driver) decide() (bool, scheduler.JobResult) {
 			order = append(order, l.Executor)
 		}
 		b.Launches = append(b.Launches, launch)
-		d.sum.Attempts++
 		if d.sum.FirstLaunch.IsZero() {
 			d.sum.FirstLaunch = now
 		}
@@ -568,6 +604,15 @@ func (d *Driver) decide() (bool, scheduler.JobResult) {
 		if f.Job == d.jobID {
 			return true, f
 		}
+	}
+	if unbuilt {
+		// That failure ended the job: carry its end out now.
+		return d.decide()
+	}
+	if at, ok := d.sched.Wakeup(now); ok {
+		d.wake.Reset(time.Until(at))
+	} else {
+		d.wake.Stop()
 	}
 	return false, scheduler.JobResult{}
 }

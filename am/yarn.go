@@ -294,10 +294,10 @@ func (c *Containers) take(ctx context.Context, now time.Time, ct *hadoopyarn.Con
 	}
 	c.live[id] = &container{node: node, name: name, profile: *prof, gpus: gpus}
 	env := map[string]string{
-		"SPINDLE_EXECUTOR_ID":    id,
-		"SPINDLE_EXECUTOR_CORES": fmt.Sprint(prof.Cores),
-		"SPINDLE_EXECUTOR_GPUS":  fmt.Sprint(prof.GPUs),
-		executor.EnvAMGPUIndices: strings.Join(gpus, ","),
+		executor.EnvExecutorID:    id,
+		executor.EnvExecutorCores: fmt.Sprint(prof.Cores),
+		executor.EnvExecutorGPUs:  fmt.Sprint(prof.GPUs),
+		executor.EnvAMGPUIndices:  strings.Join(gpus, ","),
 	}
 	return func() {
 		c.Launcher.Start(ctx, ct, env, func(err error) {

@@ -77,10 +77,14 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := overrideJob(job, conf); err != nil {
+		return err
+	}
 	schedCfg, err := schedulerConfig(conf)
 	if err != nil {
 		return err
 	}
+	noticeUndefinedPool(os.Stderr, conf, job, schedCfg.Pools)
 	hconf, err := hadoopconf.FromEnvironment(os.LookupEnv)
 	if err != nil {
 		return err
@@ -127,7 +131,11 @@ func runAM(c *cli.Context) error {
 	// in its own goroutine, reports it to the RM.
 	var progress atomic.Uint32    // math.Float32bits of the fraction done
 	var containers *am.Containers // set below; the driver asks it and moves its targets
-	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profiles: profiles, StageProfiles: stageProfiles, Secret: secret, Listen: ":0",
+	bind, err := amBindHost(conf)
+	if err != nil {
+		return err
+	}
+	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profiles: profiles, StageProfiles: stageProfiles, Secret: secret, Listen: net.JoinHostPort(bind, "0"),
 		OneTaskPerExecutor: mode == "fine",
 		// A container's exit status reaches the AM a heartbeat or two
 		// after its executor's connection ends.
@@ -168,7 +176,7 @@ func runAM(c *cli.Context) error {
 	}
 	// The tracking URL: the job's status page, which the RM's web proxy
 	// shows as the application's.
-	web, err := net.Listen("tcp", ":0")
+	web, err := net.Listen("tcp", net.JoinHostPort(bind, "0"))
 	if err != nil {
 		return fmt.Errorf("listening for the tracking page: %w", err)
 	}

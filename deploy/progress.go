@@ -76,7 +76,7 @@ func printSummary(w io.Writer, s am.Summary, logDir string) {
 	}
 	fmt.Fprintf(w, "job %s %s\n", s.Job, status)
 	fmt.Fprintf(w, "  tasks %d, attempts %d, failed attempts %d, retries %d, duration %s, %.0f tasks/s\n",
-		s.Tasks, s.Attempts, s.Failures, max(s.Attempts-s.Tasks, 0), s.Duration.Round(time.Millisecond), float64(s.Tasks)/max(s.Duration.Seconds(), 1e-9))
+		s.Tasks, s.Attempts, s.Failures, s.Retries, s.Duration.Round(time.Millisecond), float64(s.Tasks)/max(s.Duration.Seconds(), 1e-9))
 	for _, e := range s.Executors {
 		line := fmt.Sprintf("  executor %s on %s: %d succeeded, %d failed", e.ID, e.Host, e.Succeeded, e.Failed)
 		if e.Lost != "" {
@@ -85,7 +85,15 @@ func printSummary(w io.Writer, s am.Summary, logDir string) {
 		fmt.Fprintln(w, line)
 	}
 	if s.Rejected > 0 {
-		fmt.Fprintf(w, "  %d connection(s) refused for failing authentication\n", s.Rejected)
+		fmt.Fprintf(w, "  %d connection(s) refused: failed authentication, or too many at once\n", s.Rejected)
 	}
 	fmt.Fprintf(w, "  task logs: %s\n", logDir)
+	if n := len(s.OutputCut); n > 0 {
+		const shown = 5
+		list := strings.Join(s.OutputCut[:min(n, shown)], ", ")
+		if n > shown {
+			list += fmt.Sprintf(" and %d more", n-shown)
+		}
+		fmt.Fprintf(w, "  output cut to its tail (spindle.task.log.maxBytes) in %d file(s), each saying so in its first line: %s\n", n, list)
+	}
 }

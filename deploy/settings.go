@@ -11,16 +11,16 @@ import (
 )
 
 // loadConfig reads the properties file (--properties-file, else
-// $SPINDLE_CONF_DIR/spindle-defaults.conf if present) and the --conf
-// overrides.
-func loadConfig(propertiesFile string, overrides []string) (*config.Config, error) {
+// $SPINDLE_CONF_DIR/spindle-defaults.conf if present), the --conf
+// overrides and the flags that stand for keys.
+func loadConfig(propertiesFile string, overrides []string, flags ...config.Flag) (*config.Config, error) {
 	var files []string
 	if propertiesFile != "" {
 		files = append(files, propertiesFile)
 	} else if p, ok := config.DefaultPropertiesFile(os.LookupEnv); ok {
 		files = append(files, p)
 	}
-	return config.LoadFiles(files, overrides)
+	return config.LoadFiles(files, overrides, flags...)
 }
 
 // settings reads typed values off a configuration, keeping the first
@@ -83,8 +83,8 @@ func executorProfile(c *config.Config) (scheduler.Profile, error) {
 }
 
 // schedulerConfig is the scheduler core's configuration: scheduling mode,
-// pools from spindle.scheduler.allocation.file, retries, locality,
-// exclusion.
+// pools from spindle.scheduler.allocation.file, retries and their
+// backoff, locality, exclusion.
 func schedulerConfig(c *config.Config) (scheduler.Config, error) {
 	s := &settings{c: c}
 	mode, err := scheduler.ParseSchedulingMode(s.enum("spindle.scheduler.mode"))
@@ -99,6 +99,11 @@ func schedulerConfig(c *config.Config) (scheduler.Config, error) {
 	}
 	cfg.LocalityWait, err = c.Duration("spindle.locality.wait")
 	s.keep(err)
+	cfg.RetryBackoff = s.duration("spindle.task.retry.backoff")
+	cfg.RetryMaxBackoff = s.duration("spindle.task.retry.maxBackoff")
+	if s.err == nil && cfg.RetryBackoff > cfg.RetryMaxBackoff {
+		return cfg, fmt.Errorf("spindle.task.retry.backoff %v is more than spindle.task.retry.maxBackoff %v, which caps it", cfg.RetryBackoff, cfg.RetryMaxBackoff)
+	}
 	cfg.Exclusion.Timeout, err = c.Duration("spindle.excludeOnFailure.timeout")
 	s.keep(err)
 	cfg.Exclusion.UnschedulableTimeout, err = c.Duration("spindle.scheduler.excludeOnFailure.unschedulableTaskSetTimeout")

@@ -9,8 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
-	"strconv"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -26,22 +25,23 @@ import (
 )
 
 // flagKeys are the submit flags that stand for configuration keys; a flag
-// given wins over the same key in --conf and the properties file.
-var flagKeys = []struct{ flag, key string }{
-	{"master", "spindle.master"},
-	{"queue", "spindle.yarn.queue"},
-	{"num-executors", "spindle.executor.instances"},
-	{"executor-cores", "spindle.executor.cores"},
-	{"executor-memory", "spindle.executor.memory"},
-	{"executor-gpus", "spindle.executor.resource.gpu.amount"},
-	{"task-cpus", "spindle.task.cpus"},
-	{"task-gpus", "spindle.task.resource.gpu.amount"},
+// given wins over the same key in --conf and the properties file. usage,
+// when set, says more than "sets KEY".
+var flagKeys = []struct{ flag, key, usage string }{
+	{"master", "spindle.master", "local, local[N] (N executors), local[*] (all cores) or yarn; sets spindle.master"},
+	{"name", "spindle.app.name", "job name, over the job spec's (the short form's default: the command's); sets spindle.app.name"},
+	{"pool", "spindle.scheduler.pool", "scheduler pool, over the job spec's; sets spindle.scheduler.pool"},
+	{"queue", "spindle.yarn.queue", ""},
+	{"num-executors", "spindle.executor.instances", "yarn: executors to run (local[N] sets local mode's); sets spindle.executor.instances"},
+	{"executor-cores", "spindle.executor.cores", ""},
+	{"executor-memory", "spindle.executor.memory", ""},
+	{"executor-gpus", "spindle.executor.resource.gpu.amount", ""},
+	{"task-cpus", "spindle.task.cpus", ""},
+	{"task-gpus", "spindle.task.resource.gpu.amount", ""},
 }
 
 func submitCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "name", Usage: "job name (the short form's; a job spec names itself)"},
-		&cli.StringFlag{Name: "pool", Usage: "scheduler pool (overrides the spec's)"},
 		&cli.StringFlag{Name: "properties-file", Usage: "spark-defaults.conf-style settings (default $SPINDLE_CONF_DIR/spindle-defaults.conf)"},
 		&cli.StringSliceFlag{Name: "conf", Usage: "KEY=VALUE, repeatable; wins over the properties file"},
 		&cli.IntFlag{Name: "tasks", Usage: "short form: run COMMAND as this many tasks"},
@@ -50,12 +50,16 @@ func submitCommand() *cli.Command {
 		&cli.BoolFlag{Name: "no-wait", Usage: "yarn: return once the application is submitted"},
 	}
 	for _, fk := range flagKeys {
-		flags = append(flags, &cli.StringFlag{Name: fk.flag, Usage: "sets " + fk.key})
+		usage := fk.usage
+		if usage == "" {
+			usage = "sets " + fk.key
+		}
+		flags = append(flags, &cli.StringFlag{Name: fk.flag, Usage: usage})
 	}
 	return &cli.Command{
 		Name:      "submit",
 		Usage:     "run a job: locally (--master local[N]) or on YARN (--master yarn)",
-		UsageText: "spindle submit [flags] JOB.yaml\nspindle submit [flags] --tasks N -- COMMAND [ARGS...]",
+		UsageText: "spindle submit [flags] JOB.yaml            (flags before the spec)\nspindle submit [flags] --tasks N -- COMMAND [ARGS...]",
 		Flags:     flags,
 		Action:    runSubmit,
 	}
@@ -88,16 +92,14 @@ func shippedFiles(list string) ([]string, error) {
 	return files, nil
 }
 
-var localMaster = regexp.MustCompile(`^local\[([1-9][0-9]*)\]$`)
-
 func runSubmit(c *cli.Context) error {
-	overrides := c.StringSlice("conf")
+	var flags []config.Flag
 	for _, fk := range flagKeys {
 		if c.IsSet(fk.flag) {
-			overrides = append(overrides, fk.key+"="+c.String(fk.flag))
+			flags = append(flags, config.Flag{Name: "--" + fk.flag, Key: fk.key, Value: c.String(fk.flag)})
 		}
 	}
-	conf, err := loadConfig(c.String("properties-file"), overrides)
+	conf, err := loadConfig(c.String("properties-file"), c.StringSlice("conf"), flags...)
 	if err != nil {
 		return err
 	}
@@ -108,23 +110,28 @@ func runSubmit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	master, err := conf.String("spindle.master")
+	master, err := conf.Master()
 	if err != nil {
 		return err
 	}
-	if master == "yarn" {
+	if err := checkStagesFit(conf, job, master); err != nil {
+		return err
+	}
+	if master.Yarn {
 		specPath := ""
 		if !c.IsSet("tasks") {
 			specPath = c.Args().First()
 		}
 		return runYarn(c, conf, job, specPath)
 	}
-	m := localMaster.FindStringSubmatch(master)
-	if m == nil {
-		return fmt.Errorf("spindle.master=%s: want local[N] or yarn", master)
+	if err := refuseYarnOnlySettings(conf); err != nil {
+		return err
 	}
-	n, _ := strconv.Atoi(m[1])
-	return runLocal(c, conf, job, n)
+	cores, err := conf.Int("spindle.executor.cores")
+	if err != nil {
+		return err
+	}
+	return runLocal(c, conf, job, master.LocalExecutors(runtime.NumCPU(), cores))
 }
 
 // jobDefaults are what a job spec's stages get for what they leave out.
@@ -139,29 +146,28 @@ func loadJob(c *cli.Context, conf *config.Config) (*jobspec.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Pool = c.String("pool")
 	args := c.Args().Slice()
-	if c.IsSet("tasks") {
-		if len(args) == 0 {
-			return nil, errors.New("--tasks N needs a command after --")
+	var job *jobspec.Job
+	switch {
+	case c.IsSet("tasks") && len(args) == 0:
+		return nil, errors.New("--tasks N needs a command after --")
+	case c.IsSet("tasks"):
+		job, err = jobspec.Short("", c.Int("tasks"), args, d)
+	case len(args) == 0:
+		return nil, errors.New("want a job spec file, or --tasks N -- COMMAND")
+	default:
+		if err := flagsAfterSpec(c, args); err != nil {
+			return nil, err
 		}
-		name := c.String("name")
-		if name == "" {
-			name = filepath.Base(args[0])
+		if len(args) != 1 {
+			return nil, fmt.Errorf("want one job spec file, or --tasks N -- COMMAND; got %d arguments", len(args))
 		}
-		return jobspec.Short(name, c.Int("tasks"), args, d)
+		job, err = jobspec.Load(args[0], d)
 	}
-	if len(args) != 1 {
-		return nil, fmt.Errorf("want one job spec file, or --tasks N -- COMMAND; got %d arguments", len(args))
-	}
-	job, err := jobspec.Load(args[0], d)
 	if err != nil {
 		return nil, err
 	}
-	if p := c.String("pool"); p != "" {
-		job.Pool = p
-	}
-	return job, nil
+	return job, overrideJob(job, conf)
 }
 
 // runLocal runs job on n executor processes on this machine.
@@ -174,6 +180,7 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	if err != nil {
 		return err
 	}
+	noticeUndefinedPool(c.App.ErrWriter, conf, job, schedCfg.Pools)
 	s := &settings{c: conf}
 	workerGPUs, err := executor.WorkerGPUs(executor.WorkerSources{
 		ResourcesFile:   s.str("spindle.worker.resourcesFile"),

@@ -17,12 +17,15 @@ func Version() string { return version }
 
 func versionCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "version",
-		Usage: "print spindle's version",
-		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprintf(c.App.Writer, "spindle %s (%s %s/%s)\n",
-				Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return err
-		},
+		Name:   "version",
+		Usage:  "print spindle's version",
+		Action: printVersion,
 	}
+}
+
+// printVersion is `spindle version` and `spindle --version`.
+func printVersion(c *cli.Context) error {
+	_, err := fmt.Fprintf(c.App.Writer, "spindle %s (%s %s/%s)\n",
+		Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return err
 }

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 
@@ -54,8 +57,13 @@ func applicationTags(list string) ([]string, error) {
 }
 
 // runYarn submits job to YARN and follows it to its end.
+//
+// SIGINT or SIGTERM stops it: before the submission, the staged files
+// are removed; while it follows the application, the application is
+// killed, as a local job is (--no-wait submits without following).
 func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath string) error {
-	ctx := c.Context
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	rm, hconf, err := yarnapp.Connect()
 	if err != nil {
 		return err
@@ -202,6 +210,9 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 		AmContainerSpec: amSpec, Resource: yarn.NewResource(amMem, int32(amCores), nil),
 	}})
 	if err != nil {
+		if ctx.Err() != nil { // the submission may have reached the RM
+			killInterrupted(c.App.Writer, rm, newApp.GetApplicationId())
+		}
 		stager.Remove(context.Background(), dir)
 		return fmt.Errorf("submitting %s: %w", appID, err)
 	}
@@ -213,6 +224,9 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	err = follow(ctx, appID, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
 		return report(ctx, rm, id)
 	}, w, isTerminal(w), time.Second)
+	if ctx.Err() != nil {
+		err = killInterrupted(c.App.Writer, rm, id)
+	}
 	// The AM removes the staging directory when it succeeds; an application
 	// that failed or was killed may have left it.
 	stager.Remove(context.Background(), dir)
@@ -234,4 +248,21 @@ func writeJSONSpec(dir string, job *jobspec.Job) (string, error) {
 	}
 	path := filepath.Join(dir, "job.json")
 	return path, os.WriteFile(path, b, 0o600)
+}
+
+// killInterrupted kills an application whose submitter was interrupted
+// while it ran, and says so.
+func killInterrupted(w io.Writer, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	name := yarn.ApplicationID(id)
+	fmt.Fprintf(w, "interrupted: killing %s (spindle submit --no-wait leaves an application running)\n", name)
+	r, err := report(ctx, rm, id)
+	if err == nil {
+		err = kill(ctx, w, rm, id, r)
+	}
+	if err != nil {
+		return fmt.Errorf("interrupted, and killing %s failed: %w", name, err)
+	}
+	return fmt.Errorf("interrupted: %s killed", name)
 }

@@ -19,7 +19,7 @@ func TestYarnExecutorExitIsBlamedOnItsTasks(t *testing.T) {
 stages:
   - name: s
     tasks: 1
-    command: "kill -9 $PPID; sleep 5"
+    command: "kill -9 $(cut -d' ' -f4 /proc/$PPID/stat); sleep 5"
 `)
 	start := time.Now()
 	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.task.maxFailures=2",

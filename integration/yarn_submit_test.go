@@ -36,7 +36,7 @@ stages:
   - name: s
     tasks: 16
     resources: {cpus: 1, gpus: 0.5}
-    command: ["/bin/sh", "-c", "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES $PWD $(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^SPINDLE_EXECUTOR_AM_GPU_INDICES=//p') >> %s; sleep 0.5"]
+    command: ["/bin/sh", "-c", "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES $PWD $(tr '\\0' '\\n' < /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/environ | sed -n 's/^SPINDLE_EXECUTOR_AM_GPU_INDICES=//p') >> %s; sleep 0.5"]
 `, out))
 	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=4", "--conf", "spindle.executor.cores=2",
 		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.memory=512m", spec)
@@ -242,7 +242,7 @@ func TestYarnExecutorKilledMidJobTheJobStillSucceeds(t *testing.T) {
 stages:
   - name: s
     tasks: 8
-    command: "echo $PPID > %[1]s/pid-$SPINDLE_EXECUTOR_ID; sleep 2; echo done >> %[1]s/done"
+    command: "cut -d' ' -f4 /proc/$PPID/stat > %[1]s/pid-$SPINDLE_EXECUTOR_ID; sleep 2; echo done >> %[1]s/done"
 `, dir))
 	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=2",
 		"--conf", "spindle.executor.cores=2", "--conf", "spindle.executor.memory=512m", spec)

@@ -28,6 +28,7 @@ func TestHostExclusion(t *testing.T) {
 		t.Fatalf("first attempt on %s, want a2", l.Executor)
 	}
 	h.fail(l, "x")
+	h.advance(200 * time.Millisecond) // its retry backoff
 	l = h.ready().Launches[0]
 	if l.Executor != "b1" {
 		t.Fatalf("second attempt on %s: round robin should move on to b1", l.Executor)
@@ -41,13 +42,11 @@ func TestHostExclusion(t *testing.T) {
 		t.Fatalf("launches %s", got)
 	}
 	h.fail(rd.Launches[0], "y")
+	excludedAt := h.now
 	if !h.s.hosts["bad"].excluded(h.now) {
 		t.Fatal("bad not excluded after 2 failures")
 	}
-	// The exclusion's end is the next thing due (b1 can still run k).
-	if w, ok := h.s.Wakeup(h.now); !ok || !w.Equal(h.now.Add(10*time.Minute)) {
-		t.Fatalf("wakeup %v %v", w, ok)
-	}
+	h.advance(200 * time.Millisecond) // the failed task's retry backoff
 	h.succeed(rd.Launches[1])
 	rd = h.ready()
 	for _, l := range rd.Launches {
@@ -67,8 +66,12 @@ func TestHostExclusion(t *testing.T) {
 	if len(why) != 1 || why[0].Reason != ReasonInsufficientResources || why[0].Message != "0/3 executors can take a task: 1 insufficient cpu, 2 on excluded hosts" {
 		t.Fatalf("why %+v", why)
 	}
+	// The exclusion's end is the next thing due.
+	if w, ok := h.s.Wakeup(h.now); !ok || !w.Equal(excludedAt.Add(10*time.Minute)) {
+		t.Fatalf("wakeup %v %v", w, ok)
+	}
 	// After the timeout the host takes tasks again.
-	h.advance(10 * time.Minute)
+	h.now = excludedAt.Add(10 * time.Minute)
 	rd = h.ready()
 	if len(rd.Launches) != 1 || rd.Launches[0].Host != "bad" {
 		t.Fatalf("after the exclusion: %s", fmtLaunches(rd.Launches))
@@ -107,6 +110,7 @@ func TestExclusionWindow(t *testing.T) {
 	off.submit(oneStage("j", 1, 1, GPURequest{}))
 	for range 10 {
 		off.fail(off.ready().Launches[0], "x")
+		off.advance(10 * time.Second) // past any retry backoff
 	}
 	if off.s.hosts["h"].excluded(off.now) || len(off.ready().Launches) != 1 {
 		t.Fatal("exclusion disabled, yet the host is excluded")
@@ -122,6 +126,7 @@ func TestUnschedulableFails(t *testing.T) {
 	j := h.submit(oneStage("j", 3, 1, GPURequest{}))
 	rd := h.ready()
 	h.fail(rd.Launches[0], "x")
+	h.advance(200 * time.Millisecond) // its retry backoff
 	rd2 := h.ready()
 	if len(rd2.Launches) != 0 {
 		t.Fatalf("launched on the excluded host: %s", fmtLaunches(rd2.Launches))

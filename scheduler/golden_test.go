@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite testdata/scenarios/*.txt with t
 //
 // Commands (key=value arguments):
 //
-//	config mode=FAIR locality=3s maxfailures=4 exclusion=2/10m/2m
+//	config mode=FAIR locality=3s maxfailures=4 exclusion=2/10m/2m backoff=200ms/10s
 //	    (input lines: pool NAME weight=W minshare=M mode=FAIR)
 //	profile id=0 cores=4 gpus=2
 //	executor id=e1 host=h1 cores=4 gpus=0,1 profile=0
@@ -328,6 +328,7 @@ var reasonName = map[Reason]string{
 	ReasonInsufficientResources: "insufficient resources",
 	ReasonExcludedHosts:         "excluded hosts",
 	ReasonWaitingForLocality:    "locality",
+	ReasonRetryBackoff:          "retry backoff",
 }
 
 func (g *golden) config(kv map[string]string, input []string) (string, error) {
@@ -369,6 +370,15 @@ func (g *golden) config(kv map[string]string, input []string) (string, error) {
 			return "", fmt.Errorf("exclusion=%q: bad durations", v)
 		}
 		cfg.Exclusion = ExclusionConfig{Enabled: true, MaxFailuresPerHost: k, Timeout: timeout, UnschedulableTimeout: unsched}
+	}
+	if v, ok := kv["backoff"]; ok {
+		base, ceiling, _ := strings.Cut(v, "/")
+		var err1, err2 error
+		cfg.RetryBackoff, err1 = time.ParseDuration(base)
+		cfg.RetryMaxBackoff, err2 = time.ParseDuration(ceiling)
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("backoff=%q: want BASE/MAX durations", v)
+		}
 	}
 	for _, l := range input {
 		cmd, bare, kv := goldenArgs(l)

@@ -189,6 +189,19 @@ func checkInternal(s *Scheduler) string {
 			return fmt.Sprintf("profile %d: executors not sorted", prof.ID)
 		}
 	}
+	// The retry heap is a heap, and holds exactly the tasks backing off.
+	waits := map[*stage]int{}
+	for i, w := range s.backoffs {
+		if i > 0 && w.before(s.backoffs[(i-1)/2]) {
+			return fmt.Sprintf("retry heap out of order at %d", i)
+		}
+		if !w.st.job.ended {
+			waits[w.st]++
+			if st := w.st.tasks[w.idx].state; st != taskPending {
+				return fmt.Sprintf("stage %d task %d backs off in state %d", w.st.id, w.idx, st)
+			}
+		}
+	}
 	poolRunning := map[*pool]int{}
 	total := 0
 	for jid, j := range s.jobs {
@@ -216,6 +229,9 @@ func checkInternal(s *Scheduler) string {
 			}
 			if !j.ended && st.runnable && st.pending() != len(st.tasks)-st.succeeded-st.running {
 				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), len(st.tasks)-st.succeeded-st.running)
+			}
+			if !j.ended && st.backingOff != waits[st] {
+				return fmt.Sprintf("stage %d: %d backing off, %d in the retry heap", st.id, st.backingOff, waits[st])
 			}
 			running += r
 			_ = killing
@@ -252,6 +268,87 @@ func checkInternal(s *Scheduler) string {
 	for _, st := range s.stages {
 		if st.runnable && seen[st] != 1 {
 			return fmt.Sprintf("stage %d runnable, listed %d times", st.id, seen[st])
+		}
+	}
+	return checkIndexes(s, lists)
+}
+
+// checkIndexes verifies what keeps placement and Wakeup from scanning
+// every stage: the fit classes' counts, the ranks (heaps, holding exactly
+// the runnable pools and FAIR pools' stages, nothing left aside between
+// rounds) and the stages with locality preferences.
+func checkIndexes(s *Scheduler, pools []*pool) string {
+	members, queued := map[fitKey]int{}, map[fitKey]int{}
+	for _, st := range s.stages {
+		if !st.runnable {
+			if st.class != nil || st.rankIdx != 0 || s.localized[st] {
+				return fmt.Sprintf("stage %d not runnable but indexed", st.id)
+			}
+			continue
+		}
+		key := fitKey{st.spec.Profile, st.spec.Request}
+		if st.class == nil || st.class != s.classes[key] {
+			return fmt.Sprintf("stage %d not in its class", st.id)
+		}
+		if members[key]++; st.queued() > 0 {
+			queued[key]++
+		}
+		if s.localized[st] != st.hasPreference() {
+			return fmt.Sprintf("stage %d: localized %v, has preferences %v", st.id, s.localized[st], st.hasPreference())
+		}
+	}
+	live := 0
+	for key, c := range s.classes {
+		if c.members != members[key] || c.queued != queued[key] {
+			return fmt.Sprintf("class %+v: %d members, %d queued; stages say %d, %d", key, c.members, c.queued, members[key], queued[key])
+		}
+		if c.queued > 0 {
+			live++
+		}
+	}
+	if live != s.liveClasses {
+		return fmt.Sprintf("%d live classes, counted %d", s.liveClasses, live)
+	}
+	if len(s.fair.aside) > 0 || len(s.setAside) > 0 {
+		return "ranks left set aside after a round"
+	}
+	if msg := checkRank(&s.fair, "pools"); msg != "" {
+		return msg
+	}
+	ranked := 0
+	for _, p := range pools {
+		inFair := s.cfg.Mode == FAIR && p != s.root && len(p.runnable) > 0
+		if (p.rankIdx != 0) != inFair {
+			return fmt.Sprintf("pool %s: ranked %v, want %v", p.cfg.Name, p.rankIdx != 0, inFair)
+		}
+		if inFair {
+			ranked++
+		}
+		want := 0
+		if p.cfg.Mode == FAIR {
+			want = len(p.runnable)
+		}
+		if len(p.stages.heap) != want || len(p.stages.aside) > 0 {
+			return fmt.Sprintf("pool %s: %d stages ranked (%d aside), want %d", p.cfg.Name, len(p.stages.heap), len(p.stages.aside), want)
+		}
+		if msg := checkRank(&p.stages, "pool "+p.cfg.Name); msg != "" {
+			return msg
+		}
+	}
+	if ranked != len(s.fair.heap) {
+		return fmt.Sprintf("%d pools ranked, want %d", len(s.fair.heap), ranked)
+	}
+	return ""
+}
+
+// checkRank: every item knows its place, and none ranks before its parent.
+func checkRank[T rankable[T]](r *rank[T], what string) string {
+	for i, x := range r.heap {
+		if *x.rankSlot() != i+1 {
+			return fmt.Sprintf("%s: item %d thinks it is at %d", what, i, *x.rankSlot()-1)
+		}
+		if i > 0 && x.ranksBefore(r.heap[(i-1)/2]) {
+			return fmt.Sprintf("%s: out of order at %d", what, i)
 		}
 	}
 	return ""

@@ -156,6 +156,7 @@ func TestMaxFailuresFailsJob(t *testing.T) {
 			t.Fatalf("attempt %d numbered %d", i, victim.Attempt.Attempt)
 		}
 		h.fail(victim, "exit status "+string(rune('1'+i)))
+		h.advance(10 * time.Second) // past its retry backoff
 		rd = h.ready()
 		if i < 3 {
 			// Retries go first, as in Spark.
@@ -238,6 +239,7 @@ func TestStageMaxAttempts(t *testing.T) {
 	h2.exec("e1", "h1", 1)
 	h2.submit(oneStage("j", 1, 1, GPURequest{}))
 	h2.fail(h2.ready().Launches[0], "x")
+	h2.advance(200 * time.Millisecond) // its retry backoff
 	rd = h2.ready()
 	if len(rd.Launches) != 1 || len(rd.Finished) != 0 {
 		t.Fatalf("after 1 of 2: %+v", rd)
@@ -319,6 +321,7 @@ func TestExecutorLost(t *testing.T) {
 	if p, _ := h.s.JobProgress(j); p.FailedAttempts != 2 {
 		t.Fatalf("progress %+v, want 2 counted failures", p)
 	}
+	h.advance(200 * time.Millisecond) // their retry backoff
 	h.exec("e3", "h3", 2)
 	rd = h.ready()
 	if len(rd.Launches) != 2 || rd.Launches[0].Executor != "e3" {

@@ -12,6 +12,7 @@ import (
 // the next call.
 func (s *Scheduler) Ready(now time.Time) Ready {
 	s.expireExclusions(now)
+	s.endBackoffs(now)
 	// Before placing: a job failed for being unschedulable must not have
 	// its other stages' tasks launched and killed in the same batch.
 	if s.excluded > 0 {
@@ -31,62 +32,84 @@ func (s *Scheduler) Ready(now time.Time) Ready {
 // until no stage can place more.
 func (s *Scheduler) place(now time.Time) {
 	s.round++
-	for _, p := range s.poolOrder {
-		p.next = 0
-	}
-	s.root.next = 0
+	s.blockedClasses = 0
 	for {
 		st := s.pickStage()
 		if st == nil {
+			s.endRound()
 			return
 		}
 		if !s.placeOne(now, st) {
-			st.blockedRound = s.round
+			s.blockAfterFailure(now, st)
 		}
 	}
 }
 
+// endRound puts back in their ranks the pools and stages the round set
+// aside.
+func (s *Scheduler) endRound() {
+	s.fair.restore()
+	for _, p := range s.setAside {
+		p.stages.restore()
+	}
+	clear(s.setAside)
+	s.setAside = s.setAside[:0]
+}
+
 // eligible reports whether st may still place a task this round.
 func (s *Scheduler) eligible(st *stage) bool {
-	return st.blockedRound != s.round && st.pending() > 0
+	return st.blockedRound != s.round && st.class.blockedRound != s.round && st.queued() > 0
 }
 
 // nextStage is the stage to place for next: under FIFO the first eligible
 // stage by (job, stage); under FAIR the best pool by Spark's fair ordering,
 // then the best stage within it by the pool's own mode.
 func (s *Scheduler) nextStage() *stage {
+	if s.nothingPlaceable() {
+		return nil
+	}
 	if s.cfg.Mode == FIFO {
 		return s.firstEligible(s.root)
 	}
-	var best *pool
-	var bestStage *stage
-	for _, p := range s.poolOrder {
-		st := s.poolCandidate(p)
-		if st != nil && (best == nil || fairLess(p, best)) {
-			best, bestStage = p, st
+	// The best pool with a candidate: one without stays aside this round.
+	for {
+		p, ok := s.fair.first()
+		if !ok {
+			return nil
 		}
+		if st := s.poolCandidate(p); st != nil {
+			return st
+		}
+		s.fair.setAside()
 	}
-	return bestStage
 }
 
 func (s *Scheduler) poolCandidate(p *pool) *stage {
 	if p.cfg.Mode == FIFO {
 		return s.firstEligible(p)
 	}
-	// FAIR within a pool: the stage with the fewest running tasks (each a
-	// task set of weight 1 and minShare 0, as in Spark), then the older.
-	var best *stage
-	for _, st := range p.runnable {
-		if s.eligible(st) && (best == nil || st.running < best.running) {
-			best = st
+	// FAIR within a pool: its rank's order (stage.ranksBefore).
+	for {
+		st, ok := p.stages.first()
+		if !ok {
+			return nil
 		}
+		if s.eligible(st) {
+			return st
+		}
+		if len(p.stages.aside) == 0 {
+			s.setAside = append(s.setAside, p)
+		}
+		p.stages.setAside()
 	}
-	return best
 }
 
 // firstEligible walks p's FIFO order from where this round left it: a
 // stage that stops being eligible stays so for the round.
 func (s *Scheduler) firstEligible(p *pool) *stage {
+	if p.nextOf != s.round {
+		p.next, p.nextOf = 0, s.round
+	}
 	for p.next < len(p.runnable) {
 		if st := p.runnable[p.next]; s.eligible(st) {
 			return st
@@ -128,6 +151,9 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 	}
 	idx := st.nextPending()
 	st.popPending()
+	if st.queued() == 0 {
+		s.classDrained(st.class)
+	}
 	t := &st.tasks[idx]
 	addrs, _ := ex.gpus.acquire(st.spec.Request.GPU) // findExecutor checked it fits
 	ex.occupy(st, idx, addrs)
@@ -140,6 +166,7 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 	if s.cfg.Mode == FIFO {
 		s.root.running++
 	}
+	s.rerank(st)
 	if st.preferred(ex) {
 		// Delay scheduling, as Spark's: each launch where the task wanted
 		// to be renews the wait for the next one.
@@ -159,6 +186,11 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 
 func (st *stage) hasPreference() bool { return st.preferredHosts != nil || st.preferredExecs != nil }
 
+// waitingForLocality: st may still run only where it prefers.
+func (st *stage) waitingForLocality(now time.Time) bool {
+	return st.hasPreference() && now.Before(st.localityDeadline)
+}
+
 func (st *stage) preferred(ex *executor) bool {
 	return st.preferredExecs[ex.spec.ID] || st.preferredHosts[ex.spec.Host]
 }
@@ -171,7 +203,7 @@ func (s *Scheduler) findExecutor(now time.Time, st *stage) *executor {
 	if n == 0 {
 		return nil
 	}
-	waiting := st.hasPreference() && now.Before(st.localityDeadline)
+	waiting := st.waitingForLocality(now)
 	req := st.spec.Request
 	start := prof.cursor % n
 	// Round robin: from the cursor to the end, then from the start.

@@ -210,7 +210,7 @@ after:1:1:waiting for stage "gpu", "cpu"`
 		}
 	}
 	h.ready()
-	want = `gpu:3:4:0/1 executors can take a task: 1 on excluded hosts
+	want = `gpu:3:4:0/1 executors can take a task: 1 on excluded hosts; a failed task waits out its retry backoff, 200ms more
 after:1:1:waiting for stage "gpu", "cpu"`
 	if got := reasons(); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)

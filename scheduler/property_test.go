@@ -61,6 +61,11 @@ type wtask struct {
 	// unless its job ended first (the order is the scheduler's own).
 	failures, faultLosses int
 	lastFailure           string
+	// permanent: a failure it reported would meet every attempt.
+	permanent bool
+	// notBefore is when its retry backoff ends, at the earliest: the
+	// backoff of the failures the ledger knows the scheduler counted.
+	notBefore time.Time
 }
 
 type wjob struct {
@@ -104,6 +109,10 @@ func randomConfig(rng *rand.Rand) Config {
 	}
 	if rng.IntN(2) == 0 {
 		cfg.LocalityWait = 2 * time.Second
+	}
+	if rng.IntN(2) == 0 {
+		cfg.RetryBackoff = time.Duration(1+rng.IntN(2000)) * time.Millisecond
+		cfg.RetryMaxBackoff = time.Duration(1+rng.IntN(20)) * time.Second
 	}
 	if rng.IntN(3) > 0 {
 		cfg.Exclusion = ExclusionConfig{
@@ -215,7 +224,11 @@ func (w *world) removeExecutor() {
 	for _, a := range sortedAttempts(w.running) {
 		if w.running[a].l.Executor == id {
 			if loss.TaskFault && !w.running[a].killed {
-				w.tasks[a.Task].faultLosses++
+				t := w.tasks[a.Task]
+				t.faultLosses++
+				if j := w.scheds[0].jobs[t.job]; j != nil && !j.ended {
+					w.backedOff(t, t.failures+1) // counted, after the known ones at least
+				}
 			}
 			w.endAttempt(a)
 		}
@@ -329,7 +342,7 @@ func (w *world) report(success int) {
 	case x < success:
 		r = TaskResult{Outcome: Succeeded}
 	case x < success+(100-success)*2/3:
-		r = TaskResult{Outcome: Failed, Reason: fmt.Sprintf("exit %d", x), ExitCode: x}
+		r = TaskResult{Outcome: Failed, Reason: fmt.Sprintf("exit %d", x), ExitCode: x, Permanent: w.rng.IntN(20) == 0}
 	default:
 		r = TaskResult{Outcome: Failed, Reason: "preempted", Blameless: true}
 	}
@@ -353,8 +366,23 @@ func (w *world) finish(a AttemptID, r TaskResult) {
 	case !r.Blameless:
 		task.failures++
 		task.lastFailure = r.Reason
+		task.permanent = task.permanent || r.Permanent
+		w.backedOff(task, task.failures)
 	}
 	w.endAttempt(a)
+}
+
+// backedOff records that task may not run again before the backoff of its
+// n-th counted failure, from now, has passed.
+func (w *world) backedOff(task *wtask, n int) {
+	cfg := w.scheds[0].cfg
+	d := cfg.RetryBackoff
+	for range n - 1 {
+		d = min(2*d, cfg.RetryMaxBackoff)
+	}
+	if at := w.now.Add(min(d, cfg.RetryMaxBackoff)); at.After(task.notBefore) {
+		task.notBefore = at
+	}
 }
 
 // staleReport reports an attempt that already ended: always refused.
@@ -523,6 +551,8 @@ func (w *world) apply(rd Ready) {
 			w.fatalf("launch %s of a task running (%v) or done (%d)", fmtLaunch(l), task.running, task.succeeded)
 		case l.Attempt.Attempt != task.attempts:
 			w.fatalf("launch %s: attempt %d, want %d", fmtLaunch(l), l.Attempt.Attempt, task.attempts)
+		case w.now.Before(task.notBefore):
+			w.fatalf("launch %s at %v, before its retry backoff ends at %v", fmtLaunch(l), w.now, task.notBefore)
 		case l.Host != ex.spec.Host:
 			w.fatalf("launch %s: host %s, executor's %s", fmtLaunch(l), l.Host, ex.spec.Host)
 		case l.Request != w.stageReq[l.Attempt.Task.Stage]:
@@ -560,7 +590,7 @@ func (w *world) apply(rd Ready) {
 		}
 		for _, st := range w.jobs[id].stages {
 			for k := range w.stageTasks(st) {
-				if t := w.tasks[TaskID{st, k}]; t.failures >= t.maxFail {
+				if t := w.tasks[TaskID{st, k}]; t.failures >= t.maxFail || t.permanent {
 					w.fatalf("job %d: stage %d task %d failed %d of %d times, yet the job goes on", id, st, k, t.failures, t.maxFail)
 				}
 			}
@@ -589,24 +619,39 @@ func (w *world) apply(rd Ready) {
 func (w *world) checkFailureReason(f JobResult) {
 	var idx, n int
 	var name string
+	if _, err := fmt.Sscanf(f.Reason, "task %d of stage %q failed, and would on every attempt", &idx, &name); err == nil {
+		if t := w.taskNamed(f, idx, name); !t.permanent || !strings.HasSuffix(f.Reason, ": "+t.lastFailure) {
+			w.fatalf("job %d: %q, ledger: %+v", f.Job, f.Reason, t)
+		}
+		return
+	}
 	if _, err := fmt.Sscanf(f.Reason, "task %d of stage %q failed %d times", &idx, &name, &n); err != nil {
 		if !strings.HasPrefix(f.Reason, "cancelled: ") && !strings.Contains(f.Reason, "cannot run anywhere") {
 			w.fatalf("job %d: unexpected reason %q", f.Job, f.Reason)
 		}
 		return
 	}
+	t := w.taskNamed(f, idx, name)
+	if n != t.maxFail || n < t.failures || n > t.failures+t.faultLosses {
+		w.fatalf("job %d: %q, ledger: %+v", f.Job, f.Reason, t)
+	}
+	if t.failures == n && !strings.HasSuffix(f.Reason, "; last failure: "+t.lastFailure) {
+		w.fatalf("job %d: %q, want the last failure %q", f.Job, f.Reason, t.lastFailure)
+	}
+}
+
+// taskNamed is the ledger's task idx of the stage called name in f's job.
+func (w *world) taskNamed(f JobResult, idx int, name string) *wtask {
 	wj := w.jobs[f.Job]
 	i := slices.IndexFunc(wj.spec.Stages, func(ss StageSpec) bool { return ss.Name == name })
 	if i < 0 {
 		w.fatalf("job %d: reason %q names no stage of it", f.Job, f.Reason)
 	}
 	t := w.tasks[TaskID{wj.stages[i], idx}]
-	if t == nil || n != t.maxFail || n < t.failures || n > t.failures+t.faultLosses {
-		w.fatalf("job %d: %q, ledger: %+v", f.Job, f.Reason, t)
+	if t == nil {
+		w.fatalf("job %d: reason %q names no task of it", f.Job, f.Reason)
 	}
-	if t.failures == n && !strings.HasSuffix(f.Reason, "; last failure: "+t.lastFailure) {
-		w.fatalf("job %d: %q, want the last failure %q", f.Job, f.Reason, t.lastFailure)
-	}
+	return t
 }
 
 func (w *world) stageTasks(st StageID) int {

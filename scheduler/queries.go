@@ -118,6 +118,7 @@ const (
 	ReasonInsufficientResources               // executors exist but none has room
 	ReasonExcludedHosts                       // only excluded hosts could run it
 	ReasonWaitingForLocality                  // waiting for a preferred host or executor
+	ReasonRetryBackoff                        // failed tasks waiting out their retry backoff
 )
 
 // PendingReason is why a stage waits, with the message to show the user,
@@ -191,20 +192,48 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	}
 	free := n - excluded - cpu - gpu - elsewhere
 	msg := fmt.Sprintf("%d/%d executors can take a task: %s", free, n, strings.Join(parts, ", "))
+	var backoff string
+	if st.backingOff > 0 {
+		backoff = s.backoffWait(now, st)
+	}
 	switch {
 	case excluded == n:
-		return ReasonExcludedHosts, msg
+		return ReasonExcludedHosts, join(msg, backoff)
 	case elsewhere > 0 && free == 0:
-		return ReasonWaitingForLocality, msg + fmt.Sprintf("; waiting %s more for locality", st.localityDeadline.Sub(now).Round(time.Millisecond))
+		return ReasonWaitingForLocality, join(msg, fmt.Sprintf("waiting %s more for locality", st.localityDeadline.Sub(now).Round(time.Millisecond)), backoff)
 	case free == 0:
-		return ReasonInsufficientResources, msg
+		return ReasonInsufficientResources, join(msg, backoff)
+	case st.queued() == 0 && backoff != "":
+		return ReasonRetryBackoff, backoff // executors could take them now
 	}
 	return ReasonNone, msg
 }
 
+// backoffWait says how many of st's tasks wait out their retry backoff,
+// and for how long yet.
+func (s *Scheduler) backoffWait(now time.Time, st *stage) string {
+	var next time.Time
+	for _, w := range s.backoffs {
+		if w.st == st && (next.IsZero() || w.at.Before(next)) {
+			next = w.at
+		}
+	}
+	in := next.Sub(now).Round(time.Millisecond)
+	if st.backingOff == 1 {
+		return fmt.Sprintf("a failed task waits out its retry backoff, %s more", in)
+	}
+	return fmt.Sprintf("%d failed tasks wait out their retry backoff, the first %s more", st.backingOff, in)
+}
+
+// join joins the non-empty parts of a message with "; ".
+func join(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "; ")
+}
+
 // Wakeup is when Ready should next be called even if nothing else happens:
-// a locality wait or a host exclusion runs out, or an unschedulable stage
-// reaches its timeout. ok is false when nothing is due.
+// a locality wait, a host exclusion or a task's retry backoff runs out, or
+// an unschedulable stage reaches its timeout. ok is false when nothing is
+// due.
 func (s *Scheduler) Wakeup(now time.Time) (t time.Time, ok bool) {
 	earliest := func(c time.Time) {
 		if c.After(now) && (!ok || c.Before(t)) {
@@ -214,15 +243,22 @@ func (s *Scheduler) Wakeup(now time.Time) (t time.Time, ok bool) {
 	if s.excluded > 0 {
 		earliest(s.nextExpiry)
 	}
-	for _, st := range s.stages {
-		if !st.runnable || st.pending() == 0 {
-			continue
-		}
-		if st.hasPreference() {
+	if len(s.backoffs) > 0 {
+		earliest(s.backoffs[0].at)
+	}
+	// Only stages with locality preferences have a deadline, and a stage
+	// is unschedulable only while some host is excluded: a backlog of
+	// plain stages is not looked at after every event.
+	for st := range s.localized {
+		if st.pending() > 0 {
 			earliest(st.localityDeadline)
 		}
-		if !st.unschedulable.IsZero() {
-			earliest(st.unschedulable.Add(s.cfg.Exclusion.UnschedulableTimeout))
+	}
+	if s.excluded > 0 {
+		for _, st := range s.stages {
+			if st.runnable && st.pending() > 0 && !st.unschedulable.IsZero() {
+				earliest(st.unschedulable.Add(s.cfg.Exclusion.UnschedulableTimeout))
+			}
 		}
 	}
 	return t, ok

@@ -38,6 +38,18 @@ type Scheduler struct {
 	excluded   int       // hosts excluded at the last check
 	nextExpiry time.Time // when the next exclusion ends
 
+	// Indexes that keep a placement round and Wakeup from looking at every
+	// queued stage: fit classes (fit_class.go), the rank of pools under
+	// FAIR (rank.go), and the runnable stages with locality preferences.
+	classes        map[fitKey]*fitClass
+	liveClasses    int // classes with queued tasks
+	blockedClasses int // of those, blocked in this round
+	fair           rank[*pool]
+	setAside       []*pool // pools whose rank of stages has some set aside
+	localized      map[*stage]bool
+
+	backoffs retryHeap // failed tasks waiting out their retry backoff
+
 	// The two choices placement makes, behind fields so tests can check the
 	// fast ones against deliberately naive ones.
 	pickStage    func() *stage
@@ -55,8 +67,13 @@ func New(cfg Config) (*Scheduler, error) {
 		stages:    map[StageID]*stage{},
 		pools:     map[string]*pool{},
 		root:      &pool{cfg: DefaultPoolConfig("root")},
+		classes:   map[fitKey]*fitClass{},
+		localized: map[*stage]bool{},
 	}
 	s.pickStage, s.pickExecutor = s.nextStage, s.findExecutor
+	if cfg.MaxTaskFailures > MaxAttemptsLimit {
+		return nil, fmt.Errorf("task max failures %d: more than the %d attempts a task may have", cfg.MaxTaskFailures, MaxAttemptsLimit)
+	}
 	for _, pc := range cfg.Pools {
 		if _, dup := s.pools[pc.Name]; dup {
 			return nil, fmt.Errorf("pool %q configured twice", pc.Name)
@@ -112,8 +129,8 @@ func (s *Scheduler) SubmitJob(now time.Time, spec JobSpec) (JobID, error) {
 		if ss.Tasks < 1 {
 			return 0, fmt.Errorf("%s: tasks %d: want at least 1", field, ss.Tasks)
 		}
-		if ss.MaxAttempts < 0 {
-			return 0, fmt.Errorf("%s: maxAttempts %d: cannot be negative", field, ss.MaxAttempts)
+		if ss.MaxAttempts < 0 || ss.MaxAttempts > MaxAttemptsLimit {
+			return 0, fmt.Errorf("%s: maxAttempts %d: want 0 (the default) to %d", field, ss.MaxAttempts, MaxAttemptsLimit)
 		}
 		prof, ok := s.profiles[ss.Profile]
 		if !ok {
@@ -243,6 +260,16 @@ func (s *Scheduler) makeRunnable(now time.Time, st *stage) {
 	p := s.schedulingPool(st.job)
 	i, _ := slices.BinarySearchFunc(p.runnable, st, stageOrder)
 	p.runnable = slices.Insert(p.runnable, i, st)
+	s.joinClass(st)
+	if p.cfg.Mode == FAIR {
+		p.stages.push(st)
+	}
+	if s.cfg.Mode == FAIR && len(p.runnable) == 1 {
+		s.fair.push(p)
+	}
+	if st.hasPreference() {
+		s.localized[st] = true
+	}
 }
 
 // stageOrder is FIFO order: job (submission) first, then stage id.
@@ -258,5 +285,11 @@ func (s *Scheduler) dropRunnable(st *stage) {
 	if i, ok := slices.BinarySearchFunc(p.runnable, st, stageOrder); ok {
 		p.runnable = slices.Delete(p.runnable, i, i+1)
 	}
+	s.leaveClass(st)
+	p.stages.remove(st)
+	if len(p.runnable) == 0 {
+		s.fair.remove(p)
+	}
+	delete(s.localized, st)
 	st.runnable = false
 }

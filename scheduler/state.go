@@ -48,6 +48,9 @@ type stage struct {
 	retryHead int
 	running   int
 	succeeded int
+	// backingOff counts the pending tasks in neither queue: they failed
+	// and wait out their backoff in the scheduler's retry heap.
+	backingOff int
 
 	maxFailures      int
 	preferredHosts   map[string]bool
@@ -55,9 +58,17 @@ type stage struct {
 	localityDeadline time.Time // wait for preferred executors until then
 	blockedRound     uint64    // the placement round it found no executor in
 	unschedulable    time.Time // since when only excluded hosts could run it
+	class            *fitClass // while runnable
+	rankIdx          int       // in its FAIR pool's rank (rank.go)
 }
 
+// pending counts the tasks waiting to run: queued, or backing off.
 func (st *stage) pending() int {
+	return st.queued() + st.backingOff
+}
+
+// queued counts the tasks placement may launch now.
+func (st *stage) queued() int {
 	return len(st.fresh) - st.freshHead + len(st.retries) - st.retryHead
 }
 
@@ -100,7 +111,10 @@ type pool struct {
 	cfg      PoolConfig
 	running  int
 	runnable []*stage // runnable stages of its jobs, by (job, stage id)
-	next     int      // FIFO: first stage not yet exhausted this round
+	next     int      // FIFO: first stage not yet exhausted in round nextOf
+	nextOf   uint64
+	stages   rank[*stage] // FAIR: its runnable stages
+	rankIdx  int          // in the scheduler's rank of pools, under FAIR
 }
 
 // executor is a registered executor.

@@ -35,6 +35,7 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, idx int, r TaskResult
 	if s.cfg.Mode == FIFO {
 		s.root.running--
 	}
+	s.rerank(st)
 	if t.state == taskKilling {
 		t.state = taskAbandoned
 		j.killing--
@@ -54,21 +55,30 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, idx int, r TaskResult
 		t.failures++
 		j.failedAttempts++
 		t.lastFail = r.Reason
-		s.hostFailure(now, h)
-		if t.failures >= st.maxFailures {
+		if !r.Permanent {
+			s.hostFailure(now, h) // a task that could not start says nothing of its host
+		}
+		if r.Permanent || t.failures >= st.maxFailures {
 			// This attempt has ended: endJob must not count it as running
 			// (it would kill it through its vacated executor, and wait
 			// forever for its report).
 			t.state = taskAbandoned
-			s.endJob(j, fmt.Sprintf("task %d of stage %q failed %d times; last failure: %s", idx, st.spec.Name, t.failures, r.Reason))
+			reason := fmt.Sprintf("task %d of stage %q failed %d times; last failure: %s", idx, st.spec.Name, t.failures, r.Reason)
+			if r.Permanent {
+				reason = fmt.Sprintf("task %d of stage %q failed, and would on every attempt (not retried): %s", idx, st.spec.Name, r.Reason)
+			}
+			s.endJob(j, reason)
 			return
 		}
-		s.requeue(st, idx)
+		s.backOff(now, st, idx)
 	}
 }
 
 func (s *Scheduler) requeue(st *stage, idx int) {
 	st.tasks[idx].state = taskPending
+	if st.queued() == 0 {
+		s.classQueued(st.class) // a retry is queued only while st is runnable
+	}
 	// Slide the queue down once half of it is spent, so a queue that never
 	// drains does not grow without bound either.
 	if st.retryHead > 0 && 2*st.retryHead >= len(st.retries) {
@@ -112,6 +122,7 @@ func (s *Scheduler) endJob(j *job, reason string) {
 			s.dropRunnable(st)
 		}
 		st.fresh, st.freshHead, st.retries, st.retryHead = nil, 0, nil, 0
+		st.backingOff = 0 // their waits are dropped as they end
 		for i := range st.tasks {
 			t := &st.tasks[i]
 			switch t.state {

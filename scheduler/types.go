@@ -83,6 +83,10 @@ type TaskResult struct {
 	// executor shutting down, a preemption): the task runs again without
 	// the failure counting against it or its host.
 	Blameless bool
+	// Permanent marks a failure every attempt would meet, found before
+	// the task could start (its command cannot be built): it counts, not
+	// against its host, and fails the job at once rather than retrying.
+	Permanent bool
 }
 
 // ExecutorLoss says why an executor went away.
@@ -135,14 +139,27 @@ type Config struct {
 	Mode  SchedulingMode
 	Pools []PoolConfig
 	// MaxTaskFailures is the default number of counted failures a task
-	// may have before its job fails (spindle.task.maxFailures, default 4).
+	// may have before its job fails (spindle.task.maxFailures, default 4,
+	// at most MaxAttemptsLimit).
 	MaxTaskFailures int
+	// RetryBackoff and RetryMaxBackoff space a task's attempts after
+	// counted failures: after the n-th, its next attempt waits
+	// min(RetryBackoff·2^(n-1), RetryMaxBackoff) (spindle.task.retry.backoff,
+	// default 200ms; spindle.task.retry.maxBackoff, default 10s). Blameless
+	// requeues do not wait.
+	RetryBackoff    time.Duration
+	RetryMaxBackoff time.Duration
 	// LocalityWait is how long tasks with preferred hosts wait for them
 	// before running anywhere (Spark's spark.locality.wait, 3s there);
 	// zero does not wait.
 	LocalityWait time.Duration
 	Exclusion    ExclusionConfig
 }
+
+// MaxAttemptsLimit bounds a task's attempts (StageSpec.MaxAttempts,
+// Config.MaxTaskFailures): a task that failed a hundred times will not
+// succeed on the next, and each attempt costs a process and its logs.
+const MaxAttemptsLimit = 100
 
 // ExclusionConfig keeps tasks off hosts where tasks keep failing
 // (Spark's excludeOnFailure).
@@ -163,6 +180,12 @@ func (c Config) withDefaults() Config {
 		c.MaxTaskFailures = 4
 	}
 	c.LocalityWait = max(c.LocalityWait, 0)
+	if c.RetryBackoff <= 0 {
+		c.RetryBackoff = 200 * time.Millisecond
+	}
+	if c.RetryMaxBackoff <= 0 {
+		c.RetryMaxBackoff = 10 * time.Second
+	}
 	if c.Exclusion.MaxFailuresPerHost <= 0 {
 		c.Exclusion.MaxFailuresPerHost = 2
 	}

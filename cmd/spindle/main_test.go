@@ -44,3 +44,32 @@ func TestBinaryFailsOnUnknownCommand(t *testing.T) {
 		t.Fatalf("spindle frobnicate printed %q, want the unknown command named", out)
 	}
 }
+
+func TestBinaryVersionFlagPrintsTheVersion(t *testing.T) {
+	bin := buildSpindle(t, "v0.0.0-stamped")
+	flag, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("spindle --version: %v\n%s", err, flag)
+	}
+	cmd, _ := exec.Command(bin, "version").CombinedOutput()
+	if string(flag) != string(cmd) {
+		t.Fatalf("spindle --version printed %q, spindle version %q: want the same", flag, cmd)
+	}
+}
+
+func TestBinaryMistypedCommandOrFlagFailsWithADidYouMean(t *testing.T) {
+	bin := buildSpindle(t, "dev")
+	for _, args := range [][]string{{"sumbit"}, {"submit", "--mastr", "yarn", "job.yaml"}} {
+		var stdout, stderr strings.Builder
+		cmd := exec.Command(bin, args...)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+			t.Errorf("spindle %v: err = %v, want a non-zero exit", args, err)
+		}
+		if stdout.Len() > 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "did you mean") {
+			t.Errorf("spindle %v: stdout %q, stderr %q; want one line on stderr with a did-you-mean", args, stdout.String(), stderr.String())
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/spindle-yarn/spindle/internal/shellword"
 )
 
 // A Config is the effective configuration: a value for every registry key,
@@ -30,6 +32,22 @@ type Setting struct {
 	SetAs string
 	// DefaultFrom, for a default that follows another key, names that key.
 	DefaultFrom string
+}
+
+// Where is how messages name a setting: the flag and its value for one a
+// flag set ("--master lcal"); otherwise its source, the key as written (and
+// its registry name when that differs) and its value.
+func (s Setting) Where() string {
+	if s.Source.Flag != "" {
+		return s.Source.Flag + " " + shellword.Quote(s.Value)
+	}
+	key := s.SetAs
+	if key == "" {
+		key = s.Key
+	} else if key != s.Key {
+		key += " (" + s.Key + ")"
+	}
+	return fmt.Sprintf("%s: %s=%q", s.Source, key, s.Value)
 }
 
 // String is one line for --verbose output, e.g.
@@ -87,6 +105,14 @@ func get[T any](c *Config, key string, kind Kind) (T, error) {
 // Source is where a key's value came from: the zero Source (default) for a
 // key no source set, or one not in the registry.
 func (c *Config) Source(key string) Source { return c.values[key].Source }
+
+// IsSet says whether a source set key: false for a default, even one that
+// follows another key's value.
+func (c *Config) IsSet(key string) bool { return c.Source(key) != (Source{}) }
+
+// Setting is one key's effective value and source; the zero Setting for a
+// key not in the registry.
+func (c *Config) Setting(key string) Setting { return c.values[key].Setting }
 
 // Settings lists every key's effective value and source, sorted by key.
 func (c *Config) Settings() []Setting {

@@ -4,8 +4,9 @@
 //
 // # Sources and precedence
 //
-// Load reads the properties files in order, then the --conf overrides; a
-// later source wins over an earlier one, and a key set nowhere takes its
+// Load reads the properties files in order, then the --conf overrides, then
+// the command-line flags that stand for keys (--master for spindle.master);
+// a later source wins over an earlier one, and a key set nowhere takes its
 // default from the registry. Within one properties file a key given twice
 // keeps its last value, as java.util.Properties does. Within the --conf
 // list the last KEY=VALUE for a key wins, as in spark-submit.
@@ -13,7 +14,9 @@
 // A few defaults follow another key rather than a constant (Spark's
 // fallbackConf): spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout
 // follows spindle.dynamicAllocation.schedulerBacklogTimeout, and
-// spindle.dynamicAllocation.initialExecutors follows minExecutors.
+// spindle.dynamicAllocation.initialExecutors follows minExecutors. One
+// follows a part of another: Spark's local[N,F] master sets
+// spindle.task.maxFailures to F unless a source sets it.
 //
 // # Keys and Spark aliases
 //
@@ -61,5 +64,6 @@
 // case; enums match their allowed values in any case.
 //
 // Every error names the key, the value and where it came from: file:line,
-// --conf, or default.
+// --conf, or default; a flag's names the flag and the value as typed
+// (--master lcal).
 package config

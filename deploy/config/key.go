@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"time"
 )
 
@@ -44,6 +43,20 @@ func atLeast(min int) func(any) error {
 		}
 		if n < min {
 			return fmt.Errorf("must be at least %d", min)
+		}
+		return nil
+	}
+}
+
+// between is a check that an int key is from min to max.
+func between(min, max int) func(any) error {
+	floor := atLeast(min)
+	return func(v any) error {
+		if err := floor(v); err != nil {
+			return err
+		}
+		if n := v.(int); n > max {
+			return fmt.Errorf("must be at most %d", max)
 		}
 		return nil
 	}
@@ -91,18 +104,13 @@ func floatCheck(rule string, ok func(f float64) bool) func(any) error {
 	}
 }
 
-var masterForm = regexp.MustCompile(`^(yarn|local\[[1-9][0-9]{0,5}\])$`)
-
-// master is the check on spindle.master: yarn, or local[N] with N from 1 to
-// 999999. Spark's other forms (local, local[*], spark://, k8s://) have no
-// meaning here.
+// master is the check on spindle.master: ParseMaster's forms. Spark's
+// cluster masters (spark://, k8s://, mesos://) have no meaning here.
 func master(v any) error {
 	s, ok := v.(string)
 	if !ok {
 		return fmt.Errorf("internal error: master check given %T", v)
 	}
-	if !masterForm.MatchString(s) {
-		return errors.New("want local[N] (run on this machine, N at least 1) or yarn")
-	}
-	return nil
+	_, err := ParseMaster(s)
+	return err
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // registry is every key Spindle knows: DESIGN.md §Configuration, one row
@@ -11,7 +13,9 @@ import (
 // and listing follow from the row.
 var registry = []Key{
 	{Name: "spindle.master", Default: "local[2]", Kind: KindString, check: master,
-		Meaning: "local[N] (run on this machine) or yarn"},
+		Meaning: "yarn, or local[N]: N executors on this machine (local: 1, local[*]: all cores; local[N,F]: F attempts per task)"},
+	{Name: "spindle.app.name", Kind: KindString,
+		Meaning: "the job's name, over the one its spec gives (spark-submit's --name)"},
 
 	// Executors and tasks.
 	{Name: "spindle.executor.instances", Default: "2", Kind: KindInt, check: atLeast(0),
@@ -30,8 +34,12 @@ var registry = []Key{
 		check: floatCheck("want a whole number of GPUs, or a fraction between 0 and 1 to share one",
 			func(f float64) bool { return f >= 0 && (f < 1 || f == math.Trunc(f)) }),
 		Meaning: "GPUs per task: a whole number, or a fraction in (0,1) to share a GPU"},
-	{Name: "spindle.task.maxFailures", Default: "4", Kind: KindInt, check: atLeast(1),
-		Meaning: "attempts per task before its job fails"},
+	{Name: "spindle.task.maxFailures", Default: "4", Kind: KindInt, check: between(1, scheduler.MaxAttemptsLimit),
+		Meaning: "attempts per task before its job fails (at most 100)"},
+	{Name: "spindle.task.retry.backoff", Default: "200ms", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
+		Meaning: "wait before a failed task runs again; it doubles after each failure of the task"},
+	{Name: "spindle.task.retry.maxBackoff", Default: "10s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
+		Meaning: "longest wait before a failed task runs again"},
 	{Name: "spindle.locality.wait", Default: "3s", Kind: KindDuration, Unit: time.Millisecond,
 		Meaning: "how long a task waits for an executor on a preferred host"},
 
@@ -40,6 +48,8 @@ var registry = []Key{
 		Meaning: "order of work across pools: FIFO or FAIR"},
 	{Name: "spindle.scheduler.allocation.file", Kind: KindString,
 		Meaning: "fair scheduler pools file (Spark's fairScheduler.xml format)"},
+	{Name: "spindle.scheduler.pool", Kind: KindString,
+		Meaning: "the pool the job runs in, over the one its spec gives (--pool)"},
 
 	// Excluding failing hosts.
 	{Name: "spindle.excludeOnFailure.enabled", Default: "false", Kind: KindBool,
@@ -103,6 +113,8 @@ var registry = []Key{
 		Meaning: "ApplicationMaster container memory (a bare number is MiB)"},
 	{Name: "spindle.yarn.am.cores", Default: "1", Kind: KindInt, check: atLeast(1),
 		Meaning: "ApplicationMaster container vcores"},
+	{Name: "spindle.driver.bindAddress", Kind: KindString, check: bindAddress,
+		Meaning: "YARN: the address the ApplicationMaster listens on for its executors and tracking page (default: the host it advertises, NM_HOST; 0.0.0.0: every interface)"},
 	{Name: "spindle.yarn.maxAppAttempts", Default: "2", Kind: KindInt, check: atLeast(1),
 		Meaning: "ApplicationMaster attempts"},
 	{Name: "spindle.yarn.stagingDir", Default: "/user/$USER/.spindle", Kind: KindString,

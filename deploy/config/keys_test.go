@@ -55,6 +55,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.task.cpus":                                          1,
 		"spindle.task.resource.gpu.amount":                           0.0,
 		"spindle.task.maxFailures":                                   4,
+		"spindle.task.retry.backoff":                                 200 * time.Millisecond,
+		"spindle.task.retry.maxBackoff":                              10 * time.Second,
 		"spindle.scheduler.mode":                                     "FIFO",
 		"spindle.scheduler.allocation.file":                          "",
 		"spindle.dynamicAllocation.enabled":                          false,
@@ -73,6 +75,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.yarn.tags":                                          "",
 		"spindle.yarn.am.memory":                                     int64(256),
 		"spindle.yarn.am.cores":                                      1,
+		"spindle.driver.bindAddress":                                 "",
 		"spindle.yarn.maxAppAttempts":                                2,
 		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
 		"spindle.yarn.executor.nodeLabelExpression":                  "",
@@ -92,6 +95,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.executor.maxNumFailures":                                0,
 		"spindle.yarn.scheduler.heartbeat.interval-ms":                   time.Second,
 		"spindle.yarn.scheduler.initial-allocation.interval":             200 * time.Millisecond,
+		"spindle.app.name":                                               "",
+		"spindle.scheduler.pool":                                         "",
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {

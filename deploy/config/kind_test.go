@@ -26,6 +26,9 @@ func TestValuesByKind(t *testing.T) {
 		{key: "spindle.executor.instances", value: "1_000", err: "not a whole number"},
 		{key: "spindle.executor.instances", value: "", err: "not a whole number"},
 		{key: "spindle.task.maxFailures", value: "0", err: "must be at least 1"},
+		{key: "spindle.task.maxFailures", value: "100", want: 100},
+		{key: "spindle.task.maxFailures", value: "101", err: "must be at most 100"},
+		{key: "spindle.task.maxFailures", value: "1000000000000", err: "must be at most 100"},
 		{key: "spindle.dynamicAllocation.maxExecutors", value: "0", err: "must be at least 1"},
 
 		// bool
@@ -64,10 +67,12 @@ func TestValuesByKind(t *testing.T) {
 		{key: "spindle.dynamicAllocation.executorIdleTimeout", value: "s", err: "not a duration"},
 		{key: "spindle.dynamicAllocation.executorIdleTimeout", value: "9999999999999d", err: "duration too long"},
 		{key: "spindle.dynamicAllocation.schedulerBacklogTimeout", value: "0s", err: "must be more than 0"},
+		{key: "spindle.task.retry.backoff", value: "0", err: "must be more than 0"},
 		// duration, a bare number in milliseconds
 		{key: "spindle.locality.wait", value: "500", want: 500 * time.Millisecond},
 		{key: "spindle.locality.wait", value: "0", want: time.Duration(0)},
 		{key: "spindle.excludeOnFailure.timeout", value: "1800000", want: 30 * time.Minute},
+		{key: "spindle.task.retry.maxBackoff", value: "500", want: 500 * time.Millisecond},
 
 		// size, a bare number in MiB
 		{key: "spindle.executor.memory", value: "4g", want: int64(4096)},
@@ -97,9 +102,9 @@ func TestValuesByKind(t *testing.T) {
 		{key: "spindle.yarn.queue", value: " gpu ", want: " gpu "},
 		{key: "spindle.master", value: "yarn", want: "yarn"},
 		{key: "spindle.master", value: "local[16]", want: "local[16]"},
-		{key: "spindle.master", value: "local[0]", err: "want local[N]"},
-		{key: "spindle.master", value: "local[*]", err: "want local[N]"},
-		{key: "spindle.master", value: "spark://h:7077", err: "want local[N]"},
+		{key: "spindle.master", value: "local[*]", want: "local[*]"},
+		{key: "spindle.master", value: "local[0]", err: "N, the executor count, must be from 1 to 999999"},
+		{key: "spindle.master", value: "spark://h:7077", err: "want local, local[N], local[*] or yarn"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {

@@ -16,8 +16,17 @@ type PropertiesFile struct {
 	Text io.Reader
 }
 
+// A Flag is a key set by a command-line flag that stands for it, as
+// --master stands for spindle.master: it wins over every other source, and
+// messages about its value name the flag.
+type Flag struct {
+	Name  string // as typed, dashes included: "--master"
+	Key   string // the key it sets
+	Value string
+}
+
 // LoadFiles is Load for properties files named by path.
-func LoadFiles(paths []string, overrides []string) (*Config, error) {
+func LoadFiles(paths []string, overrides []string, flags ...Flag) (*Config, error) {
 	files := make([]PropertiesFile, 0, len(paths))
 	for _, p := range paths {
 		f, err := os.Open(p)
@@ -27,14 +36,14 @@ func LoadFiles(paths []string, overrides []string) (*Config, error) {
 		defer f.Close() // open until Load has read it
 		files = append(files, PropertiesFile{Name: p, Text: f})
 	}
-	return Load(files, overrides)
+	return Load(files, overrides, flags...)
 }
 
 // Load reads the properties files in order, then the --conf KEY=VALUE
-// overrides; a later source wins over an earlier one. It checks every key and
-// every value, and reports all it finds wrong (up to maxErrors) in one error,
-// each line naming its source.
-func Load(files []PropertiesFile, overrides []string) (*Config, error) {
+// overrides, then the flags; a later source wins over an earlier one. It
+// checks every key and every value, and reports all it finds wrong (up to
+// maxErrors) in one error, each line naming its source.
+func Load(files []PropertiesFile, overrides []string, flags ...Flag) (*Config, error) {
 	l := loader{set: map[string]assignment{}, ignored: map[string]bool{}}
 	for _, f := range files {
 		entries, errs := parseProperties(f.Name, f.Text)
@@ -46,6 +55,9 @@ func Load(files []PropertiesFile, overrides []string) (*Config, error) {
 		l.apply(source)
 	}
 	l.apply(l.parseOverrides(overrides))
+	for _, f := range flags {
+		l.apply([]assignment{{written: f.Key, value: f.Value, source: Source{Flag: f.Name}}})
+	}
 	if len(l.errs) > 0 {
 		return nil, joinErrors(l.errs)
 	}
@@ -61,14 +73,11 @@ type assignment struct {
 	source  Source
 }
 
-// valueError says what is wrong with an assignment's value, naming its
-// source, the key as written and the value.
+// valueError says what is wrong with an assignment's value, naming it as
+// Setting.Where does.
 func (a assignment) valueError(err error) error {
-	key := a.written
-	if key != a.name {
-		key += " (" + a.name + ")"
-	}
-	return fmt.Errorf("%s: %s=%q: %w", a.source, key, a.value, err)
+	s := Setting{Key: a.name, Value: a.value, Source: a.source, SetAs: a.written}
+	return fmt.Errorf("%s: %w", s.Where(), err)
 }
 
 type loader struct {
@@ -171,6 +180,9 @@ func (l *loader) config() (*Config, error) {
 			Setting: Setting{Key: k.Name, Value: from.Value, DefaultFrom: k.DefaultFrom},
 			kind:    k.Kind, parsed: from.parsed,
 		}
+	}
+	if err := c.followLocalMaxFailures(l.set["spindle.master"]); err != nil {
+		return nil, err
 	}
 	for key := range l.ignored {
 		c.ignored = append(c.ignored, key)

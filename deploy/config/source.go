@@ -3,19 +3,23 @@ package config
 import "strconv"
 
 // A Source is where a value came from: a properties file and line, the
-// --conf overrides (File "--conf", Line 0), or the registry's default (File
-// "").
+// --conf overrides (File "--conf", Line 0), a command-line flag that stands
+// for the key (Flag, e.g. "--master"), or the registry's default (the zero
+// Source).
 type Source struct {
 	File string
 	Line int
+	Flag string
 }
 
 // confFlag is the File of a value given with --conf.
 const confFlag = "--conf"
 
-// String is file:line, --conf, or default, as messages print it.
+// String is file:line, --conf, the flag, or default, as messages print it.
 func (s Source) String() string {
 	switch {
+	case s.Flag != "":
+		return s.Flag
 	case s.File == "":
 		return "default"
 	case s.Line == 0:

@@ -34,7 +34,8 @@
 //     memory, a size such as 512m or 2g, or a number of MiB; gpus, a whole
 //     number, a fraction in (0,1) of one GPU shared with other tasks, or 0
 //     for none (default Defaults.GPUs);
-//   - maxAttempts: at least 1 (default Defaults.MaxAttempts);
+//   - maxAttempts: from 1 to 100 (default Defaults.MaxAttempts): attempts
+//     a task has, failed attempts retried after a growing backoff;
 //   - env: variable names to values; a value that is a number or a boolean
 //     is its text; SPINDLE_* and CUDA_VISIBLE_DEVICES are Spindle's to set;
 //   - preferredHosts: hosts to wait for a while before running elsewhere.
@@ -48,7 +49,8 @@
 // each task with a Task: {{.Index}} (from 0), {{.Count}}, {{.Attempt}}
 // (from 0), {{.Stage}}, {{.Job}}. Loading parses every template, refuses
 // fields a Task does not have, and tries each on the stage's first task, so
-// that a mistake fails the submit rather than every task. {{range}} and
+// that a mistake fails the submit rather than every task; one that fails
+// only for a later task or attempt fails its job then, without retrying. {{range}} and
 // {{template}} are refused, since they could run without bound, and an
 // expansion may not exceed 128 KiB (Linux's limit on one argument).
 // Stage.TaskCommand and Stage.TaskEnv expand them.
@@ -69,5 +71,5 @@
 // an error inside an aliased value names the line of the anchor's value.
 //
 // Bounds keep hostile input cheap: a spec of at most 1 MiB, 512Ki values
-// with aliases expanded, 10 million tasks in a job.
+// with aliases expanded, 10 million tasks in a job, 100 attempts a task.
 package jobspec

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // FuzzParse checks that no input panics Parse; that every line of an
@@ -67,7 +69,7 @@ func checkInvariants(t *testing.T, job *Job) {
 		}
 		names[s.Name] = true
 		tasks += s.Tasks
-		if s.Tasks < 1 || s.CPUs < 1 || s.MaxAttempts < 0 || s.MemoryMB < 0 || s.GPUs < 0 {
+		if s.Tasks < 1 || s.CPUs < 1 || s.MaxAttempts < 0 || s.MaxAttempts > scheduler.MaxAttemptsLimit || s.MemoryMB < 0 || s.GPUs < 0 {
 			t.Errorf("stage %+v: a count out of range", s)
 		}
 		if (len(s.Command) > 0) == (s.Builtin != "") {

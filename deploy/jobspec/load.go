@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // Load reads and checks the job spec in the file at path (YAML, or JSON,
@@ -60,8 +62,8 @@ func (d Defaults) resolve() (Defaults, error) {
 	if err := checkGPUs("default task GPU amount", d.GPUs); err != nil {
 		return d, err
 	}
-	if d.MaxAttempts < 0 {
-		return d, fmt.Errorf("default task attempts %d: cannot be negative", d.MaxAttempts)
+	if d.MaxAttempts < 0 || d.MaxAttempts > scheduler.MaxAttemptsLimit {
+		return d, fmt.Errorf("default task attempts %d: want 0 (the scheduler's default) to %d", d.MaxAttempts, scheduler.MaxAttemptsLimit)
 	}
 	return d, nil
 }

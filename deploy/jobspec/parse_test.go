@@ -114,11 +114,25 @@ func TestBadDefaults(t *testing.T) {
 		want string
 	}{
 		{Defaults{GPUs: 1.5}, "default task GPU amount: 1.5: above 1 a GPU amount must be whole (tasks share a GPU only below 1)"},
-		{Defaults{MaxAttempts: -1}, "default task attempts -1: cannot be negative"},
+		{Defaults{MaxAttempts: -1}, "default task attempts -1: want 0 (the scheduler's default) to 100"},
+		{Defaults{MaxAttempts: 101}, "default task attempts 101: want 0 (the scheduler's default) to 100"},
 	} {
 		if _, err := Parse(spec, "job.yaml", c.d); err == nil || err.Error() != c.want {
 			t.Errorf("Parse with %+v: %v; want %s", c.d, err, c.want)
 		}
+	}
+}
+
+// A task may have up to scheduler.MaxAttemptsLimit attempts, from its
+// stage or by default (one more is refused: TestBadDefaults, TestErrors).
+func TestMaxAttemptsAtTheLimit(t *testing.T) {
+	spec := []byte("name: j\nstages: [{name: a, tasks: 1, builtin: noop, maxAttempts: 100}, {name: b, tasks: 1, builtin: noop}]")
+	job, err := Parse(spec, "job.yaml", Defaults{MaxAttempts: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := job.Stages[0].MaxAttempts, job.Stages[1].MaxAttempts; a != 100 || b != 100 {
+		t.Fatalf("maxAttempts %d and %d, want 100 from the stage and 100 by default", a, b)
 	}
 }
 

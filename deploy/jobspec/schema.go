@@ -141,6 +141,10 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 	}
 	if e, ok := f["maxAttempts"]; ok {
 		s.MaxAttempts, _ = d.int(e.value, join(path, "maxAttempts"), 1)
+		if s.MaxAttempts > scheduler.MaxAttemptsLimit {
+			d.errorf(e.value.Line, join(path, "maxAttempts"), "%d: more than the %d attempts a task may have", s.MaxAttempts, scheduler.MaxAttemptsLimit)
+			s.MaxAttempts = 0
+		}
 	}
 	if e, ok := f["env"]; ok {
 		s.Env = d.env(e.value, join(path, "env"), sample)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 )
@@ -166,6 +167,11 @@ func (c *Conn) Close() error {
 	c.closeOnce.Do(func() { c.closeErr = c.nc.Close() })
 	return c.closeErr
 }
+
+// SetReadDeadline bounds the wait of Recv, as net.Conn's does, to bound
+// how long a peer may take to say something; Recv past it fails, which
+// closes the connection. The zero time removes the bound.
+func (c *Conn) SetReadDeadline(t time.Time) error { return c.nc.SetReadDeadline(t) }
 
 // RemoteAddr is the peer's network address.
 func (c *Conn) RemoteAddr() net.Addr { return c.nc.RemoteAddr() }

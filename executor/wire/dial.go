@@ -2,27 +2,54 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
+	"time"
+)
+
+// How long Dial waits before trying again after the driver refused it:
+// jittered, so that refused executors do not come back all at once, and
+// doubling up to a bound that keeps it prompt once a slot is free.
+const (
+	firstRedialWait = 20 * time.Millisecond
+	maxRedialWait   = 500 * time.Millisecond
 )
 
 // Dial connects an executor to its driver and authenticates with secret
 // (SecretSize bytes). It returns once the driver has proved it holds the
 // same secret; an error wrapping ErrHandshake means it did not, or did not
 // in time (HandshakeTimeout, or ctx's deadline if sooner).
+//
+// A driver that closes the connection before sending its hello is, as a
+// rule, refusing it for now: too many handshakes are in progress from this
+// address (a flood from this host, say). Dial then connects again, waiting
+// a little longer each time, until ctx ends.
 func Dial(ctx context.Context, network, addr string, secret []byte) (*Conn, error) {
 	if err := checkSecret(secret); err != nil {
 		return nil, err
 	}
 	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, fmt.Errorf("wire: connecting to the driver: %w", err)
-	}
-	c, err := handshake(ctx, nc, secret, roleExecutor, HandshakeTimeout)
-	if err != nil {
+	wait := firstRedialWait
+	for {
+		nc, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, fmt.Errorf("wire: connecting to the driver: %w", err)
+		}
+		c, err := handshake(ctx, nc, secret, roleExecutor, HandshakeTimeout)
+		if err == nil {
+			return c, nil
+		}
 		nc.Close()
-		return nil, err
+		if !errors.Is(err, errDropped) {
+			return nil, err
+		}
+		select {
+		case <-time.After(wait/2 + rand.N(wait/2)):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w; gave up trying again: %w", err, context.Cause(ctx))
+		}
+		wait = min(2*wait, maxRedialWait)
 	}
-	return c, nil
 }

@@ -41,10 +41,33 @@
 //	   |  frames sealed with k_E  ===========================>|
 //	   |<===========================  frames sealed with k_D |
 //
-// The whole handshake must finish within HandshakeTimeout (10s), so a client
-// that connects and stays silent cannot hold the connection; the Listener
-// runs handshakes side by side, so it delays no one else meanwhile. A
-// handshake that fails is an error wrapping ErrHandshake on both sides.
+// The whole handshake must finish within HandshakeTimeout (3s), however
+// the peer paces its bytes, so a client that connects and stays silent,
+// or sends a byte a second, cannot hold the connection. A handshake that
+// fails is an error wrapping ErrHandshake on both sides.
+//
+// # Floods
+//
+// The Listener runs handshakes side by side and never waits on one, or on
+// Accept, before taking the next connection. It bounds those in progress:
+// 16 per IP address (enough for the executors of one node registering at
+// once), whose connections past that are closed at once, and 256 in all;
+// at that bound the addresses holding the most give up their oldest
+// handshake to a newcomer from an address holding fewer. So connections
+// from one address, idle or trickling, delay an executor from another by
+// no more than its own handshake; connections from many addresses would
+// have to come by the hundred within that handshake, milliseconds, to cut
+// it (and Dial tries again, below). Each refused or failed connection is
+// reported by Accept as an error wrapping ErrHandshake, in order, and
+// costs the Listener nothing while it waits to be: past 64 of them it
+// keeps only their number.
+//
+// To an executor a refusal is its connection closed before the driver's
+// hello, and Dial then connects again, waiting 20ms to 500ms between
+// tries, until its context ends: a flood from the executor's own address
+// delays it while the flood holds that address's slots, but does not fail
+// it. (A driver that rejects the executor's hello, of another version,
+// say, looks the same, so that Dial fails only at its context's end.)
 //
 // # Frames
 //

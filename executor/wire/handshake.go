@@ -3,15 +3,19 @@ package wire
 import (
 	"context"
 	"crypto/hmac"
+	"errors"
+	"fmt"
 	"io"
 	"net"
+	"syscall"
 	"time"
 )
 
 // HandshakeTimeout bounds a whole handshake, so that a peer that connects
-// and stays silent cannot hold a connection (or a handshake slot of the
-// Listener) for long.
-const HandshakeTimeout = 10 * time.Second
+// and stays silent, or trickles its bytes, cannot hold a connection (or a
+// handshake slot of the Listener) for long. A handshake is two round trips
+// and a few hashes: milliseconds, even between data centres.
+const HandshakeTimeout = 3 * time.Second
 
 // handshake authenticates nc as self (roleDriver or roleExecutor) and
 // returns the encrypted connection. It gives up at the timeout or when ctx
@@ -34,7 +38,7 @@ func handshake(ctx context.Context, nc net.Conn, secret []byte, self byte, timeo
 		keys, err = executorHandshake(nc, secret)
 	}
 	if !stop() {
-		return nil, handshakeError(nc.RemoteAddr(), "gave up: %w", ctx.Err())
+		return nil, handshakeError(nc.RemoteAddr(), "gave up: %w", context.Cause(ctx))
 	}
 	if err != nil {
 		return nil, err
@@ -51,11 +55,11 @@ func executorHandshake(nc net.Conn, secret []byte) (sessionKeys, error) {
 	peer := nc.RemoteAddr()
 	mine := newHello(roleExecutor)
 	if _, err := nc.Write(mine[:]); err != nil {
-		return sessionKeys{}, handshakeError(peer, "sending the hello: %w", err)
+		return sessionKeys{}, handshakeError(peer, "sending the hello: %w", droppedOr(err))
 	}
 	var theirs hello
 	if _, err := io.ReadFull(nc, theirs[:]); err != nil {
-		return sessionKeys{}, handshakeError(peer, "reading the driver's hello: %w", err)
+		return sessionKeys{}, handshakeError(peer, "reading the driver's hello: %w", droppedOr(err))
 	}
 	if err := theirs.check(roleDriver); err != nil {
 		return sessionKeys{}, handshakeError(peer, "%w", err)
@@ -77,6 +81,21 @@ func executorHandshake(nc net.Conn, secret []byte) (sessionKeys, error) {
 		return sessionKeys{}, handshakeError(peer, "the driver's proof does not match this secret")
 	}
 	return keys, nil
+}
+
+// errDropped marks an executor's handshake that the driver closed before
+// sending its hello: as a rule, a refusal for now, worth another try.
+var errDropped = errors.New("the driver closed the connection before its hello (too many connections at once from this address?)")
+
+// droppedOr marks err as errDropped if it says the driver closed the
+// connection.
+func droppedOr(err error) error {
+	for _, closed := range []error{io.EOF, io.ErrUnexpectedEOF, syscall.ECONNRESET, syscall.EPIPE} {
+		if errors.Is(err, closed) {
+			return fmt.Errorf("%w: %w", errDropped, err)
+		}
+	}
+	return err
 }
 
 // driverHandshake sends nothing but its hello until the executor has proved

@@ -27,7 +27,7 @@ var (
 // listenT starts a Listener on loopback that the test closes.
 func listenT(t testing.TB, secret []byte, timeout time.Duration) *Listener {
 	t.Helper()
-	l, err := listen("tcp", "127.0.0.1:0", secret, timeout)
+	l, err := listen("tcp", "127.0.0.1:0", secret, limits{timeout: timeout, perPeer: maxPeerHandshakes, total: maxHandshakes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,11 +8,6 @@ import (
 	"time"
 )
 
-// maxHandshakes bounds the handshakes in progress at once. Handshakes run
-// beside one another so that a silent or slow client delays nobody; past
-// this many, new connections wait in the kernel's backlog.
-const maxHandshakes = 64
-
 // Listener is the driver's end: it accepts executors' connections and
 // authenticates them.
 type Listener struct {
@@ -20,26 +15,29 @@ type Listener struct {
 	secret  []byte
 	timeout time.Duration
 
-	results chan accepted
-	slots   chan struct{}
-	ctx     context.Context // ends when the Listener is closed
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	admission *admission
+	conns     chan *Conn // authenticated, for Accept
+	failed    *failures
+	ctx       context.Context // ends when the Listener is closed
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
 }
 
-// accepted is the outcome of one connection's handshake.
-type accepted struct {
-	conn *Conn
-	err  error
+// limits are a Listener's bounds: the constants, or a test's.
+type limits struct {
+	timeout        time.Duration // a whole handshake
+	perPeer, total int           // handshakes in progress
 }
+
+var defaultLimits = limits{timeout: HandshakeTimeout, perPeer: maxPeerHandshakes, total: maxHandshakes}
 
 // Listen listens on addr for executors holding secret (SecretSize bytes;
 // the Listener keeps its own copy).
 func Listen(network, addr string, secret []byte) (*Listener, error) {
-	return listen(network, addr, secret, HandshakeTimeout)
+	return listen(network, addr, secret, defaultLimits)
 }
 
-func listen(network, addr string, secret []byte, timeout time.Duration) (*Listener, error) {
+func listen(network, addr string, secret []byte, lim limits) (*Listener, error) {
 	if err := checkSecret(secret); err != nil {
 		return nil, err
 	}
@@ -49,56 +47,70 @@ func listen(network, addr string, secret []byte, timeout time.Duration) (*Listen
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &Listener{
-		ln:      ln,
-		secret:  append([]byte(nil), secret...),
-		timeout: timeout,
-		results: make(chan accepted),
-		slots:   make(chan struct{}, maxHandshakes),
-		ctx:     ctx,
-		cancel:  cancel,
+		ln:        ln,
+		secret:    append([]byte(nil), secret...),
+		timeout:   lim.timeout,
+		admission: newAdmission(lim.perPeer, lim.total),
+		conns:     make(chan *Conn),
+		failed:    newFailures(),
+		ctx:       ctx,
+		cancel:    cancel,
 	}
 	l.wg.Add(1)
 	go l.acceptLoop()
 	return l, nil
 }
 
-// Accept returns the next authenticated connection. A connection whose
+// Accept returns the next authenticated connection. A connection refused
+// (too many handshakes in progress from its address, or in all) or whose
 // handshake failed is returned as an error wrapping ErrHandshake, naming
-// the peer's address and what went wrong, so the caller can count or log
-// it; the Listener carries on, and the caller calls Accept again. Other
-// errors are ctx's, net.ErrClosed after Close, or the network's.
+// the peer's address and what went wrong (unless more than
+// maxKeptFailures wait to be reported), so the caller can count or log
+// it; the Listener carries on, and the caller calls Accept again.
+// Connections go before failures still to report. Other errors are
+// ctx's, net.ErrClosed after Close, or the network's.
 func (l *Listener) Accept(ctx context.Context) (*Conn, error) {
-	select {
-	case r := <-l.results:
-		return r.conn, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-l.ctx.Done():
-		return nil, net.ErrClosed
+	for {
+		if l.ctx.Err() != nil {
+			return nil, net.ErrClosed
+		}
+		select {
+		case c := <-l.conns:
+			return c, nil
+		default:
+		}
+		if err, ok := l.failed.next(); ok {
+			return nil, err
+		}
+		select {
+		case c := <-l.conns:
+			return c, nil
+		case <-l.failed.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-l.ctx.Done():
+			return nil, net.ErrClosed
+		}
 	}
 }
 
 // acceptLoop takes connections off the socket and hands each to its own
-// handshake.
+// handshake, or closes it at once if its address, or the Listener, has
+// too many in progress. It never waits for a handshake or for Accept, so
+// the kernel's backlog of connections stays short.
 func (l *Listener) acceptLoop() {
 	defer l.wg.Done()
 	var backoff time.Duration
 	for {
-		select {
-		case l.slots <- struct{}{}:
-		case <-l.ctx.Done():
-			return
-		}
 		nc, err := l.ln.Accept()
 		if err != nil {
-			<-l.slots
 			if l.ctx.Err() != nil {
 				return
 			}
 			// Out of file descriptors, say: report it, wait, and try again,
 			// as net/http does.
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			l.deliver(accepted{err: fmt.Errorf("wire: accepting: %w", err)})
+			l.failed.add(fmt.Errorf("wire: accepting: %w", err))
 			select {
 			case <-time.After(backoff):
 			case <-l.ctx.Done():
@@ -107,27 +119,36 @@ func (l *Listener) acceptLoop() {
 			continue
 		}
 		backoff = 0
+		ctx, cancel := context.WithCancelCause(l.ctx)
+		t, err := l.admission.admit(peerOf(nc.RemoteAddr()), cancel)
+		if err != nil {
+			cancel(nil)
+			nc.Close()
+			l.failed.add(handshakeError(nc.RemoteAddr(), "%w", err))
+			continue
+		}
 		l.wg.Add(1)
-		go func() {
-			defer l.wg.Done()
-			defer func() { <-l.slots }()
-			c, err := handshake(l.ctx, nc, l.secret, roleDriver, l.timeout)
-			if err != nil {
-				nc.Close()
-			}
-			l.deliver(accepted{conn: c, err: err})
-		}()
+		go l.handshake(ctx, cancel, t, nc)
 	}
 }
 
-// deliver hands r to an Accept, or discards it once the Listener is closed.
-func (l *Listener) deliver(r accepted) {
+// handshake authenticates nc, then waits for Accept to take it.
+func (l *Listener) handshake(ctx context.Context, cancel context.CancelCauseFunc, t *ticket, nc net.Conn) {
+	defer l.wg.Done()
+	c, err := handshake(ctx, nc, l.secret, roleDriver, l.timeout)
+	l.admission.done(t)
+	cancel(nil)
+	if err != nil {
+		nc.Close()
+		l.failed.add(err)
+		return
+	}
+	// Only holders of the secret get this far, so waiting costs nothing
+	// an outsider can multiply.
 	select {
-	case l.results <- r:
+	case l.conns <- c:
 	case <-l.ctx.Done():
-		if r.conn != nil {
-			r.conn.Close()
-		}
+		c.Close()
 	}
 }
 

@@ -1,0 +1,30 @@
+package deploy
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// noticeUndefinedPool says, as Spark's driver logs, that the job's pool is
+// one the allocation file does not define, so the scheduler creates it
+// with Spark's defaults. The pool "default" needs no file.
+func noticeUndefinedPool(w io.Writer, conf *config.Config, job *jobspec.Job, pools []scheduler.PoolConfig) {
+	if job.Pool == "default" {
+		return
+	}
+	for _, p := range pools {
+		if p.Name == job.Pool {
+			return
+		}
+	}
+	why := "no allocation file is set (spindle.scheduler.allocation.file)"
+	if file, _ := conf.String("spindle.scheduler.allocation.file"); file != "" {
+		why = file + " does not define it"
+	}
+	d := scheduler.DefaultPoolConfig(job.Pool)
+	fmt.Fprintf(w, "spindle: pool %q: %s; created with Spark's defaults (weight %d, minShare %d, %v)\n", job.Pool, why, d.Weight, d.MinShare, d.Mode)
+}

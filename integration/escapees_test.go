@@ -1,0 +1,104 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// escapees is shell for a task to start the two kinds of grandchild that a
+// process group cannot hold: one that ignores SIGTERM (and SIGINT, SIGHUP),
+// and one that left the group with setsid. Each appends its pid to a file
+// in dir named after the task (pids-INDEX), then sleeps; the task goes on
+// once both have. YAML-safe as a double-quoted scalar's content.
+func escapees(dir string) string {
+	pids := filepath.Join(dir, "pids-$SPINDLE_TASK_INDEX")
+	return fmt.Sprintf(`touch %[1]s; sh -c 'trap \"\" TERM INT HUP; echo $$ >> %[1]s; exec sleep 100201' & setsid sh -c 'echo $$ >> %[1]s; exec sleep 100202' & until [ $(wc -l < %[1]s) -ge 2 ]; do sleep 0.02; done; `, pids)
+}
+
+// escapeePids waits until the tasks' escapees in dir number n, and
+// returns their pids.
+func escapeePids(t *testing.T, dir string, n int, within time.Duration) []int {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "pids-*"))
+	for deadline := time.Now().Add(within); ; time.Sleep(50 * time.Millisecond) {
+		var pids []int
+		for _, file := range files {
+			b, _ := os.ReadFile(file)
+			for _, f := range strings.Fields(string(b)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+		}
+		if len(pids) >= n {
+			t.Cleanup(func() { killLeft(pids) })
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d escapees started", len(pids), n)
+		}
+		files, _ = filepath.Glob(filepath.Join(dir, "pids-*"))
+	}
+}
+
+// killLeft kills what a failed test left behind, so one failure does not
+// leave sleepers for the rest of the run.
+func killLeft(pids []int) {
+	for _, pid := range pids {
+		if alive(pid) {
+			syscallKill(pid)
+		}
+	}
+}
+
+// alive reports whether pid is a live process (not a zombie).
+func alive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	return i > 0 && i+2 < len(data) && data[i+2] != 'Z'
+}
+
+// goneWithin fails the test unless every pid is dead within limit of since
+// (the moment of what should end them).
+func goneWithin(t *testing.T, pids []int, since time.Time, limit time.Duration, what string) {
+	t.Helper()
+	for {
+		var left []int
+		for _, p := range pids {
+			if alive(p) {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 {
+			t.Logf("%s: all %d escapees gone after %v", what, len(pids), time.Since(since).Round(time.Millisecond))
+			return
+		}
+		if time.Since(since) > limit {
+			t.Fatalf("%s: processes %v still running %v later", what, left, limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// parentOf is a process's parent pid, from /proc.
+func parentOf(t *testing.T, pid int) int {
+	t.Helper()
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ppid
+}

@@ -1,0 +1,158 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests hold local mode to its promise: whatever a task starts — a
+// grandchild that ignores SIGTERM, one that left the task's process group
+// with setsid — is gone within 5 s of the task's attempt ending, of its
+// being killed, of its executor, driver or submitter dying.
+
+const containLimit = 5 * time.Second
+
+func syscallKill(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
+
+// startLocal starts `spindle submit` in local mode without waiting for it.
+func startLocal(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(spindleBinary(t), append(localArgs, args...)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	buf := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = buf, buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, buf
+}
+
+// holdingSpec is a job of n tasks that each start escapees and then wait
+// (ignoring SIGTERM themselves when stubborn), recording the pid of the
+// executor that runs them (the task's guard's parent) in dir/exec-ID.
+func holdingSpec(t *testing.T, dir string, n int, stubborn bool) string {
+	t.Helper()
+	trap := ""
+	if stubborn {
+		trap = `trap \"\" TERM INT HUP; `
+	}
+	return writeSpec(t, fmt.Sprintf(`name: holding
+stages:
+  - name: s
+    tasks: %d
+    command: "%scut -d' ' -f4 /proc/$PPID/stat > %s/exec-$SPINDLE_EXECUTOR_ID; %swhile :; do sleep 1; done"
+`, n, trap, dir, escapees(dir)))
+}
+
+func TestLocalAttemptEndEndsWhatItStarted(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, fmt.Sprintf(`name: leftovers
+stages:
+  - name: s
+    tasks: 4
+    command: "%s exit 0"
+`, escapees(dir)))
+	o, err := submit(t, append(localArgs, spec)...)
+	ended := time.Now()
+	if err != nil {
+		t.Fatalf("submit: %v\n%s", err, o)
+	}
+	goneWithin(t, escapeePids(t, dir, 8, time.Second), ended, containLimit, "after the attempts ended")
+}
+
+// A job that fails kills its other running tasks: their trees go too.
+func TestLocalKilledTaskEndsWhatItStarted(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, fmt.Sprintf(`name: killed
+stages:
+  - name: s
+    tasks: 3
+    maxAttempts: 1
+    command: "%s if [ $SPINDLE_TASK_INDEX = 0 ]; then until [ $(cat %[2]s/pids-* | wc -l) -ge 6 ]; do sleep 0.05; done; exit 3; fi; trap '' TERM; while :; do sleep 1; done"
+`, escapees(dir), dir))
+	o, err := submit(t, append(localArgs, spec)...)
+	ended := time.Now()
+	if err == nil || !strings.Contains(o, "failed 1 times") {
+		t.Fatalf("submit: %v, want the job to fail\n%s", err, o)
+	}
+	goneWithin(t, escapeePids(t, dir, 6, time.Second), ended, containLimit, "after the job's other tasks were killed")
+}
+
+func TestLocalKilledExecutorEndsItsTasksTrees(t *testing.T) {
+	dir := t.TempDir()
+	startLocal(t, holdingSpec(t, dir, 4, true))
+	pids := escapeePids(t, dir, 8, 20*time.Second)
+	// Kill the executor of the first escapee's task: its tasks' trees go;
+	// the other executor's may run on (the job goes on).
+	id := envValue(environ(pids[0]), "SPINDLE_EXECUTOR_ID")
+	b, err := os.ReadFile(dir + "/exec-" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var executor int
+	fmt.Sscan(string(b), &executor)
+	if !strings.Contains(cmdline(executor), "executor") {
+		t.Fatalf("pid %d is %q, not an executor", executor, cmdline(executor))
+	}
+	var mine []int
+	for _, pid := range pids {
+		if envValue(environ(pid), "SPINDLE_EXECUTOR_ID") == id {
+			mine = append(mine, pid)
+		}
+	}
+	killed := time.Now()
+	syscall.Kill(executor, syscall.SIGKILL)
+	goneWithin(t, mine, killed, containLimit, "after executor "+id+" was killed")
+}
+
+func TestLocalKilledDriverEndsEverything(t *testing.T) {
+	dir := t.TempDir()
+	cmd, _ := startLocal(t, holdingSpec(t, dir, 4, true))
+	pids := escapeePids(t, dir, 8, 20*time.Second)
+	killed := time.Now()
+	cmd.Process.Signal(syscall.SIGKILL)
+	goneWithin(t, pids, killed, containLimit, "after the driver was killed")
+}
+
+func TestLocalInterruptedSubmitterEndsEverything(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd, out := startLocal(t, holdingSpec(t, dir, 4, true))
+			pids := escapeePids(t, dir, 8, 20*time.Second)
+			signalled := time.Now()
+			cmd.Process.Signal(sig)
+			goneWithin(t, pids, signalled, containLimit, "after "+sig.String())
+			if err := cmd.Wait(); err == nil {
+				t.Errorf("interrupted submit exited 0\n%s", out.String())
+			}
+		})
+	}
+}
+
+// cmdline and environ read a process's command line and environment.
+func cmdline(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return strings.ReplaceAll(string(b), "\x00", " ")
+}
+
+func environ(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	return strings.ReplaceAll(string(b), "\x00", "\n")
+}
+
+// envValue is a variable's value in an environ's text ("" if unset).
+func envValue(environ, key string) string {
+	for _, line := range strings.Split(environ, "\n") {
+		if v, ok := strings.CutPrefix(line, key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}

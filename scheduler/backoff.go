@@ -1,0 +1,100 @@
+package scheduler
+
+import "time"
+
+// A task that fails (counted) waits before it runs again, longer after
+// each failure, so a task failing at once is not relaunched in a hot loop:
+// it sits in the scheduler's retry heap, out of its stage's queues, until
+// Ready finds its time has come and queues it as a retry.
+
+// retryWait is one failed task waiting out its backoff.
+type retryWait struct {
+	at  time.Time // when it may run again
+	st  *stage
+	idx int32
+}
+
+// before orders waits by time, then stage and task: a total order, so
+// tasks whose backoffs end together are queued the same way every run.
+func (a retryWait) before(b retryWait) bool {
+	if !a.at.Equal(b.at) {
+		return a.at.Before(b.at)
+	}
+	if a.st.id != b.st.id {
+		return a.st.id < b.st.id
+	}
+	return a.idx < b.idx
+}
+
+// retryHeap is a min-heap of waits. It is typed rather than
+// container/heap's, whose interface would allocate on every push.
+type retryHeap []retryWait
+
+func (h *retryHeap) push(w retryWait) {
+	q := append(*h, w)
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q[i].before(q[p]) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+	*h = q
+}
+
+func (h *retryHeap) pop() retryWait {
+	q := *h
+	top, last := q[0], len(q)-1
+	q[0] = q[last]
+	q[last] = retryWait{} // the backing array must not keep the stage alive
+	q = q[:last]
+	for i := 0; ; {
+		m, l := i, 2*i+1
+		if l < len(q) && q[l].before(q[m]) {
+			m = l
+		}
+		if r := l + 1; r < len(q) && q[r].before(q[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
+}
+
+// backOff keeps st's task idx, which has just failed (counted) at now,
+// from running again before its backoff has passed.
+func (s *Scheduler) backOff(now time.Time, st *stage, idx int) {
+	t := &st.tasks[idx]
+	t.state = taskPending
+	st.backingOff++
+	s.backoffs.push(retryWait{at: now.Add(s.backoffDelay(t.failures)), st: st, idx: int32(idx)})
+}
+
+// backoffDelay is the wait after a task's n-th counted failure (n >= 1):
+// min(RetryBackoff·2^(n-1), RetryMaxBackoff), without overflow.
+func (s *Scheduler) backoffDelay(n int) time.Duration {
+	base, ceiling := s.cfg.RetryBackoff, s.cfg.RetryMaxBackoff
+	if shift := n - 1; shift < 63 && base <= ceiling>>shift {
+		return base << shift
+	}
+	return ceiling
+}
+
+// endBackoffs queues as retries the tasks whose backoff has passed by now,
+// the earliest first. A wait whose job has ended since is dropped.
+func (s *Scheduler) endBackoffs(now time.Time) {
+	for len(s.backoffs) > 0 && !s.backoffs[0].at.After(now) {
+		w := s.backoffs.pop()
+		if w.st.job.ended {
+			continue
+		}
+		w.st.backingOff--
+		s.requeue(w.st, int(w.idx))
+	}
+}
