@@ -203,18 +203,14 @@ func runAM(c *cli.Context) error {
 	if launch.Tokens, err = credentialBytes(executorCreds); err != nil {
 		return err
 	}
-	script, err := conf.String("spindle.executor.resource.gpu.discoveryScript")
+	env, err := executorEnvironment(conf, net.JoinHostPort(host, port), appID)
 	if err != nil {
 		return err
 	}
-	env := map[string]string{"SPINDLE_DRIVER_ADDRESS": net.JoinHostPort(host, port), "SPINDLE_APP_ID": appID, "SPINDLE_SECRET_FROM": "credentials"}
-	if script != "" {
-		env["SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"] = script
-	}
-	for k, v := range env {
-		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
-	}
-	launch.Command = []string{"SPINDLE_EXECUTOR_LOG_DIR=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
+	launch.Environment = append(launch.Environment, env...)
+	// Task logs go to the container's log directory, where log
+	// aggregation and `yarn logs` find them.
+	launch.Command = []string{executor.EnvExecutorLogDir + "=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
 	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles,
 		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)),
 		Log:            func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },

@@ -205,7 +205,16 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	suffix := make([]byte, 3)
 	rand.Read(suffix)
 	appID := fmt.Sprintf("local-%d-%s", time.Now().Unix(), hex.EncodeToString(suffix))
-	logDir := filepath.Join(os.TempDir(), "spindle", appID)
+	appDir, err := localAppDir(c.App.ErrWriter, conf, appID)
+	if err != nil {
+		return err
+	}
+	defer appDir.Close()
+	logDir := appDir.Path
+	logCap, err := conf.Bytes("spindle.task.log.maxBytes")
+	if err != nil {
+		return err
+	}
 
 	progress := newProgressPrinter(c.App.Writer)
 	driver, err := am.New(am.Config{AppID: appID, Scheduler: schedCfg, Profiles: []scheduler.Profile{profile}, Secret: secret, Listen: "127.0.0.1:0", Progress: progress.update})
@@ -220,7 +229,8 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	if err != nil {
 		return err
 	}
-	launcher, err := local.New(local.Config{Binary: self, DriverAddr: driver.Addr(), AppID: appID, Secret: secret, LogDir: logDir, Files: files})
+	launcher, err := local.New(local.Config{Binary: self, DriverAddr: driver.Addr(), AppID: appID, Secret: secret, LogDir: logDir, Files: files,
+		ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), TaskLogMaxBytes: logCap})
 	if err != nil {
 		return err
 	}

@@ -83,6 +83,9 @@ func (c *Config) Duration(key string) (time.Duration, error) {
 // SizeMiB is the value of a size key, in MiB.
 func (c *Config) SizeMiB(key string) (int64, error) { return get[int64](c, key, KindSize) }
 
+// Bytes is the value of a bytes key.
+func (c *Config) Bytes(key string) (int64, error) { return get[int64](c, key, KindBytes) }
+
 // Enum is the value of an enum key, spelled as in the key's Values.
 func (c *Config) Enum(key string) (string, error) { return get[string](c, key, KindEnum) }
 

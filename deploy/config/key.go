@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/spindle-yarn/spindle/executor/contain"
 )
 
 // A Key is one row of the registry: a setting Spindle knows, under its
@@ -60,6 +62,19 @@ func between(min, max int) func(any) error {
 		}
 		return nil
 	}
+}
+
+// logCap is the check on spindle.task.log.maxBytes: 0 (no cap) or at
+// least minLogCap bytes.
+func logCap(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("internal error: bytes check given %T", v)
+	}
+	if n != 0 && n < contain.MinOutputCap {
+		return fmt.Errorf("must be 0 (keep everything) or at least %d bytes", contain.MinOutputCap)
+	}
+	return nil
 }
 
 // atLeastMiB is a check that a size key is at least min MiB.

@@ -42,6 +42,8 @@ var registry = []Key{
 		Meaning: "longest wait before a failed task runs again"},
 	{Name: "spindle.locality.wait", Default: "3s", Kind: KindDuration, Unit: time.Millisecond,
 		Meaning: "how long a task waits for an executor on a preferred host"},
+	{Name: "spindle.task.log.maxBytes", Default: "64m", Kind: KindBytes, check: logCap,
+		Meaning: "most of each task's stdout and stderr kept, the newest (a bare number is bytes; 0 keeps everything)"},
 
 	// Scheduling across pools.
 	{Name: "spindle.scheduler.mode", Default: "FIFO", Kind: KindEnum, Values: []string{"FIFO", "FAIR"},
@@ -103,6 +105,8 @@ var registry = []Key{
 		Meaning: "local mode: GPU addresses, e.g. 0,1,2,3 (fake GPUs allowed)"},
 	{Name: "spindle.worker.resource.gpu.discoveryScript", Kind: KindString,
 		Meaning: "local mode: Spark-compatible GPU discovery script"},
+	{Name: "spindle.worker.cleanup.appDataTtl", Default: "7d", Kind: KindDuration, Unit: time.Second,
+		Meaning: "local mode: an ended application's logs and working directories are removed this long after it ended, when another starts (0: kept)"},
 
 	// YARN.
 	{Name: "spindle.yarn.queue", Default: "default", Kind: KindString,

@@ -97,6 +97,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.yarn.scheduler.initial-allocation.interval":             200 * time.Millisecond,
 		"spindle.app.name":                                               "",
 		"spindle.scheduler.pool":                                         "",
+		"spindle.task.log.maxBytes":                                      int64(64 << 20),
+		"spindle.worker.cleanup.appDataTtl":                              7 * 24 * time.Hour,
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {

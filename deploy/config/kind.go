@@ -21,6 +21,7 @@ const (
 	KindDuration             // a whole number and a time unit; Duration
 	KindSize                 // a whole number and a size unit, held in MiB; SizeMiB
 	KindEnum                 // one of the key's Values, in any case; Enum
+	KindBytes                // a whole number of bytes, or one with a size unit; Bytes
 )
 
 func (k Kind) String() string {
@@ -39,13 +40,16 @@ func (k Kind) String() string {
 		return "size"
 	case KindEnum:
 		return "enum"
+	case KindBytes:
+		return "bytes"
 	}
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // parse reads raw by the key's kind and applies the key's own check. The
 // dynamic type of the result is fixed by the kind: string, int, bool,
-// float64, time.Duration, int64 (MiB) or string (the canonical enum value).
+// float64, time.Duration, int64 (MiB), string (the canonical enum value) or
+// int64 (bytes).
 func (k Key) parse(raw string) (any, error) {
 	v, err := k.parseKind(raw)
 	if err == nil && k.check != nil {
@@ -87,6 +91,8 @@ func (k Key) parseKind(raw string) (any, error) {
 		return parseDuration(s, k.Unit)
 	case KindSize:
 		return units.ParseSizeMiB(s)
+	case KindBytes:
+		return units.ParseBytes(s)
 	case KindEnum:
 		// Spark upper-cases spark.scheduler.mode before comparing; any case
 		// is accepted here and the registry's spelling returned.

@@ -144,6 +144,8 @@ func getByKind(c *Config, key string) (any, error) {
 		return c.SizeMiB(key)
 	case KindEnum:
 		return c.Enum(key)
+	case KindBytes:
+		return c.Bytes(key)
 	}
 	return nil, nil
 }

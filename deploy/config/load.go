@@ -116,7 +116,8 @@ func (l *loader) apply(source []assignment) {
 			continue
 		}
 		a.name = name
-		if a.parsed, err = byName[name].parse(a.value); err != nil {
+		key, _ := keyFor(name)
+		if a.parsed, err = key.parse(a.value); err != nil {
 			l.errs = append(l.errs, a.valueError(err))
 			continue
 		}
@@ -183,6 +184,10 @@ func (l *loader) config() (*Config, error) {
 	}
 	if err := c.followLocalMaxFailures(l.set["spindle.master"]); err != nil {
 		return nil, err
+	}
+	for _, name := range prefixedNames(l.set) {
+		a := l.set[name]
+		c.values[name] = value{Setting: Setting{Key: name, Value: a.value, Source: a.source, SetAs: a.written}, kind: KindString, parsed: a.parsed}
 	}
 	for key := range l.ignored {
 		c.ignored = append(c.ignored, key)

@@ -22,13 +22,13 @@ func canonicalKey(written string) (name string, ok bool, err error) {
 	case written == "":
 		return "", false, errors.New("a value with no key")
 	case strings.HasPrefix(written, spindlePrefix):
-		if _, known := byName[written]; known {
+		if _, known := keyFor(written); known {
 			return written, true, nil
 		}
 		return "", false, fmt.Errorf("unknown key %q%s", written, didYouMean(written))
 	case strings.HasPrefix(written, sparkPrefix):
 		name := spindlePrefix + strings.TrimPrefix(written, sparkPrefix)
-		_, known := byName[name]
+		_, known := keyFor(name)
 		return name, known, nil
 	}
 	return "", false, fmt.Errorf("key %q is not a Spindle key: keys start with %s (or %s for Spark's spelling)%s",

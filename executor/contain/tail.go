@@ -29,13 +29,13 @@ type tailFile struct {
 	err     error // the first write error; later output is dropped
 }
 
-// minMaxOutput is the smallest cap: room for the cut notice and some
-// output after it.
-const minMaxOutput = 1024
+// MinOutputCap is the smallest cap: room for the line that says what was
+// cut, and output after it.
+const MinOutputCap = 1024
 
 func openTail(path string, max int64) (*tailFile, error) {
-	if max != 0 && max < minMaxOutput {
-		return nil, fmt.Errorf("output cap %d bytes: want at least %d", max, minMaxOutput)
+	if max != 0 && max < MinOutputCap {
+		return nil, fmt.Errorf("output cap %d bytes: want at least %d", max, MinOutputCap)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err

@@ -80,10 +80,10 @@ func TestTailWithoutCapKeepsEverything(t *testing.T) {
 }
 
 func TestTailCapBelowTheMinimumIsRefused(t *testing.T) {
-	if _, err := openTail(tempPath(t, "x"), minMaxOutput-1); err == nil {
+	if _, err := openTail(tempPath(t, "x"), MinOutputCap-1); err == nil {
 		t.Error("a cap below the minimum was accepted")
 	}
-	if tf, err := openTail(tempPath(t, "x"), minMaxOutput); err != nil {
+	if tf, err := openTail(tempPath(t, "x"), MinOutputCap); err != nil {
 		t.Errorf("the minimum cap was refused: %v", err)
 	} else {
 		tf.Close()

@@ -65,6 +65,34 @@ func ParseSizeMiB(s string) (int64, error) {
 	return n * bytes / mib, nil
 }
 
+// ParseBytes reads Spark's byte strings (binary multiples) into bytes; a
+// bare number is bytes, as for Spark's byte-count keys.
+func ParseBytes(s string) (int64, error) {
+	if strings.HasPrefix(s, "-") {
+		return 0, errors.New("negative sizes are not allowed")
+	}
+	digits, suffix := SplitNumber(s)
+	if digits == "" {
+		return 0, errors.New("not a size: want a whole number of bytes, or one with a unit (k, m, g, t), e.g. 64m")
+	}
+	if strings.HasPrefix(suffix, ".") {
+		return 0, errors.New("fractional sizes are not supported: use a smaller unit, e.g. 1536m for 1.5g")
+	}
+	unit := int64(1)
+	if suffix != "" {
+		u, ok := sizeUnits[suffix]
+		if !ok {
+			return 0, fmt.Errorf("unknown size unit %q: use b, k, m, g, t, p (or kb, mb, gb, tb, pb)", clip(suffix))
+		}
+		unit = u
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n > math.MaxInt64/unit {
+		return 0, errors.New("size too large")
+	}
+	return n * unit, nil
+}
+
 // clip keeps a hostile suffix from flooding an error message.
 func clip(s string) string {
 	if len(s) > 20 {

@@ -27,3 +27,26 @@ func TestParseSizeMiB(t *testing.T) {
 		}
 	}
 }
+
+func TestParseBytes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		err  string
+	}{
+		{"0", 0, ""}, {"1024", 1024, ""}, {"1k", 1024, ""}, {"64m", 64 << 20, ""}, {"1536k", 1536 << 10, ""}, {"2G", 2 << 30, ""},
+		{"8191p", 8191 << 50, ""}, {"8192p", 0, "size too large"}, {"-1", 0, "negative"}, {"1.5k", 0, "fractional"},
+		{"k", 0, "not a size"}, {"4x", 0, `unknown size unit "x"`},
+	} {
+		got, err := ParseBytes(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("ParseBytes(%q) = %d, %v; want an error containing %q", c.in, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,31 @@
+package deploy
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/launcher/local"
+)
+
+// localAppDir makes a local application's directory (its executors'
+// working directories and task logs) in this user's private directory
+// under TMPDIR, first removing ended applications' directories older than
+// spindle.worker.cleanup.appDataTtl.
+func localAppDir(warn io.Writer, conf *config.Config, appID string) (*local.AppDir, error) {
+	ttl, err := conf.Duration("spindle.worker.cleanup.appDataTtl")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := local.UserDir(os.TempDir())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := local.Prune(dir, ttl, time.Now()); err != nil {
+		// Old logs left behind are no reason not to run.
+		fmt.Fprintf(warn, "spindle: removing old applications' directories in %s: %v\n", dir, err)
+	}
+	return local.NewAppDir(dir, appID)
+}
