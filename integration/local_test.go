@@ -244,23 +244,6 @@ stages:
 	}
 }
 
-// processesWith lists the pids whose command line contains s.
-func processesWith(s string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if strings.Contains(string(b), s) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 func TestLocalFilesReachTheTasksWorkingDirectory(t *testing.T) {
 	dir := t.TempDir()
 	note := filepath.Join(dir, "note.txt")

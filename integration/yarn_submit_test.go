@@ -154,45 +154,6 @@ func TestYarnSubmitRefusesMoreGPUsThanAnyNodeHas(t *testing.T) {
 	}
 }
 
-func TestYarnKillStopsTheApplicationAndItsContainers(t *testing.T) {
-	c := testcluster.Get(t)
-	dir := t.TempDir()
-	token := fmt.Sprintf("spindle-yarn-kill-%d", time.Now().UnixNano())
-	spec := writeSpec(t, fmt.Sprintf(`name: yarn-kill
-stages:
-  - name: s
-    tasks: 2
-    command: ["/bin/sh", "-c", "touch %[1]s/%[2]s; echo started >> %[1]s/started; exec tail -f %[1]s/%[2]s"]
-`, dir, token))
-	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--no-wait", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.memory=512m", spec)
-	m := submittedID.FindStringSubmatch(o)
-	if err != nil || m == nil {
-		t.Fatalf("submit --no-wait: %v\n%s", err, o)
-	}
-	for deadline := time.Now().Add(2 * time.Minute); ; {
-		if b, _ := os.ReadFile(filepath.Join(dir, "started")); strings.Count(string(b), "started") == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the tasks never started")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if o, err := spindleOn(t, c, "kill", m[1]); err != nil || !strings.Contains(o, "KILLED") {
-		t.Fatalf("spindle kill: %v\n%s", err, o)
-	}
-	// No container of it left on any NodeManager, and no task process.
-	for deadline := time.Now().Add(time.Minute); ; {
-		if runningContainers(t, c) == 0 && len(processesWith(token)) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after the kill: %d containers running, task processes %v", runningContainers(t, c), processesWith(token))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
 // runningContainers sums numContainers over the RM's nodes.
 func runningContainers(t *testing.T, c *testcluster.Cluster) int {
 	t.Helper()

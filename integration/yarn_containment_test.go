@@ -1,0 +1,162 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+)
+
+// On YARN too, whatever a task starts is gone within 5 s of the task's
+// attempt ending, of its executor or the ApplicationMaster being killed
+// outright, of `spindle kill` (the NodeManager's SIGTERM, then SIGKILL, to
+// each container's process group), and of the submitter's interruption.
+
+// yarnArgs are a small application's: two executors of two cores.
+var yarnArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.cores=2",
+	"--conf", "spindle.executor.memory=512m"}
+
+// submitHolding submits n holding tasks (see holdingSpec) without
+// following them, and returns the application id once every task's
+// escapees have started.
+func submitHolding(t *testing.T, c *testcluster.Cluster, dir string, n int, args ...string) (string, []int) {
+	t.Helper()
+	o, err := spindleOn(t, c, append(append(append([]string{}, yarnArgs...), "--no-wait"), append(args, holdingSpec(t, dir, n, true))...)...)
+	m := submittedID.FindStringSubmatch(o)
+	if err != nil || m == nil {
+		t.Fatalf("submit --no-wait: %v\n%s", err, o)
+	}
+	t.Cleanup(func() { spindleOn(t, c, "kill", m[1]) })
+	return m[1], escapeePids(t, dir, 2*n, 2*time.Minute)
+}
+
+// applicationProcesses lists the processes of application app on this
+// machine: its ApplicationMaster, executors, guards, tasks and whatever
+// those started, each of which has the application's id or one of its
+// containers' ids in its environment.
+func applicationProcesses(app string) []int {
+	container := "container_" + strings.TrimPrefix(app, "application_") + "_"
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || !alive(pid) {
+			continue
+		}
+		if env := environ(pid); strings.Contains(env, "SPINDLE_APP_ID="+app+"\n") || strings.Contains(env, "CONTAINER_ID="+container) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// amProcess is the pid of application app's ApplicationMaster.
+func amProcess(t *testing.T, app string) int {
+	t.Helper()
+	for _, pid := range applicationProcesses(app) {
+		if cmdline(pid) == "./spindle am " {
+			return pid
+		}
+	}
+	t.Fatalf("no ApplicationMaster process of %s", app)
+	return 0
+}
+
+func TestYarnAttemptEndEndsWhatItStarted(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	spec := writeSpec(t, fmt.Sprintf(`name: yarn-leftovers
+stages:
+  - name: s
+    tasks: 4
+    command: "%s exit 0"
+`, escapees(dir)))
+	o, err := spindleOn(t, c, append(yarnArgs, spec)...)
+	ended := time.Now()
+	if err != nil {
+		t.Fatalf("submit: %v\n%s", err, o)
+	}
+	goneWithin(t, escapeePids(t, dir, 8, time.Second), ended, containLimit, "after the attempts ended")
+}
+
+func TestYarnKilledExecutorEndsItsTasksTrees(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	_, pids := submitHolding(t, c, dir, 4)
+	id := envValue(environ(pids[0]), "SPINDLE_EXECUTOR_ID")
+	b, err := os.ReadFile(filepath.Join(dir, "exec-"+id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var executor int
+	fmt.Sscan(string(b), &executor)
+	if !strings.Contains(cmdline(executor), "spindle executor") {
+		t.Fatalf("pid %d is %q, not an executor", executor, cmdline(executor))
+	}
+	var mine []int
+	for _, pid := range pids {
+		if envValue(environ(pid), "SPINDLE_EXECUTOR_ID") == id {
+			mine = append(mine, pid)
+		}
+	}
+	killed := time.Now()
+	syscall.Kill(executor, syscall.SIGKILL)
+	goneWithin(t, mine, killed, containLimit, "after executor "+id+" was killed")
+}
+
+func TestYarnKilledApplicationMasterEndsEverything(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	// One attempt: a second AM would start the tasks again.
+	app, pids := submitHolding(t, c, dir, 4, "--conf", "spindle.yarn.maxAppAttempts=1")
+	am := amProcess(t, app)
+	killed := time.Now()
+	syscall.Kill(am, syscall.SIGKILL)
+	goneWithin(t, pids, killed, containLimit, "after the ApplicationMaster was killed")
+}
+
+// `spindle kill`: the NodeManagers signal each container's process group
+// (SIGTERM, then SIGKILL); nothing of the application is left on the
+// machine, not even what its tasks started outside their groups.
+func TestYarnKillLeavesNoProcessOfTheApplication(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	app, pids := submitHolding(t, c, dir, 4)
+	if o, err := spindleOn(t, c, "kill", app); err != nil || !strings.Contains(o, "KILLED") {
+		t.Fatalf("spindle kill: %v\n%s", err, o)
+	}
+	killed := time.Now()
+	goneWithin(t, pids, killed, containLimit, "after spindle kill")
+	for time.Since(killed) < containLimit && len(applicationProcesses(app)) > 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := applicationProcesses(app); len(left) > 0 {
+		var what []string
+		for _, pid := range left {
+			what = append(what, fmt.Sprintf("%d %q", pid, cmdline(pid)))
+		}
+		t.Fatalf("%v after spindle kill, processes of %s: %s", containLimit, app, strings.Join(what, "; "))
+	}
+	waitNoContainers(t, c)
+}
+
+// Interrupting a submitter that follows its application kills it.
+func TestYarnInterruptedSubmitterKillsTheApplication(t *testing.T) {
+	c := testcluster.Get(t)
+	dir := t.TempDir()
+	cmd, out := startOn(t, c, append(yarnArgs, holdingSpec(t, dir, 4, true))...)
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	pids := escapeePids(t, dir, 8, 2*time.Minute)
+	interrupted := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	goneWithin(t, pids, interrupted, containLimit, "after the submitter was interrupted")
+	if err := cmd.Wait(); err == nil || !strings.Contains(out.String(), "interrupted") || !strings.Contains(out.String(), "KILLED") {
+		t.Errorf("interrupted submit: %v, want it to kill the application and say so\n%s", err, out.String())
+	}
+}
