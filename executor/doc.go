@@ -1,8 +1,8 @@
 // Package executor is the executor process: it obtains its GPU addresses,
 // registers with the driver over an authenticated, encrypted channel, runs
-// each task as a subprocess in its own process group with exactly its GPUs
-// visible (DESIGN.md §Task environment), reports status, and exits when the
-// driver is gone.
+// each task contained (package contain: nothing the task starts outlives
+// it) with exactly its GPUs visible, reports status, and exits when the
+// driver is gone. launch.go names the variables a launcher starts it with.
 //
 // # GPU addresses
 //
@@ -24,13 +24,15 @@
 //
 // # Running tasks
 //
-// Start runs a TaskSpec in its own process group, with an environment built
-// from an allow-list of the executor's variables (BaseEnvironment) and the
-// task's own (TaskEnvironment) — never the executor's whole environment,
-// which holds its secrets. Kill stops the whole group, grandchildren
-// included; when a task's main process exits, whatever it left running in
-// its group is killed too. The runner is Linux-only (process groups,
-// Pdeathsig, waitid).
+// Start runs a TaskSpec under a guard (package contain), with the
+// executor's environment less what is reserved (InheritedEnvironment:
+// every SPINDLE_* variable and the GPU visibility variables), then the
+// task's own (TaskEnvironment). Kill stops the whole tree, grandchildren
+// that ignore SIGTERM or left the process group included; when a task's
+// main process exits, whatever it left running is killed too; and if the
+// executor dies, however, its guards end their trees. On YARN ReadSecret
+// removes the application secret from the container's credentials file,
+// which tasks inherit. The runner is Linux-only.
 //
 // A caller runs a task so:
 //
@@ -39,8 +41,8 @@
 //	env := append(jobEnv, executor.TaskEnvironment(ident, gpus, file)...)
 //	t, err := executor.Start(executor.TaskSpec{Argv: argv, Env: env,
 //		StdoutPath: filepath.Join(logDir, id+".stdout"),
-//		StderrPath: filepath.Join(logDir, id+".stderr")})
+//		StderrPath: filepath.Join(logDir, id+".stderr"), MaxOutput: capBytes})
 //	if err != nil { /* report FAILED with err.Error() */ }
-//	go func() { <-cancelled; t.Kill(10 * time.Second) }()
-//	res := t.Wait() // res.ExitCode, res.Signal
+//	go func() { <-cancelled; t.Kill() }()
+//	res := t.Wait() // res.ExitCode, res.Signal, res.StdoutCut
 package executor
