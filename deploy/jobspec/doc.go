@@ -37,7 +37,8 @@
 //   - maxAttempts: from 1 to 100 (default Defaults.MaxAttempts): attempts
 //     a task has, failed attempts retried after a growing backoff;
 //   - env: variable names to values; a value that is a number or a boolean
-//     is its text; SPINDLE_* and CUDA_VISIBLE_DEVICES are Spindle's to set;
+//     is its text; SPINDLE_* and the GPU visibility variables (CUDA_,
+//     NVIDIA_, HIP_, ROCR_VISIBLE_DEVICES) are Spindle's to set;
 //   - preferredHosts: hosts to wait for a while before running elsewhere.
 //
 // A key whose value is null (`maxAttempts:`) counts as absent. Names have

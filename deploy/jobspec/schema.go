@@ -8,9 +8,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/spindle-yarn/spindle/scheduler"
-
+	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/internal/units"
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // The keys each mapping of a spec may have; any other is an error.
@@ -301,7 +301,8 @@ func (d *decoder) env(n *yaml.Node, path string, sample Task) []EnvVar {
 
 // checkEnvName accepts the portable variable names (POSIX: letters,
 // digits, underscore, not starting with a digit) that Spindle does not set
-// itself: a task's own SPINDLE_* and CUDA_VISIBLE_DEVICES must be right.
+// itself: a task's own SPINDLE_* and GPU visibility variables must be
+// right (executor.Reserved).
 func checkEnvName(name string) error {
 	for i, c := range []byte(name) {
 		if !(c == '_' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || i > 0 && '0' <= c && c <= '9') {
@@ -311,7 +312,7 @@ func checkEnvName(name string) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("an empty variable name")
-	case strings.HasPrefix(name, "SPINDLE_") || name == "CUDA_VISIBLE_DEVICES":
+	case executor.Reserved(name):
 		return fmt.Errorf("reserved: Spindle sets it for each task")
 	}
 	return nil
