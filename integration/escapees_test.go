@@ -102,3 +102,25 @@ func parentOf(t *testing.T, pid int) int {
 	}
 	return ppid
 }
+
+// anExecutor picks the executor that runs the first escapee's task and
+// returns its id, its pid (as its tasks recorded it in dir/exec-ID) and
+// the escapees of its tasks.
+func anExecutor(t *testing.T, dir string, pids []int) (id string, pid int, its []int) {
+	t.Helper()
+	id = envValue(environ(pids[0]), "SPINDLE_EXECUTOR_ID")
+	b, err := os.ReadFile(filepath.Join(dir, "exec-"+id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Sscan(string(b), &pid)
+	if !strings.Contains(cmdline(pid), "executor") {
+		t.Fatalf("pid %d is %q, not an executor", pid, cmdline(pid))
+	}
+	for _, p := range pids {
+		if envValue(environ(p), "SPINDLE_EXECUTOR_ID") == id {
+			its = append(its, p)
+		}
+	}
+	return id, pid, its
+}

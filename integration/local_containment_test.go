@@ -88,24 +88,8 @@ func TestLocalKilledExecutorEndsItsTasksTrees(t *testing.T) {
 	dir := t.TempDir()
 	startLocal(t, holdingSpec(t, dir, 4, true))
 	pids := escapeePids(t, dir, 8, 20*time.Second)
-	// Kill the executor of the first escapee's task: its tasks' trees go;
-	// the other executor's may run on (the job goes on).
-	id := envValue(environ(pids[0]), "SPINDLE_EXECUTOR_ID")
-	b, err := os.ReadFile(dir + "/exec-" + id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var executor int
-	fmt.Sscan(string(b), &executor)
-	if !strings.Contains(cmdline(executor), "executor") {
-		t.Fatalf("pid %d is %q, not an executor", executor, cmdline(executor))
-	}
-	var mine []int
-	for _, pid := range pids {
-		if envValue(environ(pid), "SPINDLE_EXECUTOR_ID") == id {
-			mine = append(mine, pid)
-		}
-	}
+	// Its tasks' trees go; the other executor's run on, as does the job.
+	id, executor, mine := anExecutor(t, dir, pids)
 	killed := time.Now()
 	syscall.Kill(executor, syscall.SIGKILL)
 	goneWithin(t, mine, killed, containLimit, "after executor "+id+" was killed")

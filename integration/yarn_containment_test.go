@@ -3,7 +3,6 @@ package integration
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -89,22 +88,7 @@ func TestYarnKilledExecutorEndsItsTasksTrees(t *testing.T) {
 	c := testcluster.Get(t)
 	dir := t.TempDir()
 	_, pids := submitHolding(t, c, dir, 4)
-	id := envValue(environ(pids[0]), "SPINDLE_EXECUTOR_ID")
-	b, err := os.ReadFile(filepath.Join(dir, "exec-"+id))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var executor int
-	fmt.Sscan(string(b), &executor)
-	if !strings.Contains(cmdline(executor), "spindle executor") {
-		t.Fatalf("pid %d is %q, not an executor", executor, cmdline(executor))
-	}
-	var mine []int
-	for _, pid := range pids {
-		if envValue(environ(pid), "SPINDLE_EXECUTOR_ID") == id {
-			mine = append(mine, pid)
-		}
-	}
+	id, executor, mine := anExecutor(t, dir, pids)
 	killed := time.Now()
 	syscall.Kill(executor, syscall.SIGKILL)
 	goneWithin(t, mine, killed, containLimit, "after executor "+id+" was killed")

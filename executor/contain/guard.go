@@ -121,7 +121,7 @@ func runGuard() int {
 	}
 	// The process has ended: whatever it left running goes too.
 	killTree(os.Getpid(), time.Now().Add(killDeadline))
-	g.reapAll()
+	g.reap() // what the kill left behind
 	r := report{Ended: true}
 	switch {
 	case status.Signaled():
@@ -234,20 +234,6 @@ func (g *guard) reap() (status syscall.WaitStatus, exited bool) {
 		}
 		if pid == g.leader {
 			status, exited = ws, true
-		}
-	}
-}
-
-// reapAll collects what the kill left behind.
-func (g *guard) reapAll() {
-	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
-		if err == syscall.EINTR {
-			continue
-		}
-		if pid <= 0 || err != nil {
-			return
 		}
 	}
 }

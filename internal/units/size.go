@@ -37,48 +37,36 @@ func SplitNumber(s string) (digits, unit string) {
 // is not a whole number of MiB down; here it is an error, since a silently
 // smaller container is worse than a clear message.
 func ParseSizeMiB(s string) (int64, error) {
-	if strings.HasPrefix(s, "-") {
-		return 0, errors.New("negative sizes are not allowed")
+	n, err := parseSize(s, mib, "a whole number and a unit (k, m, g, t), e.g. 4g")
+	if err != nil {
+		return 0, err
 	}
-	digits, suffix := SplitNumber(s)
-	if digits == "" {
-		return 0, errors.New("not a size: want a whole number and a unit (k, m, g, t), e.g. 4g")
-	}
-	if strings.HasPrefix(suffix, ".") {
-		return 0, errors.New("fractional sizes are not supported: use a smaller unit, e.g. 1536m for 1.5g")
-	}
-	bytes := int64(mib)
-	if suffix != "" {
-		u, ok := sizeUnits[suffix]
-		if !ok {
-			return 0, fmt.Errorf("unknown size unit %q: use b, k, m, g, t, p (or kb, mb, gb, tb, pb)", clip(suffix))
-		}
-		bytes = u
-	}
-	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil || n > math.MaxInt64/bytes {
-		return 0, errors.New("size too large")
-	}
-	if n*bytes%mib != 0 {
+	if n%mib != 0 {
 		return 0, errors.New("not a whole number of MiB")
 	}
-	return n * bytes / mib, nil
+	return n / mib, nil
 }
 
 // ParseBytes reads Spark's byte strings (binary multiples) into bytes; a
 // bare number is bytes, as for Spark's byte-count keys.
 func ParseBytes(s string) (int64, error) {
+	return parseSize(s, 1, "a whole number of bytes, or one with a unit (k, m, g, t), e.g. 64m")
+}
+
+// parseSize reads a size in bytes; a bare number counts bare bytes. want
+// says what a size looks like, for the error when s is none.
+func parseSize(s string, bare int64, want string) (int64, error) {
 	if strings.HasPrefix(s, "-") {
 		return 0, errors.New("negative sizes are not allowed")
 	}
 	digits, suffix := SplitNumber(s)
 	if digits == "" {
-		return 0, errors.New("not a size: want a whole number of bytes, or one with a unit (k, m, g, t), e.g. 64m")
+		return 0, errors.New("not a size: want " + want)
 	}
 	if strings.HasPrefix(suffix, ".") {
 		return 0, errors.New("fractional sizes are not supported: use a smaller unit, e.g. 1536m for 1.5g")
 	}
-	unit := int64(1)
+	unit := bare
 	if suffix != "" {
 		u, ok := sizeUnits[suffix]
 		if !ok {
