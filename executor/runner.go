@@ -45,7 +45,10 @@ type Task struct {
 // and when this executor dies, however. A command that does not exist is
 // an error from Start carrying the OS error, such as `exec: "nope":
 // executable file not found in $PATH`; nothing is left running then.
-func Start(spec TaskSpec) (*Task, error) {
+func Start(spec TaskSpec) (*Task, error) { return startIn(nil, spec) }
+
+// startIn is Start with the guards of pool (nil: a guard of its own).
+func startIn(pool *contain.Pool, spec TaskSpec) (*Task, error) {
 	env, err := mergeEnvironment(InheritedEnvironment(os.Environ()), spec.Env)
 	if err != nil {
 		return nil, err
@@ -59,7 +62,7 @@ func Start(spec TaskSpec) (*Task, error) {
 			return nil, fmt.Errorf("task working directory %s is not a directory", spec.Dir)
 		}
 	}
-	p, err := contain.Start(contain.Spec{Argv: spec.Argv, Env: env, Dir: spec.Dir, Name: spec.Name,
+	p, err := pool.Start(contain.Spec{Argv: spec.Argv, Env: env, Dir: spec.Dir, Name: spec.Name,
 		StdoutPath: spec.StdoutPath, StderrPath: spec.StderrPath, MaxOutput: spec.MaxOutput, Grace: spec.Grace})
 	if err != nil {
 		return nil, err

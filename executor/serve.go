@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spindle-yarn/spindle/executor/contain"
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
@@ -63,7 +64,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	if r := reply.GetRejected(); r != nil {
 		return fmt.Errorf("executor %s: the driver refused it: %s", cfg.ID, r.GetReason())
 	}
-	e := &executor{cfg: cfg, conn: conn, running: map[attemptKey]*Task{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024)}
+	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024)}
 	return e.run(ctx)
 }
 
@@ -77,11 +78,17 @@ type executor struct {
 	cfg  Config
 	conn *wire.Conn
 
-	mu      sync.Mutex
-	running map[attemptKey]*Task
-	killed  map[attemptKey]bool // asked to stop: they end KILLED, not FAILED
-	wg      sync.WaitGroup
-	out     chan *wire.Status
+	// guards run the tasks, one at a time each, and are kept for the next
+	// (their start costs more than a task's own).
+	guards *contain.Pool
+
+	mu       sync.Mutex
+	starting map[attemptKey]bool
+	running  map[attemptKey]*Task
+	killed   map[attemptKey]bool // asked to stop: they end KILLED, not FAILED
+	closing  bool                // the executor is stopping: no task may run on
+	wg       sync.WaitGroup
+	out      chan *wire.Status
 }
 
 func (e *executor) run(ctx context.Context) error {
@@ -102,6 +109,7 @@ func (e *executor) run(ctx context.Context) error {
 	defer func() {
 		e.killAll()
 		e.wg.Wait()
+		e.guards.Close()
 		close(e.out)
 		<-sendDone
 	}()
@@ -187,19 +195,37 @@ func (e *executor) launch(l *wire.Launch) {
 	}
 	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
 		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources)...)
-	task, err := Start(TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
+	spec := TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
 		StdoutPath: filepath.Join(e.cfg.LogDir, name+".stdout"), StderrPath: filepath.Join(e.cfg.LogDir, name+".stderr"),
-		MaxOutput: e.cfg.MaxTaskOutput})
-	if err != nil {
-		e.fail(l, now, err)
-		return
-	}
+		MaxOutput: e.cfg.MaxTaskOutput}
 	e.mu.Lock()
-	e.running[key] = task
+	e.starting[key] = true
 	e.mu.Unlock()
 	e.wg.Add(1)
+	// Starting a task (its guard, then the task) takes milliseconds: the
+	// tasks of one batch start side by side, and the executor's loop goes
+	// on meanwhile.
 	go func() {
 		defer e.wg.Done()
+		task, err := startIn(e.guards, spec)
+		e.mu.Lock()
+		delete(e.starting, key)
+		if err == nil {
+			e.running[key] = task
+		}
+		// Killed, or the executor stopping, while it started.
+		stop := err == nil && (e.killed[key] || e.closing)
+		e.mu.Unlock()
+		if err != nil {
+			e.mu.Lock()
+			delete(e.killed, key)
+			e.mu.Unlock()
+			e.fail(l, now, err)
+			return
+		}
+		if stop {
+			task.Kill()
+		}
 		res := task.Wait()
 		e.mu.Lock()
 		delete(e.running, key)
@@ -237,7 +263,7 @@ func (e *executor) fail(l *wire.Launch, at time.Time, err error) {
 func (e *executor) kill(key attemptKey) {
 	e.mu.Lock()
 	t := e.running[key]
-	if t != nil {
+	if t != nil || e.starting[key] {
 		e.killed[key] = true
 	}
 	e.mu.Unlock()
@@ -248,6 +274,7 @@ func (e *executor) kill(key attemptKey) {
 
 func (e *executor) killAll() {
 	e.mu.Lock()
+	e.closing = true // tasks still starting stop themselves
 	tasks := make([]*Task, 0, len(e.running))
 	for _, t := range e.running {
 		tasks = append(tasks, t)

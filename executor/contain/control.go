@@ -10,33 +10,39 @@ import (
 
 // The control channel between a caller and its guard is a Unix stream
 // socket, the guard's file descriptor 3, carrying one JSON object per
-// line:
+// line. A guard runs one process at a time, and may run many in turn:
 //
 //	caller                                    guard
-//	  | request{argv, outputs, grace}          |
+//	  | message{run: request}                  |
 //	  |--------------------------------------->|  starts the process
 //	  |                report{started: pid}    |
-//	  |<---------------------------------------|  or report{failed: why}, then exits
-//	  | command{stop: true}   (any time, any   |
+//	  |<---------------------------------------|  or report{failed: why}
+//	  | message{stop: true}   (any time, any   |
 //	  |--------------------------------------->|  number of times)
 //	  |      report{ended, code, signal, cut}  |
-//	  |<---------------------------------------|  then the guard exits
+//	  |<---------------------------------------|  the tree is gone
+//	  | message{run: request}  (the next one)  |
+//	  |--------------------------------------->|  …
 //
 // End-of-file on the guard's side means the caller is gone: the guard
-// kills the tree at once.
+// kills the tree at once, if there is one, and exits. A stop that arrives
+// once the process has ended is ignored.
 
-// request is what to run: the first line the guard reads.
+// message is a line from the caller.
+type message struct {
+	Run  *request `json:"run,omitempty"`
+	Stop bool     `json:"stop,omitempty"`
+}
+
+// request is what to run.
 type request struct {
 	Argv       []string `json:"argv"`
+	Env        []string `json:"env"`
+	Dir        string   `json:"dir,omitempty"`
 	StdoutPath string   `json:"stdout,omitempty"`
 	StderrPath string   `json:"stderr,omitempty"`
 	MaxOutput  int64    `json:"maxOutput,omitempty"`
 	GraceMS    int64    `json:"graceMs"`
-}
-
-// command is a later line from the caller.
-type command struct {
-	Stop bool `json:"stop,omitempty"`
 }
 
 // report is a line from the guard.
@@ -51,9 +57,10 @@ type report struct {
 	OutputErr string `json:"outputErr,omitempty"`
 }
 
-// maxLine bounds one control line. A request carries the argv, which the
-// kernel bounds (ARG_MAX, 2 MiB by default) before it is ever run.
-const maxLine = 4 << 20
+// maxLine bounds one control line. A request carries the argv and the
+// environment, which the kernel bounds together (ARG_MAX, 2 MiB by
+// default) before they are ever run.
+const maxLine = 8 << 20
 
 // writeLine sends v as one line.
 func writeLine(w io.Writer, v any) error {

@@ -36,6 +36,12 @@
 // stderr through pipes and keeps at most MaxOutput bytes of each, the tail
 // (see tail.go), reporting how much it cut.
 //
+// A guard runs one process at a time, and a Pool keeps guards for the
+// next: starting this binary costs milliseconds, a process's own fork and
+// exec far less. When a process exits and its guard has no child left,
+// its tree is empty (orphans are re-parented as their parent exits), and
+// the walk of /proc is skipped.
+//
 // # The caller's duties
 //
 //  1. Call MaybeGuard first thing in main (and in TestMain of any test
@@ -43,6 +49,7 @@
 //     guard it runs the guard and exits; otherwise it returns at once.
 //  2. Wait for every started Process (Wait), and Stop the ones it no longer
 //     wants. A Process that is never waited for keeps its guard as a zombie.
+//  3. Close a Pool once it starts nothing more: its idle guards exit.
 //
 // # Limits
 //

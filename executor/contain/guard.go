@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"sync"
@@ -36,125 +35,180 @@ func MaybeGuard() {
 
 // guard is one guard process's state.
 type guard struct {
-	ctl    *os.File
-	leader int
-	grace  time.Duration
-
-	outputs  []*tailFile // the distinct output files
-	copies   sync.WaitGroup
-	stdout   *tailFile
-	stderr   *tailFile
-	stopping bool // SIGTERM sent; SIGKILL follows after grace
+	ctl      *os.File
+	messages chan message
+	gone     chan struct{} // closed at end-of-file: the caller is gone
+	children chan os.Signal
+	terms    chan os.Signal
 }
 
 func runGuard() int {
 	// The guard mostly waits; one thread of Go code is plenty.
 	runtime.GOMAXPROCS(1)
 	setName(guardArg0)
-	syscall.CloseOnExec(controlFD) // the guarded process must not hold it
-	g := &guard{ctl: os.NewFile(controlFD, "control")}
-	ctl := bufio.NewReader(g.ctl)
-	var req request
-	if err := readLine(ctl, &req); err != nil {
-		// The caller is gone or broken: nothing was started.
-		fmt.Fprintf(os.Stderr, "%s: reading the request: %v\n", guardArg0, err)
-		return 2
-	}
-	// Before starting anything: every orphan of the tree must come here.
-	if err := setChildSubreaper(); err != nil {
-		writeLine(g.ctl, report{Failed: err.Error()})
-		return 2
-	}
-	g.grace = time.Duration(req.GraceMS) * time.Millisecond
-	if g.grace <= 0 {
-		g.grace = DefaultGrace
-	}
-	children := make(chan os.Signal, 16)
-	signal.Notify(children, syscall.SIGCHLD)
+	syscall.CloseOnExec(controlFD) // the guarded processes must not hold it
+	g := &guard{ctl: os.NewFile(controlFD, "control"), messages: make(chan message), gone: make(chan struct{}),
+		children: make(chan os.Signal, 16), terms: make(chan os.Signal, 4)}
+	signal.Notify(g.children, syscall.SIGCHLD)
 	// Asked to stop by a signal rather than the socket (pkill, say): the
-	// same as a stop command.
-	terms := make(chan os.Signal, 4)
-	signal.Notify(terms, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-
-	if err := g.start(req); err != nil {
-		g.closeOutputs()
-		writeLine(g.ctl, report{Failed: err.Error()})
-		return 0
-	}
-	writeLine(g.ctl, report{Started: g.leader})
-
-	commands := make(chan command)
-	gone := make(chan struct{})
-	go func() {
-		for {
-			var c command
-			if err := readLine(ctl, &c); err != nil {
-				close(gone)
-				return
+	// same as a stop, and no process after this one.
+	signal.Notify(g.terms, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	// Before anything starts: every orphan of a tree must come here.
+	subreaper := setChildSubreaper()
+	go g.read()
+	for {
+		select {
+		case m := <-g.messages:
+			if m.Run == nil {
+				continue // a stop for a process that has ended
 			}
-			commands <- c
+			if subreaper != nil {
+				writeLine(g.ctl, report{Failed: subreaper.Error()})
+				return 2
+			}
+			if !g.run(*m.Run) {
+				return 0
+			}
+		case <-g.children:
+			g.reap(0) // nothing should be left; collect it if it is
+		case <-g.gone:
+			return 0
+		case <-g.terms:
+			return 0
 		}
-	}()
+	}
+}
+
+// read passes the caller's messages on until end-of-file (or a line it
+// cannot read, which it takes for the same: the caller is broken).
+func (g *guard) read() {
+	r := bufio.NewReader(g.ctl)
+	for {
+		var m message
+		if err := readLine(r, &m); err != nil {
+			close(g.gone)
+			return
+		}
+		g.messages <- m
+	}
+}
+
+// run runs one process to its end and reports it; it says whether the
+// guard may run another.
+func (g *guard) run(req request) bool {
+	grace := time.Duration(req.GraceMS) * time.Millisecond
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	t, err := start(req)
+	if err != nil {
+		writeLine(g.ctl, report{Failed: err.Error()})
+		return true
+	}
+	writeLine(g.ctl, report{Started: t.leader})
 
 	var graceEnd <-chan time.Time
-	callerGone := false
+	stop := func() {
+		// Every process of the tree, and the process's group (a child it
+		// started a moment ago may not be in /proc's listing yet).
+		syscall.Kill(-t.leader, syscall.SIGTERM)
+		signalTree(os.Getpid(), syscall.SIGTERM)
+		if graceEnd == nil {
+			graceEnd = time.After(grace)
+		}
+	}
+	again, callerGone := true, false
 	var status syscall.WaitStatus
 	for exited := false; !exited; {
 		select {
-		case <-children:
-			status, exited = g.reap()
-		case c := <-commands:
-			if c.Stop {
-				graceEnd = g.stop(graceEnd)
+		case <-g.children:
+			status, exited = g.reap(t.leader)
+		case m := <-g.messages:
+			if m.Stop {
+				stop()
 			}
-		case <-terms:
-			graceEnd = g.stop(graceEnd)
+		case <-g.terms:
+			again = false
+			stop()
 		case <-graceEnd:
 			signalTree(os.Getpid(), syscall.SIGKILL)
-		case <-gone:
+		case <-g.gone:
 			// The caller died without asking: nobody waits for a
 			// graceful end.
 			callerGone = true
-			gone = nil
+			g.gone = nil
 			signalTree(os.Getpid(), syscall.SIGKILL)
 		}
 	}
-	// The process has ended: whatever it left running goes too.
-	killTree(os.Getpid(), time.Now().Add(killDeadline))
-	g.reap() // what the kill left behind
+	// The process has ended: whatever it left running goes too. Its
+	// orphans were re-parented here as it exited, so a guard with no
+	// children left has no tree: most processes leave none, and the walk
+	// of /proc is then saved.
+	if hasChildren() {
+		killTree(os.Getpid(), time.Now().Add(killDeadline))
+		g.reap(0) // what the kill left behind
+	}
 	r := report{Ended: true}
-	switch {
-	case status.Signaled():
+	if status.Signaled() {
 		r.Signal = int(status.Signal())
 		r.Code = 128 + r.Signal
-	default:
+	} else {
 		r.Code = status.ExitStatus()
 	}
-	r.StdoutCut, r.StderrCut, r.OutputErr = g.finishOutputs()
-	if !callerGone {
-		writeLine(g.ctl, r)
+	r.StdoutCut, r.StderrCut, r.OutputErr = t.finishOutputs()
+	if callerGone {
+		return false
 	}
-	return 0
+	writeLine(g.ctl, r)
+	return again
+}
+
+// reap collects every child that has exited: a process, and orphans of
+// its tree re-parented here. It reports leader's status once it has
+// exited.
+func (g *guard) reap(leader int) (status syscall.WaitStatus, exited bool) {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if pid <= 0 || err != nil {
+			return status, exited
+		}
+		if pid == leader {
+			status, exited = ws, true
+		}
+	}
+}
+
+// tree is one running process, the leader of its tree, and its outputs.
+type tree struct {
+	leader  int
+	outputs []*tailFile // the distinct output files
+	copies  sync.WaitGroup
+	stdout  *tailFile
+	stderr  *tailFile
 }
 
 // start opens the outputs and starts the process in its own group, with
 // SIGKILL as its parent-death signal: should the guard itself be killed,
-// the process goes with it.
-func (g *guard) start(req request) error {
+// the process goes with it. Output without a path goes where the guard's
+// own does.
+func start(req request) (*tree, error) {
 	if len(req.Argv) == 0 {
-		return fmt.Errorf("no command")
+		return nil, fmt.Errorf("no command")
 	}
-	path := req.Argv[0]
-	if lp, err := exec.LookPath(path); err != nil {
-		return err
-	} else {
-		path = lp
+	path, err := lookPath(req.Argv[0], req.Env)
+	if err != nil {
+		return nil, err
 	}
 	devNull, err := os.Open(os.DevNull)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer devNull.Close()
+	t := &tree{}
 	files := []uintptr{devNull.Fd(), os.Stdout.Fd(), os.Stderr.Fd()}
 	var writeEnds []*os.File
 	defer func() {
@@ -171,71 +225,43 @@ func (g *guard) start(req request) error {
 			files[1+i] = fd
 			continue
 		}
-		t, err := openTail(p, req.MaxOutput)
+		tf, err := openTail(p, req.MaxOutput)
 		if err != nil {
-			return err
+			t.closeOutputs()
+			return nil, err
 		}
-		g.outputs = append(g.outputs, t)
+		t.outputs = append(t.outputs, tf)
 		r, w, err := os.Pipe()
 		if err != nil {
-			return err
+			t.closeOutputs()
+			return nil, err
 		}
 		writeEnds = append(writeEnds, w)
 		files[1+i], paths[p] = w.Fd(), w.Fd()
 		if i == 0 {
-			g.stdout = t
+			t.stdout = tf
 		} else {
-			g.stderr = t
+			t.stderr = tf
 		}
-		g.copies.Add(1)
+		t.copies.Add(1)
 		go func() {
-			defer g.copies.Done()
-			io.Copy(t, r)
+			defer t.copies.Done()
+			io.Copy(tf, r)
 			r.Close()
 		}()
 	}
 	pid, err := syscall.ForkExec(path, req.Argv, &syscall.ProcAttr{
-		Env:   os.Environ(),
+		Dir:   req.Dir,
+		Env:   req.Env,
 		Files: files,
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	})
 	if err != nil {
-		return fmt.Errorf("fork/exec %s: %w", path, err)
+		t.closeOutputs()
+		return nil, fmt.Errorf("fork/exec %s: %w", path, err)
 	}
-	g.leader = pid
-	return nil
-}
-
-// stop asks the whole tree to end: SIGTERM to every process in it, the
-// process's group included (a child it started a moment ago may not be in
-// /proc's listing yet). It returns the grace timer, started once.
-func (g *guard) stop(graceEnd <-chan time.Time) <-chan time.Time {
-	syscall.Kill(-g.leader, syscall.SIGTERM)
-	signalTree(os.Getpid(), syscall.SIGTERM)
-	if g.stopping {
-		return graceEnd
-	}
-	g.stopping = true
-	return time.After(g.grace)
-}
-
-// reap collects every child that has exited: the process, and orphans of
-// its tree re-parented here. It reports the process's status once it has
-// exited.
-func (g *guard) reap() (status syscall.WaitStatus, exited bool) {
-	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
-		if err == syscall.EINTR {
-			continue
-		}
-		if pid <= 0 || err != nil {
-			return status, exited
-		}
-		if pid == g.leader {
-			status, exited = ws, true
-		}
-	}
+	t.leader = pid
+	return t, nil
 }
 
 // outputDrain bounds the wait for the output pipes to reach end-of-file
@@ -244,32 +270,33 @@ func (g *guard) reap() (status syscall.WaitStatus, exited bool) {
 const outputDrain = 2 * time.Second
 
 // finishOutputs waits for the output to be copied and closes the files.
-func (g *guard) finishOutputs() (stdoutCut, stderrCut int64, problem string) {
+func (t *tree) finishOutputs() (stdoutCut, stderrCut int64, problem string) {
 	done := make(chan struct{})
-	go func() { g.copies.Wait(); close(done) }()
+	go func() { t.copies.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(outputDrain):
 		problem = "output still open after the process tree ended; the rest is lost"
 	}
-	for _, t := range g.outputs {
-		cut, err := t.Close()
+	for _, tf := range t.outputs {
+		cut, err := tf.Close()
 		if err != nil && problem == "" {
-			problem = fmt.Sprintf("writing %s: %v", t.path, err)
+			problem = fmt.Sprintf("writing %s: %v", tf.path, err)
 		}
-		if t == g.stdout {
+		if tf == t.stdout {
 			stdoutCut = cut
 		}
-		if t == g.stderr {
+		if tf == t.stderr {
 			stderrCut = cut
 		}
 	}
 	return stdoutCut, stderrCut, problem
 }
 
-// closeOutputs closes the files opened before a failed start.
-func (g *guard) closeOutputs() {
-	for _, t := range g.outputs {
-		t.Close()
+// closeOutputs closes the files opened before a failed start; their
+// copiers end as the pipes' write ends close.
+func (t *tree) closeOutputs() {
+	for _, tf := range t.outputs {
+		tf.Close()
 	}
 }

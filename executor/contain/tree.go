@@ -86,6 +86,22 @@ func killTree(root int, deadline time.Time) bool {
 	}
 }
 
+// hasChildren reports whether this process has a child, reaping any that
+// have exited on the way.
+func hasChildren() bool {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		switch {
+		case err == syscall.EINTR:
+		case err != nil:
+			return false // ECHILD: none
+		case pid == 0:
+			return true // some, still running
+		}
+	}
+}
+
 // setChildSubreaper makes orphans below this process its children rather
 // than init's (prctl PR_SET_CHILD_SUBREAPER, Linux 3.4).
 func setChildSubreaper() error {
