@@ -41,8 +41,10 @@ func runSim(c *cli.Context) error {
 		return err
 	}
 	opts := sim.Options{AllocDelay: c.Duration("alloc-delay"), StartupDelay: c.Duration("startup-delay"), Capacity: c.Int("capacity")}
-	if opts.AllocDelay < 0 || opts.StartupDelay < 0 {
-		return fmt.Errorf("--alloc-delay and --startup-delay cannot be negative")
+	for _, flag := range []string{"alloc-delay", "startup-delay"} {
+		if d := c.Duration(flag); d < 0 || d > sim.MaxDuration {
+			return fmt.Errorf("--%s %v: want 0 to %v", flag, d, sim.MaxDuration)
+		}
 	}
 	if opts.Executor, err = executorProfile(conf); err != nil {
 		return err
@@ -59,6 +61,8 @@ func runSim(c *cli.Context) error {
 		}
 	} else if opts.StaticExecutors, err = conf.Int("spindle.executor.instances"); err != nil {
 		return err
+	} else if opts.StaticExecutors < 0 || opts.StaticExecutors > sim.MaxExecutors {
+		return fmt.Errorf("spindle.executor.instances %d: the simulator runs 0 to %d executors", opts.StaticExecutors, sim.MaxExecutors)
 	}
 
 	path := c.String("trace")

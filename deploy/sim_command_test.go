@@ -108,3 +108,36 @@ func TestConfValuesKeepTheirCommas(t *testing.T) {
 		t.Fatalf("a comma in a --conf value broke it: %v", err)
 	}
 }
+
+// Times and counts that would overflow or run without bound are refused
+// naming the flag or key; at the bound they are accepted (and a delay of
+// a century then runs into the simulation's horizon, as it should).
+func TestSimBoundsNameTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "cpu.csv")
+	os.WriteFile(trace, []byte("submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,4,1,1,0\n"), 0o644)
+	for _, flag := range []string{"--alloc-delay", "--startup-delay"} {
+		_, err := run(t, "sim", "--trace", trace, flag, "876000h")
+		if err == nil || !strings.Contains(err.Error(), "passed its horizon") {
+			t.Errorf("%s at its bound: err = %v, want the run to reach its horizon", flag, err)
+		}
+		_, err = run(t, "sim", "--trace", trace, flag, "876000h0m0.000000001s")
+		if err == nil || !strings.Contains(err.Error(), flag+" 876000h0m0.000000001s: want 0 to 876000h0m0s") {
+			t.Errorf("%s past its bound: err = %v", flag, err)
+		}
+	}
+	if _, err := run(t, "sim", "--trace", trace, "--conf", "spindle.executor.instances=10000", "--json"); err != nil {
+		t.Errorf("10000 static executors: %v", err)
+	}
+	_, err := run(t, "sim", "--trace", trace, "--conf", "spindle.executor.instances=10001")
+	if err == nil || !strings.Contains(err.Error(), "spindle.executor.instances 10001: the simulator runs 0 to 10000 executors") {
+		t.Errorf("10001 static executors: err = %v", err)
+	}
+	// The report: a submission time past time.Duration's range gave a
+	// negative makespan and exit status 0.
+	far := filepath.Join(dir, "far.csv")
+	os.WriteFile(far, []byte("submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,1,1,1,0\n1e10,b,s,1,1,1,0\n"), 0o644)
+	if out, err := run(t, "sim", "--trace", far, "--json"); err == nil || !strings.Contains(err.Error(), "far.csv:3:1: submit_s \"1e10\": more than") {
+		t.Errorf("submit_s 1e10: err = %v\n%s", err, out)
+	}
+}

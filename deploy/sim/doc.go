@@ -9,4 +9,7 @@
 //	submit_s,job,stage,tasks,task_s,cpus,gpus[,pool][,after]
 //
 // where after lists earlier stages of the same job, separated by ';'.
+// Rows, the input, times, tasks and work are bounded (trace.go), as are
+// the delays and executors a run takes (engine.go): past a bound is an
+// error, never a wrapped time or an unbounded read.
 package sim

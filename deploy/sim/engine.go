@@ -26,9 +26,43 @@ type Options struct {
 	StartupDelay time.Duration // from container to registered executor
 	Capacity     int           // containers the cluster grants at once; 0: no limit
 	Tick         time.Duration // dynamic allocation's interval (Spark's 100ms)
-	// Horizon bounds simulated time (default 7 days): a trace whose jobs
-	// cannot finish ends in an error, not an endless run.
+	// Horizon bounds simulated time after the last job's submission
+	// (default 7 days): a trace whose jobs cannot finish ends in an error,
+	// not an endless run.
 	Horizon time.Duration
+}
+
+// MaxExecutors bounds the containers a simulation holds and asks for at
+// once (spindle.executor.instances, or dynamic allocation's target).
+const MaxExecutors = 10_000
+
+// MaxDuration bounds the horizon and every delay (100 years). With the
+// trace's own bounds (submit_s, task_s) it keeps any simulated instant, the
+// horizon plus one more delay, inside time.Duration's 292 years: no sum of
+// times can wrap.
+const MaxDuration = 100 * 365 * 24 * time.Hour
+
+// check refuses options and jobs whose times could not be simulated.
+func check(jobs []TraceJob, opts Options) error {
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{{"allocation delay", opts.AllocDelay}, {"start-up delay", opts.StartupDelay}, {"tick", opts.Tick}, {"horizon", opts.Horizon}} {
+		if d.d < 0 || d.d > MaxDuration {
+			return fmt.Errorf("%s %v: want 0 to %v", d.name, d.d, MaxDuration)
+		}
+	}
+	for _, j := range jobs {
+		if !(j.SubmitS >= 0 && j.SubmitS <= maxSubmitS) {
+			return fmt.Errorf("job %q: submitted at %v s: want 0 to %d", j.Name, j.SubmitS, maxSubmitS)
+		}
+		for _, st := range j.Stages {
+			if !(st.TaskS > 0 && st.TaskS <= maxTaskS) {
+				return fmt.Errorf("job %q stage %q: tasks of %v s: want more than 0 and at most %d", j.Name, st.Stage, st.TaskS, maxTaskS)
+			}
+		}
+	}
+	return nil
 }
 
 // Result is what a run measured. Times are simulated seconds.
@@ -103,6 +137,7 @@ type simExecutor struct {
 type run struct {
 	opts  Options
 	jobs  []TraceJob
+	end   time.Time // the last submission plus the horizon
 	sched *scheduler.Scheduler
 	alloc *dynalloc.Manager
 	now   time.Time
@@ -113,6 +148,7 @@ type run struct {
 	order    []*simExecutor // every executor ever granted, in grant order
 	pending  int            // requested, not yet granted
 	starting int
+	live     int // registered, not released
 	nextExec int
 
 	durations map[scheduler.StageID]time.Duration
@@ -125,6 +161,9 @@ type run struct {
 
 // Run simulates jobs under opts.
 func Run(jobs []TraceJob, opts Options) (Result, error) {
+	if err := check(jobs, opts); err != nil {
+		return Result{}, err
+	}
 	if opts.Tick <= 0 {
 		opts.Tick = 100 * time.Millisecond
 	}
@@ -147,12 +186,20 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 		}
 		r.res.Policy = opts.Allocation.Policy.String()
 		r.push(&event{at: epoch, kind: evTick})
-		r.request(r.alloc.Target(opts.Executor.ID))
+		err = r.request(r.alloc.Target(opts.Executor.ID))
 	} else {
-		r.request(opts.StaticExecutors)
+		err = r.request(opts.StaticExecutors)
 	}
+	if err != nil {
+		return Result{}, err
+	}
+	r.end = epoch.Add(opts.Horizon)
 	for i, j := range jobs {
-		r.push(&event{at: epoch.Add(seconds(j.SubmitS)), kind: evSubmit, job: i})
+		at := epoch.Add(seconds(j.SubmitS))
+		r.push(&event{at: at, kind: evSubmit, job: i})
+		if last := at.Add(opts.Horizon); last.After(r.end) {
+			r.end = last
+		}
 	}
 	if err := r.loop(); err != nil {
 		return Result{}, err
@@ -175,8 +222,8 @@ func (r *run) loop() error {
 		}
 		e := heap.Pop(&r.queue).(*event)
 		r.now = e.at
-		if r.now.Sub(epoch) > r.opts.Horizon {
-			return fmt.Errorf("simulation passed its horizon of %v with %d of %d jobs unfinished (can their tasks fit an executor of %d cores and %d GPUs?)",
+		if r.now.After(r.end) {
+			return fmt.Errorf("simulation passed its horizon, %v after the last submission, with %d of %d jobs unfinished (can their tasks fit an executor of %d cores and %d GPUs?)",
 				r.opts.Horizon, r.remaining, len(r.jobs), r.opts.Executor.Cores, r.opts.Executor.GPUs)
 		}
 		if err := r.handle(e); err != nil {
@@ -206,6 +253,7 @@ func (r *run) handle(e *event) error {
 		}
 		x.ready, x.readyAt, x.idleFrom = true, r.now, r.now
 		r.starting--
+		r.live++
 		gpus := make([]string, r.opts.Executor.GPUs)
 		for i := range gpus {
 			gpus[i] = strconv.Itoa(i)
@@ -217,7 +265,9 @@ func (r *run) handle(e *event) error {
 			return err
 		}
 	case evTick:
-		r.tick()
+		if err := r.tick(); err != nil {
+			return err
+		}
 		r.push(&event{at: r.now.Add(r.opts.Tick), kind: evTick})
 	case evWakeup:
 	}
@@ -288,7 +338,7 @@ func (r *run) taskEnded(id scheduler.ExecutorID) {
 }
 
 // tick runs dynamic allocation and carries out its decision.
-func (r *run) tick() {
+func (r *run) tick() error {
 	var execs []dynalloc.Executor
 	for _, st := range r.sched.Executors() {
 		execs = append(execs, dynalloc.Executor{ID: st.ID, Running: st.Running, Idle: st.IdleSince})
@@ -298,35 +348,33 @@ func (r *run) tick() {
 		for _, id := range d.Release {
 			r.release(id)
 		}
-		held := r.live() + r.starting + r.pending
+		held := r.live + r.starting + r.pending
 		switch {
 		case d.Total > held:
-			r.request(d.Total - held)
+			if err := r.request(d.Total - held); err != nil {
+				return err
+			}
 		case d.Total < held:
 			// Cancel requests not yet granted first; executors stop only
 			// when idle (Release).
 			r.pending -= min(r.pending, held-d.Total)
 		}
 	}
+	return nil
 }
 
-func (r *run) live() int {
-	n := 0
-	for _, x := range r.order {
-		if x.ready && !x.released {
-			n++
-		}
+// request asks the cluster for n more containers: each is an event, so
+// what is held and asked for at once stays within MaxExecutors.
+func (r *run) request(n int) error {
+	if held := r.live + r.starting + r.pending; n > MaxExecutors-held {
+		return fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), held+n, MaxExecutors)
 	}
-	return n
-}
-
-// request asks the cluster for n more containers.
-func (r *run) request(n int) {
 	for i := 0; i < n; i++ {
 		r.pending++
 		r.res.ContainerRequests++
 		r.push(&event{at: r.now.Add(r.opts.AllocDelay), kind: evGrant})
 	}
+	return nil
 }
 
 // grant gives a container to the oldest request, when any is left (it may
@@ -335,7 +383,7 @@ func (r *run) grant() {
 	if r.pending == 0 {
 		return
 	}
-	if r.opts.Capacity > 0 && r.live()+r.starting >= r.opts.Capacity {
+	if r.opts.Capacity > 0 && r.live+r.starting >= r.opts.Capacity {
 		// Full: ask again later, as an RM keeps the request outstanding.
 		r.push(&event{at: r.now.Add(r.opts.AllocDelay), kind: evGrant})
 		return
@@ -346,7 +394,7 @@ func (r *run) grant() {
 	r.nextExec++
 	r.execs[x.id] = x
 	r.order = append(r.order, x)
-	r.res.PeakExecutors = max(r.res.PeakExecutors, r.live()+r.starting)
+	r.res.PeakExecutors = max(r.res.PeakExecutors, r.live+r.starting)
 	r.push(&event{at: r.now.Add(r.opts.StartupDelay), kind: evReady, exec: x})
 }
 
@@ -362,6 +410,9 @@ func (r *run) release(id scheduler.ExecutorID) {
 // close ends an executor's accounting at now.
 func (r *run) close(x *simExecutor) {
 	x.released = true
+	if x.ready {
+		r.live--
+	}
 	r.res.ExecutorSeconds += r.now.Sub(x.granted).Seconds()
 	if x.ready && x.running == 0 {
 		x.idleTotal += r.now.Sub(x.idleFrom)

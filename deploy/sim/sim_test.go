@@ -94,7 +94,22 @@ func TestUnfinishableTraceEndsAtTheHorizon(t *testing.T) {
 	opts.AllocDelay = 48 * time.Hour // no container ever comes in time
 	opts.Horizon = time.Hour
 	_, err = Run(jobs, opts)
-	if err == nil || !strings.Contains(err.Error(), "horizon of 1h0m0s with 1 of 1 jobs unfinished") {
+	if err == nil || !strings.Contains(err.Error(), "horizon, 1h0m0s after the last submission, with 1 of 1 jobs unfinished") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The horizon counts from the last submission: a trace whose submissions
+// span longer than the horizon still runs to its end.
+func TestHorizonCountsFromTheLastSubmission(t *testing.T) {
+	jobs, err := ParseTrace(strings.NewReader("submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,1,10,1,0\n864000,b,s,1,10,1,0\n"), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(0, false)
+	opts.Horizon = time.Hour
+	res, err := Run(jobs, opts)
+	if err != nil || res.Jobs != 2 || res.MakespanS < 864000 {
+		t.Fatalf("jobs 10 days apart, a 1h horizon: %+v, %v", res, err)
 	}
 }

@@ -38,22 +38,53 @@ var columns = []string{"submit_s", "job", "stage", "tasks", "task_s", "cpus", "g
 
 const requiredColumns = 7
 
-// maxTraceTasks bounds a trace's total tasks so a typo cannot ask for a
-// simulation that never ends.
-const maxTraceTasks = 10_000_000
+// Bounds on a trace, generous for real ones. Reading stops at the first
+// passed, with an error naming where.
+const (
+	// maxRowBytes bounds a row (a line, less its newline) and
+	// maxTraceBytes the whole input, so that reading takes bounded memory
+	// and time whatever comes in (/dev/zero, an endless pipe).
+	maxRowBytes   = 64 << 10
+	maxTraceBytes = 256 << 20
+	// maxTraceTasks bounds a trace's total tasks so a typo cannot ask for
+	// a simulation that never ends.
+	maxTraceTasks = 10_000_000
+	// maxSubmitS (10 years) bounds submit_s, maxTaskS (a year) task_s,
+	// and maxTraceWorkS (250 years) the trace's work: tasks × task_s over
+	// every row, what one slot would take to run every task in turn. Each
+	// time then converts to a time.Duration (292 years of nanoseconds)
+	// exactly, and even one slot running the whole trace ends inside its
+	// range; the engine's horizon (MaxDuration) bounds the rest, so no
+	// time wraps into a negative one.
+	maxSubmitS    = 10 * 365 * 24 * 3600
+	maxTaskS      = 365 * 24 * 3600
+	maxTraceWorkS = 250 * 365 * 24 * 3600
+)
 
 // ParseTrace reads a trace. Any bad row is an error naming its line and
 // column, and no trace is returned.
 func ParseTrace(r io.Reader, name string) ([]TraceJob, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(newBoundedTrace(r))
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true
+	readErr := func(err error) error {
+		var le *traceLimitError
+		var pe *csv.ParseError
+		switch {
+		case errors.As(err, &le):
+			return fmt.Errorf("%s:%d: %s", name, le.line, le.msg)
+		case errors.As(err, &pe):
+			return fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	header, err := cr.Read()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty trace: want the header %s", name, strings.Join(columns[:requiredColumns], ","))
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, readErr(err)
 	}
 	for i, h := range header {
 		h = strings.TrimSpace(h)
@@ -61,39 +92,41 @@ func ParseTrace(r io.Reader, name string) ([]TraceJob, error) {
 			return nil, fmt.Errorf("%s:1:%d: header column %q: want %s[,pool][,after]", name, i+1, h, strings.Join(columns[:requiredColumns], ","))
 		}
 	}
-	if len(header) < requiredColumns {
-		return nil, fmt.Errorf("%s:1: header has %d columns, want %s[,pool][,after]", name, len(header), strings.Join(columns[:requiredColumns], ","))
+	width := len(header) // the record is reused: keep only its width
+	if width < requiredColumns {
+		return nil, fmt.Errorf("%s:1: header has %d columns, want %s[,pool][,after]", name, width, strings.Join(columns[:requiredColumns], ","))
 	}
 
 	var jobs []*TraceJob
 	byName := map[string]*TraceJob{}
-	total := 0
+	stageLines := map[[2]string]int{} // (job, stage) -> its line
+	tasks, work := 0, 0.0
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
-			}
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, readErr(err)
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
-		if len(rec) != len(header) {
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d as the header has", name, line, len(rec), len(header))
+		if len(rec) != width {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d as the header has", name, line, len(rec), width)
 		}
 		row, err := parseRow(cr, rec, line, name)
 		if err != nil {
 			return nil, err
 		}
-		total += row.Tasks
-		if total > maxTraceTasks {
+		tasks += row.Tasks
+		if tasks > maxTraceTasks {
 			return nil, fmt.Errorf("%s:%d: the trace has more than %d tasks", name, line, maxTraceTasks)
+		}
+		work += float64(row.Tasks) * row.TaskS
+		if work > maxTraceWorkS {
+			return nil, fmt.Errorf("%s:%d: the trace's work, tasks × task_s over its rows, passes %d task-seconds (250 years)", name, line, maxTraceWorkS)
 		}
 		j := byName[row.Job]
 		if j == nil {
@@ -101,13 +134,11 @@ func ParseTrace(r io.Reader, name string) ([]TraceJob, error) {
 			byName[row.Job] = j
 			jobs = append(jobs, j)
 		}
-		for _, s := range j.Stages {
-			if s.Stage == row.Stage {
-				return nil, fmt.Errorf("%s:%d:%d: job %q already has a stage %q (line %d)", name, line, col(cr, 2), row.Job, row.Stage, s.Line)
-			}
+		if first, dup := stageLines[[2]string{row.Job, row.Stage}]; dup {
+			return nil, fmt.Errorf("%s:%d:%d: job %q already has a stage %q (line %d)", name, line, col(cr, 2), row.Job, row.Stage, first)
 		}
 		for _, a := range row.After {
-			if !hasStage(j, a) {
+			if _, ok := stageLines[[2]string{row.Job, a}]; !ok {
 				return nil, fmt.Errorf("%s:%d:%d: after %q: no earlier stage of job %q has that name", name, line, col(cr, 8), a, row.Job)
 			}
 		}
@@ -117,6 +148,7 @@ func ParseTrace(r io.Reader, name string) ([]TraceJob, error) {
 		if row.Pool != j.Pool {
 			return nil, fmt.Errorf("%s:%d:%d: pool %q: job %q is in pool %q (line %d)", name, line, col(cr, 7), row.Pool, row.Job, j.Pool, j.Stages[0].Line)
 		}
+		stageLines[[2]string{row.Job, row.Stage}] = line
 		j.Stages = append(j.Stages, row)
 	}
 	if len(jobs) == 0 {
@@ -129,15 +161,6 @@ func ParseTrace(r io.Reader, name string) ([]TraceJob, error) {
 	// Submission order; rows order ties.
 	sort.SliceStable(out, func(a, b int) bool { return out[a].SubmitS < out[b].SubmitS })
 	return out, nil
-}
-
-func hasStage(j *TraceJob, name string) bool {
-	for _, s := range j.Stages {
-		if s.Stage == name {
-			return true
-		}
-	}
-	return false
 }
 
 func col(cr *csv.Reader, field int) int {
@@ -171,6 +194,9 @@ func parseRow(cr *csv.Reader, rec []string, line int, name string) (StageRow, er
 	if row.SubmitS, err = num(0); err != nil {
 		return row, err
 	}
+	if row.SubmitS > maxSubmitS {
+		return row, bad(0, "more than %d s (10 years)", maxSubmitS)
+	}
 	if row.Job = strings.TrimSpace(rec[1]); row.Job == "" {
 		return row, bad(1, "a job needs a name")
 	}
@@ -188,6 +214,9 @@ func parseRow(cr *csv.Reader, rec []string, line int, name string) (StageRow, er
 	}
 	if row.TaskS <= 0 {
 		return row, bad(4, "a task takes some time")
+	}
+	if row.TaskS > maxTaskS {
+		return row, bad(4, "more than %d s (a year)", maxTaskS)
 	}
 	if row.CPUs, err = integer(5); err != nil {
 		return row, err
