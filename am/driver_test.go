@@ -39,12 +39,19 @@ func fakeExecutor(t *testing.T, d *Driver, id string) *wire.Conn {
 // ends.
 func runDriver(t *testing.T, cfg Config, maxAttempts int) (*Driver, <-chan Summary) {
 	t.Helper()
-	cfg.Profiles, cfg.Secret, cfg.Listen = []scheduler.Profile{{Cores: 1}}, testSecret, "127.0.0.1:0"
-	d, err := New(cfg)
+	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{MaxAttempts: maxAttempts})
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{MaxAttempts: maxAttempts})
+	return runJob(t, cfg, job)
+}
+
+// runJob starts a driver of one-core executors on job; the channel gets
+// its summary when the job ends.
+func runJob(t *testing.T, cfg Config, job *jobspec.Job) (*Driver, <-chan Summary) {
+	t.Helper()
+	cfg.Profiles, cfg.Secret, cfg.Listen = []scheduler.Profile{{Cores: 1}}, testSecret, "127.0.0.1:0"
+	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

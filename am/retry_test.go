@@ -15,23 +15,11 @@ import (
 // summary when the job ends.
 func runSpec(t *testing.T, cfg Config, spec string) (*Driver, <-chan Summary) {
 	t.Helper()
-	cfg.Profiles, cfg.Secret, cfg.Listen = []scheduler.Profile{{Cores: 1}}, testSecret, "127.0.0.1:0"
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	job, err := jobspec.Parse([]byte(spec), "job.yaml", jobspec.Defaults{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make(chan Summary, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go func() {
-		sum, _ := d.Run(ctx, job)
-		out <- sum
-	}()
-	return d, out
+	return runJob(t, cfg, job)
 }
 
 // launches registers a one-core executor with d, or reads on from conn,
