@@ -8,7 +8,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/scheduler/dynalloc"

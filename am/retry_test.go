@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )

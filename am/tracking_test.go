@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 

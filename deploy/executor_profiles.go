@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 

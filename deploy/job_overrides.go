@@ -3,8 +3,8 @@ package deploy
 import (
 	"fmt"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
 )
 
 // overrideJob gives job the name and pool its configuration sets (--name

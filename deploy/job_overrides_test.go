@@ -3,8 +3,8 @@ package deploy
 import (
 	"testing"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
 )
 
 func TestNameAndPoolFlagsWinOverTheSpec(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 

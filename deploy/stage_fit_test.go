@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
 )
 
 // fit loads the configuration and the spec and checks that the stages fit.

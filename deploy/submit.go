@@ -17,8 +17,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/launcher/local"
 	"github.com/spindle-yarn/spindle/scheduler"

@@ -19,8 +19,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
