@@ -1,8 +1,10 @@
 package contain
 
 import (
+	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -69,5 +71,34 @@ func TestPoolGuardSurvivesAFailedStart(t *testing.T) {
 	}
 	if r := wait(t, p, 10*time.Second); r.ExitCode != 0 || r.Err != nil {
 		t.Errorf("after a failed start: %+v", r)
+	}
+}
+
+// An idle guard that died meanwhile is replaced, not blamed on the next
+// process.
+func TestPoolReplacesADeadGuard(t *testing.T) {
+	pool := &Pool{}
+	defer pool.Close()
+	out := tempPath(t, "out")
+	p, err := pool.Start(Spec{Argv: sh("echo $PPID"), Env: env(), StdoutPath: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(t, p, 10*time.Second)
+	b, _ := os.ReadFile(out)
+	var guard int
+	if _, err := fmt.Sscan(string(b), &guard); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Kill(guard, syscall.SIGKILL)
+	for alive(guard) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	p, err = pool.Start(Spec{Argv: []string{"true"}, Env: env()})
+	if err != nil {
+		t.Fatalf("after the idle guard died: %v", err)
+	}
+	if r := wait(t, p, 10*time.Second); r.ExitCode != 0 || r.Err != nil {
+		t.Errorf("after the idle guard died: %+v", r)
 	}
 }

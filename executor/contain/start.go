@@ -51,20 +51,32 @@ func (pl *Pool) Start(spec Spec) (*Process, error) {
 	// A guard's own stdout and stderr are fixed when it starts: output
 	// to writers needs a guard of its own.
 	pooled := pl != nil && spec.Stdout == nil && spec.Stderr == nil
-	var g *guardProc
+	req := message{Run: &request{Argv: spec.Argv, Env: append([]string{}, spec.Env...), Dir: spec.Dir,
+		StdoutPath: spec.StdoutPath, StderrPath: spec.StderrPath, MaxOutput: spec.MaxOutput, GraceMS: grace.Milliseconds()}}
 	if pooled {
-		g = pl.take()
-	}
-	if g == nil {
-		var err error
-		if g, err = newGuard(spec.Stdout, spec.Stderr, spec.Name); err != nil {
-			return nil, err
+		// An idle guard may have died meanwhile (killed by hand, or by the
+		// OOM killer): that is no reason for the process to fail.
+		for g := pl.take(); g != nil; g = pl.take() {
+			if p, err := startOn(g, pl, true, grace, req); err == nil || !errors.Is(err, errGuard) {
+				return p, err
+			}
 		}
 	}
+	g, err := newGuard(spec.Stdout, spec.Stderr, spec.Name)
+	if err != nil {
+		return nil, err
+	}
+	return startOn(g, pl, pooled, grace, req)
+}
+
+// errGuard marks a guard that did not answer as it should: it is killed.
+var errGuard = errors.New("the process guard")
+
+// startOn has guard g start req's process.
+func startOn(g *guardProc, pl *Pool, pooled bool, grace time.Duration, req message) (*Process, error) {
 	p := &Process{g: g, pool: pl, pooled: pooled, grace: grace, done: make(chan struct{})}
 	p.result.Start = time.Now()
-	err := writeLine(g.ctl, message{Run: &request{Argv: spec.Argv, Env: append([]string{}, spec.Env...), Dir: spec.Dir,
-		StdoutPath: spec.StdoutPath, StderrPath: spec.StderrPath, MaxOutput: spec.MaxOutput, GraceMS: grace.Milliseconds()}})
+	err := writeLine(g.ctl, req)
 	var first report
 	if err == nil {
 		err = readLine(g.reports, &first)
@@ -72,7 +84,7 @@ func (pl *Pool) Start(spec Spec) (*Process, error) {
 	switch {
 	case err != nil:
 		g.kill()
-		return nil, fmt.Errorf("the process guard: %w", err)
+		return nil, fmt.Errorf("%w: %w", errGuard, err)
 	case first.Failed != "":
 		p.release(true)
 		return nil, errors.New(first.Failed)

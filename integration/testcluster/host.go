@@ -2,6 +2,7 @@ package testcluster
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -37,8 +38,12 @@ var portKnobs = []string{
 
 // PortEnv assigns every fixed port of a cluster a free loopback port, so
 // clusters of different test processes never collide, as KEY=VALUE entries
-// for minicluster.sh's environment.
+// for minicluster.sh's environment. The ports come from below the kernel's
+// range for outgoing connections: a port of that range, free when chosen,
+// could be taken by any connection (the cluster's own, between its
+// daemons) in the seconds before the JVM binds it.
 func PortEnv() ([]string, error) {
+	low, high := belowEphemeral()
 	var env []string
 	var listeners []net.Listener
 	defer func() {
@@ -48,14 +53,32 @@ func PortEnv() ([]string, error) {
 	}()
 	for _, knob := range portKnobs {
 		// Hold each listener until all are chosen so no port is handed out twice.
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("choosing a free port for %s: %w", knob, err)
+		var l net.Listener
+		for tries := 0; l == nil; tries++ {
+			if tries == 100 {
+				return nil, fmt.Errorf("choosing a free port for %s: none free in %d-%d after %d tries", knob, low, high, tries)
+			}
+			l, _ = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", low+rand.IntN(high-low+1)))
 		}
 		listeners = append(listeners, l)
 		env = append(env, fmt.Sprintf("%s=%d", knob, l.Addr().(*net.TCPAddr).Port))
 	}
 	return env, nil
+}
+
+// belowEphemeral is a range of ports under the kernel's ephemeral range
+// (net.ipv4.ip_local_port_range, 32768-60999 by default) and above the
+// well-known and registered ports most daemons use.
+func belowEphemeral() (low, high int) {
+	first := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 12000 {
+				first = n
+			}
+		}
+	}
+	return 10000, first - 1
 }
 
 // ProcessesUnder lists the processes whose working directory or command
