@@ -36,11 +36,22 @@ test-unit: ## unit tests with the race detector
 test-integration: ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
 	$(GO) test -count=1 -p 1 -timeout 30m ./integration/...
 
+# Go 1.26's fuzzing coordinator can fail a target with a bare "context
+# deadline exceeded" as FUZZTIME runs out, having found nothing
+# (golang/go#75804, fixed in Go 1.27): such a run, and only such a run (no
+# failing input written), is tried once more.
 fuzz: ## run every Fuzz target for FUZZTIME each (seed corpora in each package's testdata/fuzz)
-	@for pkg in $(UNIT_PKGS); do \
+	@log=$$(mktemp); trap 'rm -f $$log' EXIT; \
+	for pkg in $(UNIT_PKGS); do \
 	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "fuzz $$pkg $$target ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1000x $$pkg > /tmp/spindle-fuzz.log 2>&1 || { cat /tmp/spindle-fuzz.log; exit 1; }; \
+	    for try in 1 2; do \
+	      if $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1000x $$pkg > $$log 2>&1; then break; fi; \
+	      if [ $$try = 1 ] && grep -qx '    context deadline exceeded' $$log && ! grep -q 'Failing input written' $$log; then \
+	        echo "  the fuzztime boundary race of Go 1.26 (golang/go#75804), nothing found: once more"; continue; \
+	      fi; \
+	      cat $$log; exit 1; \
+	    done; \
 	  done; \
 	done
 
