@@ -6,5 +6,6 @@
 // they share: properties files in the spark-defaults.conf form, --conf
 // overrides, and spark.* keys accepted as aliases of spindle.* keys. Submission
 // to YARN (staging files, building the ApplicationMaster's launch context) and
-// local mode live here too; see DESIGN.md §CLI and §Configuration.
+// local mode live here too; see README.md, docs/local-mode.md and
+// docs/yarn.md.
 package deploy

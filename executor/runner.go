@@ -70,9 +70,6 @@ func startIn(pool *contain.Pool, spec TaskSpec) (*Task, error) {
 	return &Task{p: p}, nil
 }
 
-// Pid is the task process's id.
-func (t *Task) Pid() int { return t.p.Pid() }
-
 // Wait blocks until the task and every process it started have ended, and
 // returns how. It may be called any number of times.
 func (t *Task) Wait() Result { return t.p.Wait() }

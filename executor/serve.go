@@ -210,23 +210,25 @@ func (e *executor) launch(l *wire.Launch) {
 		task, err := startIn(e.guards, spec)
 		e.mu.Lock()
 		delete(e.starting, key)
-		if err == nil {
-			e.running[key] = task
-		}
-		// Killed, or the executor stopping, while it started.
-		stop := err == nil && (e.killed[key] || e.closing)
-		e.mu.Unlock()
 		if err != nil {
-			e.mu.Lock()
 			delete(e.killed, key)
 			e.mu.Unlock()
 			e.fail(l, now, err)
 			return
 		}
+		e.running[key] = task
+		// Killed, or the executor stopping, while it started.
+		stop := e.killed[key] || e.closing
+		e.mu.Unlock()
 		if stop {
 			task.Kill()
 		}
 		res := task.Wait()
+		if res.OutputErr != "" {
+			// The task ran; its log did not keep all it said. The
+			// executor's own log is where an operator looks.
+			fmt.Fprintf(os.Stderr, "executor %s: task %s: %s\n", e.cfg.ID, name, res.OutputErr)
+		}
 		e.mu.Lock()
 		delete(e.running, key)
 		killed := e.killed[key]

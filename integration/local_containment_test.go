@@ -29,7 +29,15 @@ func startLocal(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// A submitter still running is interrupted, not killed: it returns
+	// once its tasks are gone, so none writes to a test directory being
+	// removed.
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		stop := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
+		defer stop.Stop()
+		cmd.Wait()
+	})
 	return cmd, buf
 }
 

@@ -31,7 +31,14 @@ func submitHolding(t *testing.T, c *testcluster.Cluster, dir string, n int, args
 	if err != nil || m == nil {
 		t.Fatalf("submit --no-wait: %v\n%s", err, o)
 	}
-	t.Cleanup(func() { spindleOn(t, c, "kill", m[1]) })
+	// Killed, and gone, before the test directory its tasks write to is
+	// removed.
+	t.Cleanup(func() {
+		spindleOn(t, c, "kill", m[1])
+		for deadline := time.Now().Add(10 * time.Second); len(applicationProcesses(m[1])) > 0 && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 	return m[1], escapeePids(t, dir, 2*n, 2*time.Minute)
 }
 

@@ -135,29 +135,11 @@ func BenchmarkPlacementRetryBackoff(b *testing.B) {
 	for _, st := range s.stages {
 		st.maxFailures = MaxAttemptsLimit
 	}
-	rd := s.Ready(t0)
-	running := make([]AttemptID, 0, len(rd.Launches))
-	for _, l := range rd.Launches {
-		running = append(running, l.Attempt)
-	}
-	next := 0
-	now := t0
-	b.ReportAllocs()
-	for b.Loop() {
-		now = now.Add(time.Millisecond)
-		r := TaskResult{Outcome: Failed, Reason: "exit status 1"}
-		if running[next].Attempt == MaxAttemptsLimit-1 {
-			r = TaskResult{Outcome: Succeeded}
+	benchSteadyState(b, s, func(a AttemptID) TaskResult {
+		if a.Attempt == MaxAttemptsLimit-1 {
+			return TaskResult{Outcome: Succeeded}
 		}
-		if err := s.TaskFinished(now, running[next], r); err != nil {
-			b.Fatal(err)
-		}
-		rd := s.Ready(now)
-		if len(rd.Launches) != 1 {
-			b.Fatalf("%d launches after one task ended, want 1", len(rd.Launches))
-		}
-		running[next] = rd.Launches[0].Attempt
-		next = (next + 1) % len(running)
-	}
+		return TaskResult{Outcome: Failed, Reason: "exit status 1"}
+	})
 	b.ReportMetric(float64(len(s.backoffs)), "backing-off")
 }

@@ -66,7 +66,12 @@ func BenchmarkPlacementFill(b *testing.B) {
 // ended one goes back in line, so the backlog never drains). One op is one
 // placement.
 func BenchmarkPlacementSteadyState(b *testing.B) {
-	s := benchScheduler(b)
+	benchSteadyState(b, benchScheduler(b), func(AttemptID) TaskResult { return TaskResult{Outcome: Failed, Blameless: true} })
+}
+
+// benchSteadyState fills s's cluster, then each op ends one running task
+// with how(its attempt) and places one in its stead.
+func benchSteadyState(b *testing.B, s *Scheduler, how func(AttemptID) TaskResult) {
 	rd := s.Ready(t0)
 	running := make([]AttemptID, 0, len(rd.Launches))
 	for _, l := range rd.Launches {
@@ -77,7 +82,7 @@ func BenchmarkPlacementSteadyState(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		now = now.Add(time.Millisecond)
-		if err := s.TaskFinished(now, running[next], TaskResult{Outcome: Failed, Blameless: true}); err != nil {
+		if err := s.TaskFinished(now, running[next], how(running[next])); err != nil {
 			b.Fatal(err)
 		}
 		rd := s.Ready(now)

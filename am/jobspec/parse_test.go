@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// example is testdata/example.yaml (DESIGN.md's example) as a Job.
+// example is testdata/example.yaml (the example of this package's doc) as
+// a Job.
 func example(source string, shardLine, mergeLine int) *Job {
 	return &Job{
 		Name:   "resnet-inference",

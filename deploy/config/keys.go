@@ -8,8 +8,8 @@ import (
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// registry is every key Spindle knows: DESIGN.md §Configuration, one row
-// each. A new setting is a new row; its spark.* alias, parsing, validation
+// registry is every key Spindle knows, one row each: the configuration
+// reference (README.md and docs/ name the keys of each feature). A new setting is a new row; its spark.* alias, parsing, validation
 // and listing follow from the row.
 var registry = []Key{
 	{Name: "spindle.master", Default: "local[2]", Kind: KindString, check: master,

@@ -42,8 +42,8 @@ func TestRegistryRowsAreWellFormed(t *testing.T) {
 	}
 }
 
-// The defaults are DESIGN.md §Configuration's table, plus the keys the
-// scheduler and dynamic allocation added; every registry key is listed.
+// Every registry key's default, as README.md and docs/ give them; every
+// registry key is listed.
 func TestDefaultsMatchDesign(t *testing.T) {
 	want := map[string]any{
 		"spindle.master":                                             "local[2]",

@@ -4,7 +4,7 @@
 // and the cluster grants at most its capacity. Hours of simulated time run
 // in seconds, and the same input gives the same output to the byte.
 //
-// A trace is CSV, one row per stage (DESIGN.md §Simulator):
+// A trace is CSV, one row per stage (docs/dynamic-allocation.md):
 //
 //	submit_s,job,stage,tasks,task_s,cpus,gpus[,pool][,after]
 //

@@ -122,7 +122,7 @@ func (g *guard) run(req request) bool {
 	for exited := false; !exited; {
 		select {
 		case <-g.children:
-			status, exited = g.reap(t.leader)
+			status, exited, _ = g.reap(t.leader)
 		case m := <-g.messages:
 			if m.Stop {
 				stop()
@@ -144,7 +144,7 @@ func (g *guard) run(req request) bool {
 	// orphans were re-parented here as it exited, so a guard with no
 	// children left has no tree: most processes leave none, and the walk
 	// of /proc is then saved.
-	if hasChildren() {
+	if _, _, left := g.reap(0); left {
 		killTree(os.Getpid(), time.Now().Add(killDeadline))
 		g.reap(0) // what the kill left behind
 	}
@@ -165,18 +165,19 @@ func (g *guard) run(req request) bool {
 
 // reap collects every child that has exited: a process, and orphans of
 // its tree re-parented here. It reports leader's status once it has
-// exited.
-func (g *guard) reap(leader int) (status syscall.WaitStatus, exited bool) {
+// exited, and whether any child is left running.
+func (g *guard) reap(leader int) (status syscall.WaitStatus, exited, left bool) {
 	for {
 		var ws syscall.WaitStatus
 		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
-		if err == syscall.EINTR {
+		switch {
+		case err == syscall.EINTR:
 			continue
-		}
-		if pid <= 0 || err != nil {
-			return status, exited
-		}
-		if pid == leader {
+		case err != nil: // ECHILD: no child at all
+			return status, exited, false
+		case pid == 0:
+			return status, exited, true
+		case pid == leader:
 			status, exited = ws, true
 		}
 	}

@@ -248,10 +248,7 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 // no harm.
 func (p *Process) Stop() {
 	p.mu.Lock()
-	err := errors.New("ended")
-	if !p.ended {
-		err = writeLine(p.g.ctl, message{Stop: true})
-	}
+	sent := !p.ended && writeLine(p.g.ctl, message{Stop: true}) == nil
 	p.mu.Unlock()
 	timer := time.NewTimer(p.grace + guardSlack)
 	defer timer.Stop()
@@ -260,7 +257,7 @@ func (p *Process) Stop() {
 		return
 	case <-timer.C:
 	}
-	if err == nil {
+	if sent {
 		p.g.cmd.Process.Kill() // watch then sees the socket close
 	}
 	<-p.done

@@ -67,38 +67,19 @@ func signalTree(root int, sig syscall.Signal) {
 }
 
 // killTree SIGKILLs everything below root until nothing is left or the
-// deadline passes; it reports whether the tree is gone. A process forking
-// while it is killed leaves children that the next pass finds: as the
-// root is a subreaper, they are re-parented to it, not lost.
-func killTree(root int, deadline time.Time) bool {
+// deadline passes. A process forking while it is killed leaves children
+// that the next pass finds: as the root is a subreaper, they are
+// re-parented to it, not lost.
+func killTree(root int, deadline time.Time) {
 	for {
 		pids := descendants(root)
-		if len(pids) == 0 {
-			return true
+		if len(pids) == 0 || time.Now().After(deadline) {
+			return
 		}
 		for _, pid := range pids {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-		if time.Now().After(deadline) {
-			return false
-		}
 		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// hasChildren reports whether this process has a child, reaping any that
-// have exited on the way.
-func hasChildren() bool {
-	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
-		switch {
-		case err == syscall.EINTR:
-		case err != nil:
-			return false // ECHILD: none
-		case pid == 0:
-			return true // some, still running
-		}
 	}
 }
 
