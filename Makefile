@@ -13,7 +13,8 @@ UNIT_PKGS = $(shell $(GO) list ./... | grep -v '^$(MODULE)/integration')
 PROTO_DIRS = yarnpb executor
 PROTOS = $(shell find $(PROTO_DIRS) -name '*.proto' | sort)
 PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
-# The scheduler core is pure (DESIGN.md §Principles): none of these below it.
+# The decision cores, scheduler/ and am/core, are pure (docs/architecture.md):
+# none of these below them.
 # (syscall is not listed: fmt reaches it through os.)
 IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
 
@@ -72,7 +73,7 @@ proto: ## regenerate the Go code of every .proto file with the pinned generator 
 verify-proto: ## fail if the checked-in generated code differs from what `make proto` writes
 	$(PROTOGEN) -check $(foreach d,$(PROTO_DIRS),-scan $(d)) $(PROTOS)
 
-lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the scheduler's purity
+lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' purity
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' | grep -v '\.pb\.go$$')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -80,8 +81,10 @@ lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the scheduler's purit
 	$(GO) mod tidy -diff
 	$(GO) -C tools mod tidy -diff
 	bash -n integration/minicluster.sh .ci/run
-	@bad=$$($(GO) list -deps ./scheduler/... | grep -E '$(IMPURE)' || true); \
-	  if [ -n "$$bad" ]; then echo "scheduler/ must stay pure (DESIGN.md §Principles) but depends on:"; echo "$$bad"; exit 1; fi
+	@for core in ./scheduler/... ./am/core; do \
+	  bad=$$($(GO) list -deps $$core | grep -E '$(IMPURE)' || true); \
+	  if [ -n "$$bad" ]; then echo "$$core must stay pure (docs/architecture.md) but depends on:"; echo "$$bad"; exit 1; fi; \
+	done
 	@echo "lint: ok"
 
 minicluster: ## start a mini cluster in integration/.cluster for manual use (tests reuse it with SPINDLE_MINICLUSTER_DIR)

@@ -2,10 +2,10 @@ package am
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -37,7 +37,7 @@ func fakeExecutor(t *testing.T, d *Driver, id string) *wire.Conn {
 
 // runDriver runs a one-task job on d; it returns the summary when the job
 // ends.
-func runDriver(t *testing.T, cfg Config, maxAttempts int) (*Driver, <-chan Summary) {
+func runDriver(t *testing.T, cfg Config, maxAttempts int) (*Driver, <-chan core.Summary) {
 	t.Helper()
 	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{MaxAttempts: maxAttempts})
 	if err != nil {
@@ -48,74 +48,30 @@ func runDriver(t *testing.T, cfg Config, maxAttempts int) (*Driver, <-chan Summa
 
 // runJob starts a driver of one-core executors on job; the channel gets
 // its summary when the job ends.
-func runJob(t *testing.T, cfg Config, job *jobspec.Job) (*Driver, <-chan Summary) {
+func runJob(t *testing.T, cfg Config, job *jobspec.Job) (*Driver, <-chan core.Summary) {
 	t.Helper()
-	cfg.Profiles, cfg.Secret, cfg.Listen = []scheduler.Profile{{Cores: 1}}, testSecret, "127.0.0.1:0"
+	cfg.Core.Profiles, cfg.Secret, cfg.Listen = []scheduler.Profile{{Cores: 1}}, testSecret, "127.0.0.1:0"
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make(chan Summary, 1)
+	out := make(chan core.Summary, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
-		sum, _ := d.Run(ctx, job)
+		sum, _, _ := d.Run(ctx, job, nil)
 		out <- sum
 	}()
 	return d, out
 }
 
-func status(t *testing.T, d *Driver) Status {
+func status(t *testing.T, d *Driver) core.Status {
 	t.Helper()
 	st, err := d.Status(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
-}
-
-// An executor whose connection ends waits for the platform's word: a
-// fault fails its task (maxAttempts 1: the job), and until then nothing
-// is decided.
-func TestDriverLossWaitsForTheExitStatus(t *testing.T) {
-	d, done := runDriver(t, Config{LossReasonWait: time.Minute}, 1)
-	conn := fakeExecutor(t, d, "e1")
-	conn.Close()
-	time.Sleep(100 * time.Millisecond)
-	if st := status(t, d); st.Running != 1 || len(st.Executors) != 1 {
-		t.Fatalf("before the exit status: %+v; want the task still running on its disabled executor", st)
-	}
-	d.ExecutorEnded("e1", scheduler.ExecutorLoss{Reason: "container e1 exited with status 137", TaskFault: true})
-	select {
-	case sum := <-done:
-		if sum.Succeeded || !strings.Contains(sum.Reason, "exited with status 137") || sum.Executors[0].Lost == "" {
-			t.Fatalf("summary %+v, want the job failed by its executor's exit", sum)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the job did not end after its only attempt was blamed")
-	}
-}
-
-// No word within LossReasonWait: the loss is nobody's fault and the task
-// is queued again, uncounted.
-func TestDriverLossWithoutExitStatusIsBlameless(t *testing.T) {
-	d, _ := runDriver(t, Config{LossReasonWait: time.Millisecond}, 1)
-	conn := fakeExecutor(t, d, "e1")
-	conn.Close()
-	deadline := time.Now().Add(5 * time.Second) // the check runs each second
-	for {
-		st := status(t, d)
-		if len(st.Executors) == 0 {
-			if st.Pending != 1 || st.FailedAttempts != 0 {
-				t.Fatalf("after the wait: %+v; want the task pending again, uncounted", st)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the executor was never declared lost: %+v", st)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // Without LossReasonWait (local mode) a closed connection is a blameless

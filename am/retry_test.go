@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -13,7 +14,7 @@ import (
 
 // runSpec runs the job spec text on a new driver with cfg; it returns the
 // summary when the job ends.
-func runSpec(t *testing.T, cfg Config, spec string) (*Driver, <-chan Summary) {
+func runSpec(t *testing.T, cfg Config, spec string) (*Driver, <-chan core.Summary) {
 	t.Helper()
 	job, err := jobspec.Parse([]byte(spec), "job.yaml", jobspec.Defaults{})
 	if err != nil {
@@ -57,7 +58,7 @@ func report(conn *wire.Conn, l *wire.Launch, state wire.Status_State, reason str
 func TestDriverRetriesWhenTheBackoffEnds(t *testing.T) {
 	const backoff = 200 * time.Millisecond
 	started := time.Now()
-	d, done := runSpec(t, Config{Scheduler: scheduler.Config{RetryBackoff: backoff}},
+	d, done := runSpec(t, Config{Core: core.Config{Scheduler: scheduler.Config{RetryBackoff: backoff}}},
 		"name: j\nstages: [{name: s, tasks: 1, command: [run], maxAttempts: 2}]")
 	conn, ls := launches(t, d, nil)
 	failed := time.Now()
@@ -93,7 +94,7 @@ stages:
 		t.Fatalf("launches %v, want task 0", ls)
 	}
 	report(conn, ls[0], wire.Status_SUCCEEDED, "")
-	var sum Summary
+	var sum core.Summary
 	select {
 	case sum = <-done:
 	case <-time.After(5 * time.Second):

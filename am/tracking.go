@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/spindle-yarn/spindle/am/core"
 )
 
 // TrackingHandler serves the job's Status: the page behind the tracking
@@ -15,7 +17,7 @@ import (
 // as JSON for scripts.
 func TrackingHandler(d *Driver) http.Handler {
 	mux := http.NewServeMux()
-	get := func(w http.ResponseWriter, r *http.Request) (Status, bool) {
+	get := func(w http.ResponseWriter, r *http.Request) (core.Status, bool) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
 		st, err := d.Status(ctx)
@@ -41,7 +43,7 @@ func TrackingHandler(d *Driver) http.Handler {
 }
 
 // writeStatus prints a Status for people.
-func writeStatus(w io.Writer, st Status) {
+func writeStatus(w io.Writer, st core.Status) {
 	fmt.Fprintf(w, "%s: job %s, %s\n", st.App, st.Job, time.Duration(st.ElapsedSeconds*float64(time.Second)).Round(time.Second))
 	fmt.Fprintf(w, "tasks %d: %d succeeded, %d running, %d pending; %d failed attempts\n",
 		st.Tasks, st.Succeeded, st.Running, st.Pending, st.FailedAttempts)

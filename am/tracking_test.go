@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -16,7 +17,7 @@ import (
 // The tracking page shows the running job and why its tasks wait, and
 // says so plainly once the job has ended.
 func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
-	d, err := New(Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}, Secret: []byte("0123456789abcdef0123456789abcdef"), Listen: "127.0.0.1:0"})
+	d, err := New(Config{Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}}, Secret: []byte("0123456789abcdef0123456789abcdef"), Listen: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
-	go func() { d.Run(ctx, job); close(ran) }()
+	go func() { d.Run(ctx, job, nil); close(ran) }()
 	srv := httptest.NewServer(TrackingHandler(d))
 	defer srv.Close()
 
@@ -45,7 +46,7 @@ func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
 		t.Fatalf("GET / = %d\n%s", code, text)
 	}
 	code, body := get("/status.json")
-	var st Status
+	var st core.Status
 	if err := json.Unmarshal([]byte(body), &st); code != 200 || err != nil || st.Job != "tracked" || st.Pending != 3 || len(st.Waiting) != 1 || st.Waiting[0].Why == "" {
 		t.Fatalf("GET /status.json = %d %v\n%s", code, err, body)
 	}

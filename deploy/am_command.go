@@ -5,13 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"net"
-	"net/http"
 	"os"
-	"os/signal"
 	"strconv"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -19,14 +14,12 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
-	"github.com/spindle-yarn/spindle/launcher/nodemanager"
-	"github.com/spindle-yarn/spindle/scheduler"
-	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
@@ -44,7 +37,7 @@ const (
 // printTimings reports how long the application took to get going, from
 // the submitter's clock (SPINDLE_SUBMIT_UNIX_MS), and the AM's peak
 // resident memory: the figures of docs/yarn.md.
-func printTimings(w io.Writer, sum am.Summary, executors int) {
+func printTimings(w io.Writer, sum core.Summary, executors int) {
 	ms, _ := strconv.ParseInt(os.Getenv("SPINDLE_SUBMIT_UNIX_MS"), 10, 64)
 	submitted := time.UnixMilli(ms)
 	if ms > 0 && !sum.FirstLaunch.IsZero() {
@@ -126,26 +119,16 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
-	// The event loop publishes the job's progress; the allocate heartbeat,
-	// in its own goroutine, reports it to the RM.
-	var progress atomic.Uint32    // math.Float32bits of the fraction done
-	var containers *am.Containers // set below; the driver asks it and moves its targets
 	bind, err := amBindHost(conf)
 	if err != nil {
 		return err
 	}
-	dcfg := am.Config{AppID: appID, Scheduler: schedCfg, Profiles: profiles, StageProfiles: stageProfiles, Secret: secret, Listen: net.JoinHostPort(bind, "0"),
-		OneTaskPerExecutor: mode == "fine",
+	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
+	host, _ := os.LookupEnv("NM_HOST")
+	ccfg := core.Config{AppID: appID, Scheduler: schedCfg, Profiles: profiles, OneTaskPerExecutor: mode == "fine",
 		// A container's exit status reaches the AM a heartbeat or two
 		// after its executor's connection ends.
-		LossReasonWait:  10 * time.Second,
-		ExecutorProfile: func(id scheduler.ExecutorID) (scheduler.ProfileID, bool) { return containers.ProfileOf(id) },
-		Progress: func(p am.Progress) {
-			if p.Tasks > 0 {
-				progress.Store(math.Float32bits(float32(p.Succeeded) / float32(p.Tasks)))
-			}
-		}}
+		LossReasonWait: 10 * time.Second}
 	dynamic, err := conf.Bool("spindle.dynamicAllocation.enabled")
 	if err != nil {
 		return err
@@ -157,38 +140,13 @@ func runAM(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if dcfg.Allocation, err = dynalloc.New(acfg); err != nil {
-			return err
-		}
-		dcfg.Target = func(p scheduler.ProfileID, n int) { containers.SetTarget(p, n) }
+		ccfg.Allocation = &acfg
 	}
-	driver, err := am.New(dcfg)
+	policy, err := containerPolicy(conf, hconf, profiles[0].ID, dynamic)
 	if err != nil {
 		return err
 	}
-	_, port, _ := net.SplitHostPort(driver.Addr())
-	host, _ := os.LookupEnv("NM_HOST")
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	portNum, err := strconv.Atoi(port)
-	if err != nil {
-		return fmt.Errorf("the driver listens on %s: %w", driver.Addr(), err)
-	}
-	// The tracking URL: the job's status page, which the RM's web proxy
-	// shows as the application's.
-	web, err := net.Listen("tcp", net.JoinHostPort(bind, "0"))
-	if err != nil {
-		return fmt.Errorf("listening for the tracking page: %w", err)
-	}
-	tracking := &http.Server{Handler: am.TrackingHandler(driver), ReadHeaderTimeout: 10 * time.Second}
-	go tracking.Serve(web)
-	defer tracking.Close()
-	trackingURL := "http://" + net.JoinHostPort(host, strconv.Itoa(web.Addr().(*net.TCPAddr).Port)) + "/"
-	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(host), RpcPort: proto.Int32(int32(portNum)), TrackingUrl: proto.String(trackingURL)}
-	reg, err := rm.RegisterApplicationMaster(ctx, regReq)
-	if err != nil {
-		return fmt.Errorf("registering with the ResourceManager: %w", err)
-	}
+	ccfg.Containers = &policy.ContainerConfig
 
 	launch := &hadoopyarn.ContainerLaunchContextProto{}
 	raw, err := os.ReadFile(amExecutorFiles)
@@ -203,79 +161,28 @@ func runAM(c *cli.Context) error {
 	if launch.Tokens, err = credentialBytes(executorCreds); err != nil {
 		return err
 	}
-	env, err := executorEnvironment(conf, net.JoinHostPort(host, port), appID)
+	app, err := executorLaunch(conf, appID)
 	if err != nil {
 		return err
 	}
-	launch.Environment = append(launch.Environment, env...)
-	// Task logs go to the container's log directory, where log
-	// aggregation and `yarn logs` find them.
-	launch.Command = []string{executor.EnvExecutorLogDir + "=<LOG_DIR> ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
-	containers = &am.Containers{RM: rm, Launcher: nodemanager.New(opts, launch, 8), Profiles: profiles,
-		MaxGPUsPerNode: int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU)),
-		Log:            func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
-		Ended:          driver.ExecutorEnded,
-		Register: func(ctx context.Context) error {
-			_, err := rm.RegisterApplicationMaster(ctx, regReq)
-			return err
-		},
-		Progress: func() float32 { return math.Float32frombits(progress.Load()) }}
-	if err := containerPolicy(containers, conf, hconf, dcfg.Allocation); err != nil {
+	log, err := logger(c, conf, false)
+	if err != nil {
 		return err
 	}
-	containers.Init()
-	// Executors failing so often that the application cannot go on end
-	// the job with that reason.
-	jobCtx, endJob := context.WithCancelCause(ctx)
-	defer endJob(nil)
-	allocCtx, stopAlloc := context.WithCancel(ctx)
-	allocDone := make(chan error, 1)
-	go func() {
-		err := containers.Run(allocCtx)
-		if err != nil {
-			endJob(err)
-		}
-		allocDone <- err
-	}()
-
-	sum, runErr := driver.Run(jobCtx, job)
-	stopAlloc()
-	<-allocDone
+	sum, runErr := am.RunAppMaster(c.Context, am.AppMaster{Job: job, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
+		RM: rm, NodeManagers: opts, Executors: launch, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), Launch: app,
+		NodeLabel: policy.NodeLabel, PortInNodeName: policy.PortInNodeName, Log: log.WithField("app", appID),
+		// Only on success: a failed attempt may be retried, and the
+		// next one needs the files.
+		BeforeUnregister: func(ctx context.Context, f core.Final) {
+			if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
+				if st, err := staging.New(hconf, user); err == nil {
+					st.Remove(ctx, dir)
+					st.Close()
+				}
+			}
+		}})
 	printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
-	printTimings(c.App.Writer, sum, containers.Initial[profiles[0].ID])
-
-	final, diag := hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED, "job "+sum.Job+" succeeded"
-	if runErr != nil || !sum.Succeeded {
-		final, diag = hadoopyarn.FinalApplicationStatusProto_APP_FAILED, sum.Reason
-		if runErr != nil {
-			diag = runErr.Error()
-		}
-	}
-	fctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	// Clean up before unregistering, so whoever follows the application
-	// finds nothing left once it has ended. Only on success: a failed
-	// attempt may be retried, and the next one needs the files.
-	if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && final == hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
-		if st, err := staging.New(hconf, user); err == nil {
-			st.Remove(fctx, dir)
-			st.Close()
-		}
-	}
-	for {
-		resp, err := rm.FinishApplicationMaster(fctx, &hadoopyarn.FinishApplicationMasterRequestProto{FinalApplicationStatus: final.Enum(), Diagnostics: proto.String(diag)})
-		if err != nil {
-			return fmt.Errorf("unregistering: %w", err)
-		}
-		if resp.GetIsUnregistered() {
-			break
-		}
-		if err := pause(fctx, 200*time.Millisecond); err != nil {
-			return err
-		}
-	}
-	if final != hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
-		return errors.New(diag)
-	}
-	return nil
+	printTimings(c.App.Writer, sum, policy.Initial[profiles[0].ID])
+	return runErr
 }

@@ -3,19 +3,27 @@ package deploy
 import (
 	"math"
 
-	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
-	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
 
-// containerPolicy sets what configuration decides of the AM's executor
-// containers: how many of each profile at first (spindle.executor.instances,
-// or dynamic allocation's initial target), the node label, the heartbeat,
-// and when failing executors exclude a node or fail the application.
-func containerPolicy(c *am.Containers, conf *config.Config, hconf *hadoopconf.Conf, alloc *dynalloc.Manager) error {
+// amContainers is what configuration decides of the AM's executor
+// containers.
+type amContainers struct {
+	core.ContainerConfig
+	NodeLabel      string
+	PortInNodeName bool
+}
+
+// containerPolicy reads how many executors of the default profile to keep
+// at first (spindle.executor.instances; with dynamic allocation the core
+// takes its initial target instead), the node label, the heartbeat, and
+// when failing executors exclude a node or fail the application.
+func containerPolicy(conf *config.Config, hconf *hadoopconf.Conf, first scheduler.ProfileID, dynamic bool) (amContainers, error) {
 	s := &settings{c: conf}
+	var c amContainers
 	c.NodeLabel = s.str("spindle.yarn.executor.nodeLabelExpression")
 	instances := s.int("spindle.executor.instances")
 	perNode := s.int("spindle.excludeOnFailure.application.maxFailedExecutorsPerNode")
@@ -28,20 +36,17 @@ func containerPolicy(c *am.Containers, conf *config.Config, hconf *hadoopconf.Co
 	c.Heartbeat = s.duration("spindle.yarn.scheduler.heartbeat.interval-ms")
 	c.InitialAllocation = s.duration("spindle.yarn.scheduler.initial-allocation.interval")
 	limit := instances // the executors maxNumFailures scales with
-	c.Initial = map[scheduler.ProfileID]int{c.Profiles[0].ID: instances}
-	if alloc != nil {
-		for _, p := range c.Profiles {
-			c.Initial[p.ID] = alloc.Target(p.ID)
-		}
+	c.Initial = map[scheduler.ProfileID]int{first: instances}
+	if dynamic {
 		limit = s.int("spindle.dynamicAllocation.maxExecutors")
 	}
 	if s.err != nil {
-		return s.err
+		return c, s.err
 	}
 	if c.MaxFailures == 0 && limit <= math.MaxInt/2 {
 		c.MaxFailures = max(2*limit, 3) // Spark's default
 	}
 	var err error
 	c.PortInNodeName, err = hconf.GetBool("yarn.scheduler.include-port-in-node-name", false)
-	return err
+	return c, err
 }

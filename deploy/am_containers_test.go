@@ -4,15 +4,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/scheduler"
-	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
 
 func TestContainerPolicy(t *testing.T) {
-	policy := func(overrides []string, portInName string) *am.Containers {
+	policy := func(overrides []string, portInName string) amContainers {
 		t.Helper()
 		conf, err := config.LoadFiles(nil, overrides)
 		if err != nil {
@@ -22,18 +19,9 @@ func TestContainerPolicy(t *testing.T) {
 		if portInName != "" {
 			hconf.Set("yarn.scheduler.include-port-in-node-name", portInName)
 		}
-		var alloc *dynalloc.Manager
-		if on, _ := conf.Bool("spindle.dynamicAllocation.enabled"); on {
-			acfg, err := allocationConfig(conf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if alloc, err = dynalloc.New(acfg); err != nil {
-				t.Fatal(err)
-			}
-		}
-		c := &am.Containers{Profiles: []scheduler.Profile{{ID: 0}}}
-		if err := containerPolicy(c, conf, hconf, alloc); err != nil {
+		dynamic, _ := conf.Bool("spindle.dynamicAllocation.enabled")
+		c, err := containerPolicy(conf, hconf, 0, dynamic)
+		if err != nil {
 			t.Fatal(err)
 		}
 		return c
@@ -48,8 +36,8 @@ func TestContainerPolicy(t *testing.T) {
 		t.Errorf("one executor, no exclusion, a label, ports in node names: %+v", c)
 	}
 	c = policy([]string{"spindle.dynamicAllocation.enabled=true", "spindle.dynamicAllocation.initialExecutors=3"}, "")
-	if c.Initial[0] != 3 || c.MaxFailures != 0 {
-		t.Errorf("dynamic allocation, maxExecutors unlimited: initial %v, MaxFailures %d; want 3 and no limit", c.Initial, c.MaxFailures)
+	if c.MaxFailures != 0 {
+		t.Errorf("dynamic allocation, maxExecutors unlimited: MaxFailures %d; want no limit", c.MaxFailures)
 	}
 	c = policy([]string{"spindle.dynamicAllocation.enabled=true", "spindle.dynamicAllocation.maxExecutors=5", "spindle.executor.maxNumFailures=0"}, "")
 	if c.MaxFailures != 10 {

@@ -21,6 +21,7 @@ func NewApp() *cli.App {
 		DisableSliceFlagSeparator: true,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "version", Usage: "print spindle's version, as spindle version does"},
+			&cli.BoolFlag{Name: "verbose", Usage: "log at debug level (over spindle.log.level)"},
 		},
 		Commands: []*cli.Command{
 			submitCommand(),

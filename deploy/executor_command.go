@@ -1,11 +1,8 @@
 package deploy
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,20 +15,17 @@ func executorCommand() *cli.Command {
 		Usage:  "internal: run an executor (started by a driver, not by hand)",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
-			// The secret arrives on stdin (local mode) or in the container's
-			// credentials (YARN), never in argv or the environment.
-			from, _ := os.LookupEnv(executor.EnvSecretFrom)
-			secret, err := executor.ReadSecret(from, os.Stdin, os.LookupEnv)
-			if err != nil {
-				return fmt.Errorf("executor: %w", err)
-			}
-			cfg, err := executor.ConfigFromEnvironment(os.Environ(), secret)
+			launch, err := executor.LaunchFromEnv(os.LookupEnv)
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-			defer stop()
-			return executor.Serve(ctx, cfg)
+			// The secret arrives on stdin (local mode) or in the container's
+			// credentials (YARN), never in argv or the environment.
+			secret, err := executor.ReadSecret(launch.SecretFrom, os.Stdin, os.LookupEnv)
+			if err != nil {
+				return fmt.Errorf("executor: %w", err)
+			}
+			return executor.Serve(c.Context, launch.Config(os.Environ(), secret))
 		},
 	}
 }

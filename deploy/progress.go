@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/core"
 )
 
 // progressPrinter shows a job's progress: a bar redrawn in place on a
@@ -15,7 +15,7 @@ import (
 type progressPrinter struct {
 	w        io.Writer
 	terminal bool
-	last     am.Progress
+	last     core.Progress
 	lastLine time.Time
 	drawn    bool
 }
@@ -35,7 +35,7 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func (p *progressPrinter) update(pr am.Progress) {
+func (p *progressPrinter) update(pr core.Progress) {
 	changed := pr.Succeeded != p.last.Succeeded || pr.Running != p.last.Running || pr.Failed != p.last.Failed
 	p.last = pr
 	if p.terminal {
@@ -69,7 +69,7 @@ func (p *progressPrinter) finish() {
 	}
 }
 
-func printSummary(w io.Writer, s am.Summary, logDir string) {
+func printSummary(w io.Writer, s core.Summary, logDir string) {
 	status := "SUCCEEDED"
 	if !s.Succeeded {
 		status = "FAILED: " + s.Reason

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/core"
 )
 
 // The summary counts retries as they happened: a job that failed before
@@ -12,7 +12,7 @@ import (
 // has tasks.
 func TestSummaryCountsRetriesAsTheyHappened(t *testing.T) {
 	var b strings.Builder
-	printSummary(&b, am.Summary{Job: "j", Reason: "task 0 failed 3 times", Tasks: 4, Attempts: 3, Failures: 3, Retries: 2}, "/logs")
+	printSummary(&b, core.Summary{Job: "j", Reason: "task 0 failed 3 times", Tasks: 4, Attempts: 3, Failures: 3, Retries: 2}, "/logs")
 	if want := "tasks 4, attempts 3, failed attempts 3, retries 2,"; !strings.Contains(b.String(), want) {
 		t.Fatalf("summary:\n%s\nwant %q", b.String(), want)
 	}

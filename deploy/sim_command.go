@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/spindle-yarn/spindle/deploy/sim"
+	"github.com/spindle-yarn/spindle/am/sim"
 )
 
 func simCommand() *cli.Command {
@@ -75,9 +76,26 @@ func runSim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := sim.Run(jobs, opts)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	// The simulation watches no context: an interrupt ends the command
+	// without waiting for it, and the process with it.
+	type outcome struct {
+		res sim.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := sim.Run(jobs, opts)
+		done <- outcome{res, err}
+	}()
+	var res sim.Result
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return fmt.Errorf("%s: %w", path, o.err)
+		}
+		res = o.res
+	case <-c.Context.Done():
+		return context.Cause(c.Context)
 	}
 	out := c.App.Writer
 	if c.Bool("json") {

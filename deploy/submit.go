@@ -1,17 +1,14 @@
 package deploy
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -21,7 +18,6 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/launcher/local"
-	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // flagKeys are the submit flags that stand for configuration keys; a flag
@@ -216,55 +212,18 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 		return err
 	}
 
-	progress := newProgressPrinter(c.App.Writer)
-	driver, err := am.New(am.Config{AppID: appID, Scheduler: schedCfg, Profiles: []scheduler.Profile{profile}, Secret: secret, Listen: "127.0.0.1:0", Progress: progress.update})
-	if err != nil {
-		return err
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	files, err := shippedFiles(c.String("files"))
 	if err != nil {
 		return err
 	}
-	launcher, err := local.New(local.Config{Binary: self, DriverAddr: driver.Addr(), AppID: appID, Secret: secret, LogDir: logDir, Files: files,
-		ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), TaskLogMaxBytes: logCap})
+	log, err := logger(c, conf, true)
 	if err != nil {
 		return err
 	}
-	defer launcher.Stop()
-
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		if sig, ok := <-sigs; ok {
-			cancel(fmt.Errorf("interrupted by %v", sig))
-		}
-	}()
-
-	var procs []*local.Process
-	for i := 0; i < n; i++ {
-		p, err := launcher.Start(local.Executor{ID: fmt.Sprintf("exec-%d", i+1), Cores: profile.Cores, GPUs: split[i]})
-		if err != nil {
-			return err
-		}
-		procs = append(procs, p)
-	}
-	// Executors that all died cannot run anything: end the job saying why,
-	// rather than waiting forever.
-	go func() {
-		for _, p := range procs {
-			<-p.Done()
-		}
-		cancel(fmt.Errorf("every executor exited (see %s/*/executor.log)", logDir))
-	}()
-
-	sum, err := driver.Run(ctx, job)
+	progress := newProgressPrinter(c.App.Writer)
+	sum, err := am.RunLocal(c.Context, am.Local{AppID: appID, Job: job, Scheduler: schedCfg, Profile: profile, GPUs: split, Progress: progress.update,
+		Log:      log.WithField("app", appID),
+		Launcher: local.Config{Secret: secret, LogDir: logDir, Files: files, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), TaskLogMaxBytes: logCap}})
 	progress.finish()
 	if err != nil {
 		return err

@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
@@ -58,12 +56,12 @@ func applicationTags(list string) ([]string, error) {
 
 // runYarn submits job to YARN and follows it to its end.
 //
-// SIGINT or SIGTERM stops it: before the submission, the staged files
-// are removed; while it follows the application, the application is
-// killed, as a local job is (--no-wait submits without following).
+// An interrupt (SIGINT or SIGTERM, which cancel c.Context) stops it:
+// before the submission, the staged files are removed; while it follows
+// the application, the application is killed, as a local job is (--no-wait
+// submits without following).
 func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath string) error {
-	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	ctx := c.Context
 	rm, hconf, err := yarnapp.Connect()
 	if err != nil {
 		return err
@@ -146,15 +144,81 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	for _, f := range shipped {
 		files = append(files, staging.File{Local: f, Name: "files." + filepath.Base(f)})
 	}
+	creds := &credentials.Credentials{}
+	creds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: wire.NewSecret()})
+	tokens, err := credentialBytes(creds)
+	if err != nil {
+		return err
+	}
 	stager, err := staging.New(hconf, user)
 	if err != nil {
 		return err
 	}
 	defer stager.Close()
 	dir := staging.StagingDir(stagingTemplate, user, appID)
+	err = stageAndSubmit(ctx, stager, dir, tmp, files, func(ctx context.Context, resources []*hadoopyarn.StringLocalResourceMapProto) error {
+		env := []*hadoopyarn.StringStringMapProto{}
+		for k, v := range map[string]string{"SPINDLE_APP_ID": appID, "SPINDLE_STAGING_DIR": dir, "HADOOP_USER_NAME": user,
+			"SPINDLE_SUBMIT_UNIX_MS": strconv.FormatInt(time.Now().UnixMilli(), 10)} {
+			env = append(env, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
+		}
+		amSpec := &hadoopyarn.ContainerLaunchContextProto{
+			LocalResources: resources,
+			Environment:    env,
+			Tokens:         tokens,
+			// The Hadoop configuration shipped beside it names the scheduler.
+			Command: []string{"HADOOP_CONF_DIR=$PWD ./spindle am 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
+		}
+		_, err := rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
+			ApplicationId: newApp.GetApplicationId(), ApplicationName: proto.String(job.Name), Queue: proto.String(queue),
+			ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(attempts)), ApplicationTags: tags,
+			AmContainerSpec: amSpec, Resource: yarn.NewResource(amMem, int32(amCores), nil),
+		}})
+		if err != nil {
+			if ctx.Err() != nil { // the submission may have reached the RM
+				killInterrupted(c.App.Writer, rm, newApp.GetApplicationId())
+			}
+			return fmt.Errorf("submitting %s: %w", appID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "submitted %s\n", appID)
+	if !c.Bool("wait") || c.Bool("no-wait") {
+		return nil
+	}
+	w, id := c.App.Writer, newApp.GetApplicationId()
+	err = follow(ctx, appID, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		return report(ctx, rm, id)
+	}, w, isTerminal(w), time.Second)
+	if ctx.Err() != nil {
+		err = killInterrupted(c.App.Writer, rm, id)
+	}
+	// The AM removes the staging directory when it succeeds; an application
+	// that failed or was killed may have left it.
+	removeStaged(ctx, stager, dir)
+	return err
+}
+
+// stageAndSubmit stages files into dir, then a file naming those of them
+// executors need (amExecutorFiles, written in tmp), and calls submit with
+// the AM's LocalResources.
+//
+// Until submit succeeds, every way out removes dir: a failed upload, an
+// interrupt (which cancels ctx, failing the upload under way, or stopping
+// here before submit if the uploads were done), a refused submission. Once
+// it succeeds the application owns dir: its AM removes it on success.
+func stageAndSubmit(ctx context.Context, stager *staging.Stager, dir, tmp string, files []staging.File,
+	submit func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error) (err error) {
+	defer func() {
+		if err != nil {
+			removeStaged(ctx, stager, dir)
+		}
+	}()
 	resources, err := stager.Stage(ctx, dir, files)
 	if err != nil {
-		stager.Remove(context.Background(), dir)
 		return fmt.Errorf("staging to %s: %w", dir, err)
 	}
 	// Executors need only the binary: the AM reads their local resources
@@ -181,56 +245,22 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	}
 	more, err := stager.Stage(ctx, dir, []staging.File{{Local: execFile, Name: amExecutorFiles}})
 	if err != nil {
-		stager.Remove(context.Background(), dir)
-		return err
+		return fmt.Errorf("staging to %s: %w", dir, err)
 	}
-	resources = append(resources, more...)
-
-	creds := &credentials.Credentials{}
-	creds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: wire.NewSecret()})
-	tokens, err := credentialBytes(creds)
-	if err != nil {
-		return err
-	}
-	env := []*hadoopyarn.StringStringMapProto{}
-	for k, v := range map[string]string{"SPINDLE_APP_ID": appID, "SPINDLE_STAGING_DIR": dir, "HADOOP_USER_NAME": user,
-		"SPINDLE_SUBMIT_UNIX_MS": strconv.FormatInt(time.Now().UnixMilli(), 10)} {
-		env = append(env, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
-	}
-	amSpec := &hadoopyarn.ContainerLaunchContextProto{
-		LocalResources: resources,
-		Environment:    env,
-		Tokens:         tokens,
-		// The Hadoop configuration shipped beside it names the scheduler.
-		Command: []string{"HADOOP_CONF_DIR=$PWD ./spindle am 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
-	}
-	_, err = rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
-		ApplicationId: newApp.GetApplicationId(), ApplicationName: proto.String(job.Name), Queue: proto.String(queue),
-		ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(attempts)), ApplicationTags: tags,
-		AmContainerSpec: amSpec, Resource: yarn.NewResource(amMem, int32(amCores), nil),
-	}})
-	if err != nil {
-		if ctx.Err() != nil { // the submission may have reached the RM
-			killInterrupted(c.App.Writer, rm, newApp.GetApplicationId())
-		}
-		stager.Remove(context.Background(), dir)
-		return fmt.Errorf("submitting %s: %w", appID, err)
-	}
-	fmt.Fprintf(c.App.Writer, "submitted %s\n", appID)
-	if !c.Bool("wait") || c.Bool("no-wait") {
-		return nil
-	}
-	w, id := c.App.Writer, newApp.GetApplicationId()
-	err = follow(ctx, appID, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
-		return report(ctx, rm, id)
-	}, w, isTerminal(w), time.Second)
+	// An interrupt that came once the uploads were done: submit nothing.
 	if ctx.Err() != nil {
-		err = killInterrupted(c.App.Writer, rm, id)
+		return fmt.Errorf("not submitted: %w", context.Cause(ctx))
 	}
-	// The AM removes the staging directory when it succeeds; an application
-	// that failed or was killed may have left it.
-	stager.Remove(context.Background(), dir)
-	return err
+	return submit(ctx, append(resources, more...))
+}
+
+// removeStaged removes the staging directory dir, best effort. It has a
+// context of its own, within a minute: ctx is often one an interrupt has
+// cancelled, and the removal is part of handling that interrupt.
+func removeStaged(ctx context.Context, stager *staging.Stager, dir string) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	stager.Remove(rctx, dir)
 }
 
 // writeJSONSpec writes a job built from the command line as a spec file.

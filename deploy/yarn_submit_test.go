@@ -1,9 +1,19 @@
 package deploy
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/deploy/staging"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
 func TestApplicationTags(t *testing.T) {
@@ -18,5 +28,83 @@ func TestApplicationTags(t *testing.T) {
 		if _, err := applicationTags(bad); err == nil || !strings.Contains(err.Error(), "spindle.yarn.tags: tag") {
 			t.Errorf("applicationTags(%q) = %v, want an error naming the key and the tag", bad, err)
 		}
+	}
+}
+
+// interruptAt is a context that an interrupt cancels at its nth check (Err
+// call): staging checks its context before each file, while copying one,
+// and before submitting, so moving n moves the interrupt through each
+// point between creating the staging directory and submitting.
+type interruptAt struct {
+	context.Context
+	cancel context.CancelCauseFunc
+	n      int
+}
+
+func (c *interruptAt) Err() error {
+	if c.n--; c.n == 0 {
+		c.cancel(errors.New("interrupted by interrupt"))
+	}
+	return c.Context.Err()
+}
+
+// Whenever an interrupt comes before the submission, nothing staged is
+// left; after it, the staging directory is the application's. A refused
+// submission leaves nothing either.
+func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
+	src := t.TempDir()
+	var files []staging.File
+	for _, name := range []string{"spindle", amJobFile, amSettingsFile, "files.data.bin"} {
+		p := filepath.Join(src, name)
+		// Several reads, so several checks, per file.
+		if err := os.WriteFile(p, bytes.Repeat([]byte{'x'}, 100<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, staging.File{Local: p, Name: name})
+	}
+	stager, err := staging.New(hadoopconf.New(hadoopconf.Env{}), "alice") // fs.defaultFS file:///
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stager.Close()
+	tmp, root := t.TempDir(), t.TempDir()
+	gone := func(dir string) bool {
+		_, err := os.Stat(dir)
+		return errors.Is(err, fs.ErrNotExist)
+	}
+
+	dir := filepath.Join(root, "application_1_0001")
+	for n := 1; ; n++ {
+		parent, cancel := context.WithCancelCause(context.Background())
+		submitted := false
+		err := stageAndSubmit(&interruptAt{parent, cancel, n}, stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
+			submitted = true
+			return nil
+		})
+		cancel(nil)
+		if submitted {
+			// The interrupt would have come after the last check.
+			if err != nil || gone(dir) {
+				t.Fatalf("submitted: %v; the staging directory is gone: %v", err, gone(dir))
+			}
+			if n < 2*len(files) {
+				t.Fatalf("submitted at check %d: staging checked its context too rarely to test", n)
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) && (err == nil || !strings.Contains(err.Error(), "interrupted by interrupt")) {
+			t.Fatalf("interrupted at check %d: %v, want the interrupt", n, err)
+		}
+		if !gone(dir) {
+			t.Fatalf("interrupted at check %d (%v): %s is left", n, err, dir)
+		}
+	}
+
+	dir = filepath.Join(root, "application_1_0002")
+	err = stageAndSubmit(context.Background(), stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
+		return errors.New("refused")
+	})
+	if err == nil || !strings.Contains(err.Error(), "refused") || !gone(dir) {
+		t.Fatalf("a refused submission: %v; the staging directory is gone: %v", err, gone(dir))
 	}
 }

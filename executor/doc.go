@@ -2,7 +2,7 @@
 // registers with the driver over an authenticated, encrypted channel, runs
 // each task contained (package contain: nothing the task starts outlives
 // it) with exactly its GPUs visible, reports status, and exits when the
-// driver is gone. launch.go names the variables a launcher starts it with.
+// driver is gone. A launcher starts it with a Launch (launch.go).
 //
 // # GPU addresses
 //

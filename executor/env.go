@@ -4,31 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 )
-
-// gpuVisibility are the variables through which CUDA, the NVIDIA container
-// runtime and ROCm (HIP, ROCr) choose the GPUs a process sees. An
-// executor's values describe all of its GPUs, not a task's, so a task
-// never inherits them; Spindle sets CUDA_VISIBLE_DEVICES (which HIP honours
-// too) to exactly the task's addresses.
-var gpuVisibility = []string{"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}
-
-// Reserved reports whether a variable is Spindle's to set for each task:
-// SPINDLE_* (the task's identity, and the executor's own launch
-// variables) and the GPU visibility variables. A task does not inherit
-// them from its executor, and neither spindle.executorEnv nor a job spec
-// may set them.
-func Reserved(name string) bool {
-	if strings.HasPrefix(name, "SPINDLE_") {
-		return true
-	}
-	for _, v := range gpuVisibility {
-		if name == v {
-			return true
-		}
-	}
-	return false
-}
 
 // InheritedEnvironment is what a task inherits of its executor's
 // environment environ (KEY=VALUE entries): all of it — on YARN what the
@@ -40,7 +18,7 @@ func Reserved(name string) bool {
 func InheritedEnvironment(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
-		if k, _, _ := strings.Cut(kv, "="); !Reserved(k) {
+		if k, _, _ := strings.Cut(kv, "="); !taskenv.Reserved(k) {
 			out = append(out, kv)
 		}
 	}

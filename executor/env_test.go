@@ -3,6 +3,8 @@ package executor
 import (
 	"slices"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 )
 
 func TestTaskEnvironment(t *testing.T) {
@@ -37,12 +39,12 @@ func TestInheritedEnvironmentDropsOnlyReservedVariables(t *testing.T) {
 		t.Errorf("InheritedEnvironment =\n%q\nwant\n%q", got, want)
 	}
 	for _, name := range []string{"SPINDLE_JOB", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"} {
-		if !Reserved(name) {
+		if !taskenv.Reserved(name) {
 			t.Errorf("%s is not reserved", name)
 		}
 	}
 	for _, name := range []string{"PATH", "LD_LIBRARY_PATH", "SPINDLEX", "CUDA_HOME"} {
-		if Reserved(name) {
+		if taskenv.Reserved(name) {
 			t.Errorf("%s is reserved", name)
 		}
 	}

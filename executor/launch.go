@@ -1,29 +1,157 @@
 package executor
 
-// The launch contract: the variables through which a launcher (local
-// processes, or the ApplicationMaster's YARN containers) starts `spindle
-// executor`. They are defined here once; a task never sees them (every
-// SPINDLE_* variable is Reserved), and the GPU ones are in discovery.go.
-const (
-	// EnvDriverAddress is host:port of the driver's executor channel.
-	EnvDriverAddress = "SPINDLE_DRIVER_ADDRESS"
-	// EnvAppID is the application's id.
-	EnvAppID = "SPINDLE_APP_ID"
-	// EnvExecutorID is the executor's id: locally "exec-N", on YARN its
-	// container id.
-	EnvExecutorID = "SPINDLE_EXECUTOR_ID"
-	// EnvExecutorCores is how many cores the executor offers tasks.
-	EnvExecutorCores = "SPINDLE_EXECUTOR_CORES"
-	// EnvExecutorGPUs is how many GPUs it must find.
-	EnvExecutorGPUs = "SPINDLE_EXECUTOR_GPUS"
-	// EnvExecutorLogDir is where task output and resources files go: on
-	// YARN the container's log directory, so that log aggregation and
-	// `yarn logs` find them.
-	EnvExecutorLogDir = "SPINDLE_EXECUTOR_LOG_DIR"
-	// EnvGPUDiscoveryScript is spindle.executor.resource.gpu.discoveryScript.
-	EnvGPUDiscoveryScript = "SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"
-	// EnvTaskLogMaxBytes is spindle.task.log.maxBytes.
-	EnvTaskLogMaxBytes = "SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES"
-	// EnvSecretFrom says where the application secret is (see ReadSecret).
-	EnvSecretFrom = "SPINDLE_SECRET_FROM"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 )
+
+// The launch contract's variables. Their names are a contract with running
+// containers, so they never change; a task never sees them (every
+// SPINDLE_* variable is Reserved). The GPU lists' names are in
+// discovery.go, which reads them among an executor's other GPU sources.
+const (
+	envDriverAddress      = "SPINDLE_DRIVER_ADDRESS"
+	envAppID              = "SPINDLE_APP_ID"
+	envExecutorID         = "SPINDLE_EXECUTOR_ID"
+	envExecutorCores      = "SPINDLE_EXECUTOR_CORES"
+	envExecutorGPUs       = "SPINDLE_EXECUTOR_GPUS"
+	envExecutorLogDir     = "SPINDLE_EXECUTOR_LOG_DIR"
+	envGPUDiscoveryScript = "SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"
+	envTaskLogMaxBytes    = "SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES"
+	envSecretFrom         = "SPINDLE_SECRET_FROM"
+)
+
+// Launch is everything a launcher (local processes, or the
+// ApplicationMaster's YARN containers) tells `spindle executor`, through
+// its environment: the launcher builds one and hands over Env (or
+// Environ); the executor reads it back with LaunchFromEnv.
+//
+// A launcher may hand it over in parts, each the Env of a Launch holding
+// only that part's fields, since Env leaves out those not set. On YARN the
+// ApplicationMaster puts the application's part (DriverAddress, AppID,
+// GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom) in the launch context
+// its containers share, each container's (ExecutorID, Cores, GPUs,
+// AMGPUIndices) in that container's, and LogDir on the command line: only
+// the NodeManager knows the container's log directory, and it expands
+// <LOG_DIR> there.
+type Launch struct {
+	// DriverAddress is host:port of the driver's executor channel.
+	DriverAddress string
+	// AppID is the application's id.
+	AppID string
+	// ExecutorID is the executor's id: locally "exec-N", on YARN its
+	// container id.
+	ExecutorID string
+	// Cores is how many cores the executor offers tasks.
+	Cores int
+	// GPUs is how many GPUs it must find (DiscoverGPUs).
+	GPUs int
+	// GPUAddresses are its GPUs when the launcher knows them (local mode):
+	// DiscoverGPUs's first source (EnvExecutorGPUAddresses).
+	GPUAddresses []string
+	// AMGPUIndices are the indices the ApplicationMaster picked for its
+	// container: DiscoverGPUs's last resort (EnvAMGPUIndices).
+	AMGPUIndices []string
+	// LogDir is where task output and resources files go: on YARN the
+	// container's log directory, so that log aggregation and `yarn logs`
+	// find them.
+	LogDir string
+	// GPUDiscoveryScript is spindle.executor.resource.gpu.discoveryScript.
+	GPUDiscoveryScript string
+	// TaskLogMaxBytes is spindle.task.log.maxBytes (0: no cap).
+	TaskLogMaxBytes int64
+	// SecretFrom says where the application secret is: "stdin" or
+	// "credentials" (see ReadSecret).
+	SecretFrom string
+}
+
+// Env returns l's variables by name, leaving out the fields not set: empty
+// strings and lists, a TaskLogMaxBytes of 0 (no cap, as when absent), and
+// Cores and GPUs of 0 but beside an ExecutorID: an executor's own part
+// says how many it has, 0 GPUs included.
+func (l Launch) Env() map[string]string {
+	env := map[string]string{}
+	set := func(name, value string) {
+		if value != "" {
+			env[name] = value
+		}
+	}
+	count := func(name string, n int) {
+		if n != 0 || l.ExecutorID != "" {
+			env[name] = strconv.Itoa(n)
+		}
+	}
+	set(envDriverAddress, l.DriverAddress)
+	set(envAppID, l.AppID)
+	set(envExecutorID, l.ExecutorID)
+	count(envExecutorCores, l.Cores)
+	count(envExecutorGPUs, l.GPUs)
+	set(EnvExecutorGPUAddresses, strings.Join(l.GPUAddresses, ","))
+	set(EnvAMGPUIndices, strings.Join(l.AMGPUIndices, ","))
+	set(envExecutorLogDir, l.LogDir)
+	set(envGPUDiscoveryScript, l.GPUDiscoveryScript)
+	if l.TaskLogMaxBytes != 0 {
+		env[envTaskLogMaxBytes] = strconv.FormatInt(l.TaskLogMaxBytes, 10)
+	}
+	set(envSecretFrom, l.SecretFrom)
+	return env
+}
+
+// Environ is Env as NAME=value entries sorted by name, for a process's
+// environment or a shell command line. Values are not quoted.
+func (l Launch) Environ() []string {
+	env := l.Env()
+	out := make([]string, 0, len(env))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+// LaunchFromEnv reads an executor's launch from its environment (lookup is
+// os.LookupEnv, or a test's) and checks it is whole: an executor is
+// started by a driver, with every part of it. An error names the variable
+// and its value.
+func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
+	get := func(k string) string { v, _ := lookup(k); return v }
+	var missing []string
+	for _, k := range []string{envExecutorID, envDriverAddress, envExecutorLogDir, envSecretFrom} {
+		if get(k) == "" {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return Launch{}, fmt.Errorf("executor: %s not set (it is started by a driver, not by hand)", strings.Join(missing, ", "))
+	}
+	l := Launch{DriverAddress: get(envDriverAddress), AppID: get(envAppID), ExecutorID: get(envExecutorID), LogDir: get(envExecutorLogDir),
+		GPUDiscoveryScript: get(envGPUDiscoveryScript), SecretFrom: get(envSecretFrom)}
+	if l.SecretFrom != "stdin" && l.SecretFrom != "credentials" {
+		return Launch{}, fmt.Errorf("executor: %s=%q: want stdin or credentials", envSecretFrom, l.SecretFrom)
+	}
+	var err error
+	if l.Cores, err = strconv.Atoi(get(envExecutorCores)); err != nil || l.Cores < 1 {
+		return Launch{}, fmt.Errorf("executor: %s=%q: want a positive number", envExecutorCores, get(envExecutorCores))
+	}
+	if w := get(envExecutorGPUs); w != "" {
+		if l.GPUs, err = strconv.Atoi(w); err != nil || l.GPUs < 0 {
+			return Launch{}, fmt.Errorf("executor: %s=%q: want a number", envExecutorGPUs, w)
+		}
+	}
+	if m := get(envTaskLogMaxBytes); m != "" {
+		if l.TaskLogMaxBytes, err = strconv.ParseInt(m, 10, 64); err != nil || l.TaskLogMaxBytes < 0 {
+			return Launch{}, fmt.Errorf("executor: %s=%q: want a number of bytes", envTaskLogMaxBytes, m)
+		}
+	}
+	// DiscoverGPUs reads the lists again, weighed against the container's
+	// other sources; a malformed one is the launcher's fault, said here.
+	if l.GPUAddresses, err = splitAddressList(EnvExecutorGPUAddresses, get(EnvExecutorGPUAddresses)); err != nil {
+		return Launch{}, fmt.Errorf("executor: %w", err)
+	}
+	if l.AMGPUIndices, err = splitAddressList(EnvAMGPUIndices, get(EnvAMGPUIndices)); err != nil {
+		return Launch{}, fmt.Errorf("executor: %w", err)
+	}
+	return l, nil
+}

@@ -259,17 +259,18 @@ func TestNodeManagerBadAnswer(t *testing.T) {
 	}
 }
 
-// TestConfigFromEnvironmentAsksNodeManager checks the path a YARN
-// container takes: its environment, read by ConfigFromEnvironment, leads
+// TestLaunchConfigAsksNodeManager checks the path a YARN container takes:
+// its environment, read by LaunchFromEnv and Launch.Config, leads
 // DiscoverGPUs to the NodeManager.
-func TestConfigFromEnvironmentAsksNodeManager(t *testing.T) {
+func TestLaunchConfigAsksNodeManager(t *testing.T) {
 	nm, uris := nodeManager(t, 200, nmAnswerIndexed)
 	env := envOf(append(nm, "SPINDLE_EXECUTOR_ID=7", "SPINDLE_DRIVER_ADDRESS=127.0.0.1:1", "SPINDLE_EXECUTOR_LOG_DIR="+t.TempDir(),
-		"SPINDLE_EXECUTOR_CORES=2", "SPINDLE_EXECUTOR_GPUS=2", "NVIDIA_VISIBLE_DEVICES=0,2", EnvAMGPUIndices+"=4,5")...)
-	cfg, err := ConfigFromEnvironment(env, []byte("secret"))
+		"SPINDLE_SECRET_FROM=credentials", "SPINDLE_EXECUTOR_CORES=2", "SPINDLE_EXECUTOR_GPUS=2", "NVIDIA_VISIBLE_DEVICES=0,2", EnvAMGPUIndices+"=4,5")...)
+	l, err := LaunchFromEnv(lookupIn(env))
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := l.Config(env, []byte("secret"))
 	got, err := DiscoverGPUs(cfg.GPUSources, cfg.WantGPUs)
 	if err != nil || !slices.Equal(got, []string{"1", "3"}) || len(uris()) != 1 {
 		t.Fatalf("DiscoverGPUs = %q, %v (requests %q); want the NodeManager's [1 3]", got, err, uris())

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -293,40 +292,16 @@ func (e *executor) killAll() {
 	wg.Wait()
 }
 
-// ConfigFromEnvironment reads an executor's configuration from the
-// environment its launcher gave it (environ, KEY=VALUE); the secret comes
-// from secret.
-func ConfigFromEnvironment(environ []string, secret []byte) (Config, error) {
-	lookup := lookupIn(environ)
-	get := func(k string) string { v, _ := lookup(k); return v }
-	cfg := Config{ID: get(EnvExecutorID), AppID: get(EnvAppID), DriverAddr: get(EnvDriverAddress),
-		Secret: secret, LogDir: get(EnvExecutorLogDir), GPUSources: Sources{Env: environ, DiscoveryScript: get(EnvGPUDiscoveryScript)}}
-	var missing []string
-	for _, k := range []string{EnvExecutorID, EnvDriverAddress, EnvExecutorLogDir} {
-		if get(k) == "" {
-			missing = append(missing, k)
-		}
-	}
-	if len(missing) > 0 {
-		return cfg, fmt.Errorf("executor: %s not set (it is started by a driver, not by hand)", strings.Join(missing, ", "))
-	}
+// Config is the configuration of an executor launched with l: its GPUs
+// are looked for in environ (KEY=VALUE, the process's environment) and with
+// l's discovery script; secret is the application secret (ReadSecret).
+func (l Launch) Config(environ []string, secret []byte) Config {
+	cfg := Config{ID: l.ExecutorID, AppID: l.AppID, DriverAddr: l.DriverAddress, Secret: secret, Cores: l.Cores, WantGPUs: l.GPUs,
+		GPUSources: Sources{Env: environ, DiscoveryScript: l.GPUDiscoveryScript}, LogDir: l.LogDir, MaxTaskOutput: l.TaskLogMaxBytes}
 	var err error
-	if cfg.Cores, err = strconv.Atoi(get(EnvExecutorCores)); err != nil || cfg.Cores < 1 {
-		return cfg, fmt.Errorf("executor: %s=%q: want a positive number", EnvExecutorCores, get(EnvExecutorCores))
-	}
-	if w := get(EnvExecutorGPUs); w != "" {
-		if cfg.WantGPUs, err = strconv.Atoi(w); err != nil || cfg.WantGPUs < 0 {
-			return cfg, fmt.Errorf("executor: %s=%q: want a number", EnvExecutorGPUs, w)
-		}
-	}
-	if m := get(EnvTaskLogMaxBytes); m != "" {
-		if cfg.MaxTaskOutput, err = strconv.ParseInt(m, 10, 64); err != nil || cfg.MaxTaskOutput < 0 {
-			return cfg, fmt.Errorf("executor: %s=%q: want a number of bytes", EnvTaskLogMaxBytes, m)
-		}
-	}
 	if cfg.Host, err = os.Hostname(); err != nil {
 		cfg.Host = "localhost"
 	}
 	cfg.WorkDir, _ = os.Getwd()
-	return cfg, nil
+	return cfg
 }

@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 	"github.com/spindle-yarn/spindle/internal/units"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -302,7 +302,7 @@ func (d *decoder) env(n *yaml.Node, path string, sample Task) []EnvVar {
 // checkEnvName accepts the portable variable names (POSIX: letters,
 // digits, underscore, not starting with a digit) that Spindle does not set
 // itself: a task's own SPINDLE_* and GPU visibility variables must be
-// right (executor.Reserved).
+// right (taskenv.Reserved).
 func checkEnvName(name string) error {
 	for i, c := range []byte(name) {
 		if !(c == '_' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || i > 0 && '0' <= c && c <= '9') {
@@ -312,7 +312,7 @@ func checkEnvName(name string) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("an empty variable name")
-	case executor.Reserved(name):
+	case taskenv.Reserved(name):
 		return fmt.Errorf("reserved: Spindle sets it for each task")
 	}
 	return nil

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -15,7 +16,11 @@ func main() {
 	// Tasks and discovery scripts run under a guard started from this
 	// binary: in such a process this runs the guard and never returns.
 	contain.MaybeGuard()
-	if err := deploy.NewApp().Run(os.Args); err != nil {
+	// SIGINT and SIGTERM cancel the context every command runs with.
+	ctx, stop := deploy.InterruptContext(context.Background())
+	err := deploy.NewApp().RunContext(ctx, os.Args)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "spindle:", err)
 		os.Exit(1)
 	}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 )
 
 // A family is a set of keys under one prefix, each naming something of
@@ -39,7 +39,7 @@ func executorEnvName(name string) error {
 	switch {
 	case !envName.MatchString(name):
 		return fmt.Errorf("%q is not an environment variable name (letters, digits and _, not starting with a digit)", name)
-	case executor.Reserved(name):
+	case taskenv.Reserved(name):
 		return fmt.Errorf("%s is reserved: Spindle sets it for each task", name)
 	case name == "HADOOP_TOKEN_FILE_LOCATION":
 		return errors.New("HADOOP_TOKEN_FILE_LOCATION is the container's own: the NodeManager sets it")

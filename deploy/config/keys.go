@@ -117,6 +117,8 @@ var registry = []Key{
 		Meaning: "ApplicationMaster container memory (a bare number is MiB)"},
 	{Name: "spindle.yarn.am.cores", Default: "1", Kind: KindInt, check: atLeast(1),
 		Meaning: "ApplicationMaster container vcores"},
+	{Name: "spindle.log.level", Default: "info", Kind: KindEnum, Values: []string{"error", "warn", "info", "debug", "trace"},
+		Meaning: "how much the ApplicationMaster and executors log to their containers' stderr (yarn logs); local mode logs warnings unless this is set or --verbose is given"},
 	{Name: "spindle.driver.bindAddress", Kind: KindString, check: bindAddress,
 		Meaning: "YARN: the address the ApplicationMaster listens on for its executors and tracking page (default: the host it advertises, NM_HOST; 0.0.0.0: every interface)"},
 	{Name: "spindle.yarn.maxAppAttempts", Default: "2", Kind: KindInt, check: atLeast(1),

@@ -76,6 +76,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.yarn.am.memory":                                     int64(256),
 		"spindle.yarn.am.cores":                                      1,
 		"spindle.driver.bindAddress":                                 "",
+		"spindle.log.level":                                          "info",
 		"spindle.yarn.maxAppAttempts":                                2,
 		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
 		"spindle.yarn.executor.nodeLabelExpression":                  "",

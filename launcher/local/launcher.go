@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -140,17 +139,9 @@ func (l *Launcher) environment(e Executor, dir string) []string {
 	for _, k := range names {
 		env = append(env, k+"="+l.cfg.ExecutorEnv[k])
 	}
-	return append(env,
-		executor.EnvDriverAddress+"="+l.cfg.DriverAddr,
-		executor.EnvAppID+"="+l.cfg.AppID,
-		executor.EnvExecutorID+"="+e.ID,
-		executor.EnvExecutorCores+"="+strconv.Itoa(e.Cores),
-		executor.EnvExecutorGPUAddresses+"="+strings.Join(e.GPUs, ","),
-		executor.EnvExecutorGPUs+"="+strconv.Itoa(len(e.GPUs)),
-		executor.EnvExecutorLogDir+"="+dir,
-		executor.EnvTaskLogMaxBytes+"="+strconv.FormatInt(l.cfg.TaskLogMaxBytes, 10),
-		executor.EnvSecretFrom+"=stdin",
-	)
+	launch := executor.Launch{DriverAddress: l.cfg.DriverAddr, AppID: l.cfg.AppID, ExecutorID: e.ID, Cores: e.Cores,
+		GPUs: len(e.GPUs), GPUAddresses: e.GPUs, LogDir: dir, TaskLogMaxBytes: l.cfg.TaskLogMaxBytes, SecretFrom: "stdin"}
+	return append(env, launch.Environ()...)
 }
 
 // Pid is the executor's process id.

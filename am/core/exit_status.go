@@ -1,4 +1,4 @@
-package yarn
+package core
 
 // Special values of ContainerStatusProto.exit_status (Hadoop's
 // ContainerExitStatus); any other value is the exit code of the

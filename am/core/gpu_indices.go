@@ -1,4 +1,4 @@
-package launcher
+package core
 
 import (
 	"fmt"
@@ -9,8 +9,7 @@ import (
 // containers. A cluster that only counts GPUs (yarn.io/gpu without the
 // NodeManager's GPU plugin, as on the mini cluster) tells no container which
 // devices it has: the ApplicationMaster then picks them, so that no two of
-// its live containers on a node hold the same index (DESIGN.md §GPU address
-// formats, case c).
+// its live containers on a node hold the same index (docs/architecture.md, "GPU addresses").
 type GPUIndices struct {
 	used map[string][]bool // node → index → taken
 }

@@ -1,24 +1,17 @@
-package deploy
+package am
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/executor"
 )
 
-// Executors on YARN get spindle.executorEnv and the launch variables, in
-// name order, the task log cap among them.
+// Executors on YARN get spindle.executorEnv and the application's part of
+// the launch contract, in name order, the task log cap among them.
 func TestExecutorEnvironmentOnYarn(t *testing.T) {
-	conf, err := config.Load(nil, []string{"spark.executorEnv.LD_LIBRARY_PATH=/usr/local/cuda/lib64", "spindle.task.log.maxBytes=2k",
-		"spindle.executor.resource.gpu.discoveryScript=getGpus.sh"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := executorEnvironment(conf, "node-1:4000", "application_1_0001")
-	if err != nil {
-		t.Fatal(err)
-	}
+	env := executorEnvironment(map[string]string{"LD_LIBRARY_PATH": "/usr/local/cuda/lib64"}, executor.Launch{DriverAddress: "node-1:4000",
+		AppID: "application_1_0001", GPUDiscoveryScript: "getGpus.sh", TaskLogMaxBytes: 2048, SecretFrom: "credentials"})
 	var got []string
 	for _, e := range env {
 		got = append(got, e.GetKey()+"="+e.GetValue())

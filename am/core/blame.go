@@ -1,12 +1,10 @@
-package am
+package core
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/spindle-yarn/spindle/scheduler"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
-	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // containerEnd is what a completed container's status means for its
@@ -15,21 +13,20 @@ import (
 // an executor failure against its node. The rules are Spark's on YARN:
 // preemption and YARN's own kills blame nobody; exceeding the memory limit
 // blames the tasks but not the node; any other exit blames both.
-func containerEnd(st *hadoopyarn.ContainerStatusProto) (loss scheduler.ExecutorLoss, nodeFault bool) {
-	code := st.GetExitStatus()
-	diag := firstLine(st.GetDiagnostics())
+func containerEnd(code int32, diagnostics string) (loss scheduler.ExecutorLoss, nodeFault bool) {
+	diag := firstLine(diagnostics)
 	switch code {
-	case yarn.ExitSuccess:
+	case ExitSuccess:
 		return scheduler.ExecutorLoss{Reason: "exited with status 0"}, false
-	case yarn.ExitPreempted:
+	case ExitPreempted:
 		return scheduler.ExecutorLoss{Reason: "was preempted by YARN"}, false
-	case yarn.ExitAborted, yarn.ExitDisksFailed, yarn.ExitKilledByAppMaster, yarn.ExitKilledByResourceManager,
-		yarn.ExitKilledAfterAppCompletion, yarn.ExitKilledByContainerScheduler:
+	case ExitAborted, ExitDisksFailed, ExitKilledByAppMaster, ExitKilledByResourceManager,
+		ExitKilledAfterAppCompletion, ExitKilledByContainerScheduler:
 		return scheduler.ExecutorLoss{Reason: fmt.Sprintf("was ended by YARN (exit status %d: %s)", code, diag)}, false
-	case yarn.ExitKilledExceededPMem, yarn.ExitKilledExceededVMem:
+	case ExitKilledExceededPMem, ExitKilledExceededVMem:
 		return scheduler.ExecutorLoss{TaskFault: true, Reason: fmt.Sprintf(
 			"was killed for exceeding its memory limit (exit status %d: %s); consider a larger spindle.executor.memory", code, diag)}, false
-	case yarn.ExitKilledForExcessLogs:
+	case ExitKilledForExcessLogs:
 		return scheduler.ExecutorLoss{TaskFault: true, Reason: fmt.Sprintf("was killed for writing too much log (exit status %d)", code)}, false
 	}
 	why := fmt.Sprintf("exited with status %d", code)

@@ -1,0 +1,165 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/launcher/nodemanager"
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// AppMaster is what the ApplicationMaster process runs, settled from its
+// configuration by the submission side (deploy's `spindle am`).
+type AppMaster struct {
+	Job           *jobspec.Job
+	StageProfiles []scheduler.ProfileID
+	// Core is the AM's rules; Core.Containers must be set. Its
+	// MaxGPUsPerNode comes from the RM's maximum allocation.
+	Core   core.Config
+	Secret []byte
+	// Bind is where the executor channel and the tracking page listen;
+	// Host what the AM advertises (the NodeManager's host).
+	Bind, Host string
+	RM         *yarn.AMRMClient
+	// NodeManagers says how to reach NodeManagers (their NMTokens are
+	// added as the RM hands them out).
+	NodeManagers ipc.Options
+	// Executors is the launch context every executor container shares:
+	// its local resources and credentials (the secret). The AM adds the
+	// environment — ExecutorEnv, then the application's part of the
+	// launch contract — and the command.
+	Executors   *hadoopyarn.ContainerLaunchContextProto
+	ExecutorEnv map[string]string
+	Launch      executor.Launch
+	// NodeLabel and PortInNodeName: see YARN.
+	NodeLabel      string
+	PortInNodeName bool
+	// BeforeUnregister runs once the job has ended, before the AM
+	// unregisters (removing the staged files, say): whoever follows the
+	// application then finds nothing left once it has ended.
+	BeforeUnregister func(ctx context.Context, f core.Final)
+	Log              logrus.FieldLogger
+}
+
+// RunAppMaster registers with the RM, serves the tracking page, runs the
+// job on executor containers, and unregisters with how it ended. The
+// summary is the job's; the error says why the application failed.
+func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
+	log := a.Log
+	if log == nil {
+		log = logrus.StandardLogger()
+	}
+	var yarnCfg YARN // filled once registered; the driver reads it only in Run
+	cfg := Config{Core: a.Core, Secret: a.Secret, Listen: net.JoinHostPort(a.Bind, "0"), YARN: &yarnCfg, Log: log}
+	driver, err := New(cfg)
+	if err != nil {
+		return core.Summary{}, err
+	}
+	_, port, _ := net.SplitHostPort(driver.Addr())
+	portNum, err := strconv.Atoi(port)
+	if err != nil {
+		return core.Summary{}, fmt.Errorf("the driver listens on %s: %w", driver.Addr(), err)
+	}
+	// The tracking URL: the job's status page, which the RM's web proxy
+	// shows as the application's.
+	web, err := net.Listen("tcp", net.JoinHostPort(a.Bind, "0"))
+	if err != nil {
+		return core.Summary{}, fmt.Errorf("listening for the tracking page: %w", err)
+	}
+	tracking := &http.Server{Handler: TrackingHandler(driver), ReadHeaderTimeout: 10 * time.Second}
+	go tracking.Serve(web)
+	defer tracking.Close()
+	trackingURL := "http://" + net.JoinHostPort(a.Host, strconv.Itoa(web.Addr().(*net.TCPAddr).Port)) + "/"
+	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(a.Host), RpcPort: proto.Int32(int32(portNum)), TrackingUrl: proto.String(trackingURL)}
+	reg, err := a.RM.RegisterApplicationMaster(ctx, regReq)
+	if err != nil {
+		return core.Summary{}, fmt.Errorf("registering with the ResourceManager: %w", err)
+	}
+	maxGPUs := int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
+	log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": driver.Addr(), "tracking_url": trackingURL, "max_gpus_per_node": maxGPUs}).
+		Info("registered with the ResourceManager")
+
+	launch := proto.Clone(a.Executors).(*hadoopyarn.ContainerLaunchContextProto)
+	app := a.Launch
+	app.DriverAddress = net.JoinHostPort(a.Host, port)
+	launch.Environment = append(launch.Environment, executorEnvironment(a.ExecutorEnv, app)...)
+	// Task logs go to the container's log directory, where log
+	// aggregation and `yarn logs` find them: the launch's last part, on
+	// the command line, where the NodeManager expands <LOG_DIR>.
+	logDir := strings.Join(executor.Launch{LogDir: "<LOG_DIR>"}.Environ(), " ")
+	launch.Command = []string{logDir + " ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
+	yarnCfg = YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, launch, 8), NodeLabel: a.NodeLabel, PortInNodeName: a.PortInNodeName,
+		Register: func(ctx context.Context) error {
+			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
+			return err
+		}}
+	driver.core.SetMaxGPUsPerNode(maxGPUs)
+
+	sum, final, err := driver.Run(ctx, a.Job, a.StageProfiles)
+	if err != nil {
+		final = core.Final{Diagnostics: err.Error()}
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if a.BeforeUnregister != nil {
+		a.BeforeUnregister(fctx, final)
+	}
+	status := hadoopyarn.FinalApplicationStatusProto_APP_FAILED
+	if final.Succeeded {
+		status = hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED
+	}
+	for {
+		resp, err := a.RM.FinishApplicationMaster(fctx, &hadoopyarn.FinishApplicationMasterRequestProto{FinalApplicationStatus: status.Enum(), Diagnostics: proto.String(final.Diagnostics)})
+		if err != nil {
+			return sum, fmt.Errorf("unregistering: %w", err)
+		}
+		if resp.GetIsUnregistered() {
+			break
+		}
+		select {
+		case <-fctx.Done():
+			return sum, fmt.Errorf("unregistering: %w", fctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	log.WithFields(logrus.Fields{"app": a.Core.AppID, "final_status": status.String()}).Infof("unregistered: %s", final.Diagnostics)
+	if !final.Succeeded {
+		return sum, errors.New(final.Diagnostics)
+	}
+	return sum, nil
+}
+
+// executorEnvironment is what every executor container's launch context
+// sets, sorted by name: extra (spindle.executorEnv, which the container,
+// and so its tasks, inherit, over what the NodeManager gives), then the
+// application's part of the launch contract. The NodeManager adds its own
+// (CONTAINER_ID, NM_HOST, LOCAL_DIRS, LOG_DIRS, …) and its whitelist's.
+func executorEnvironment(extra map[string]string, app executor.Launch) []*hadoopyarn.StringStringMapProto {
+	env := maps.Clone(extra)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, app.Env())
+	out := make([]*hadoopyarn.StringStringMapProto, 0, len(env))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		out = append(out, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(env[k])})
+	}
+	return out
+}

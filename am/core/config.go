@@ -1,0 +1,93 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
+)
+
+// Config configures a Core.
+type Config struct {
+	AppID     string
+	Scheduler scheduler.Config
+	// Profiles are the shapes of the executors; the first is the default.
+	Profiles []scheduler.Profile
+	// HeartbeatTimeout declares an executor lost when it has sent nothing
+	// for this long; zero never does (a simulation's executors do not
+	// heartbeat).
+	HeartbeatTimeout time.Duration
+	// LossReasonWait, when positive, is how long an executor whose
+	// connection ended waits, taking no new tasks, for its container's exit
+	// status to say how its process ended (on YARN it arrives a heartbeat
+	// or two later) before it is declared lost, blamelessly. Zero declares
+	// it lost at once.
+	LossReasonWait time.Duration
+	// Allocation, when set, runs dynamic allocation every AllocationTick
+	// (default 100ms, Spark's): it moves each profile's container target
+	// and picks idle executors to release. It needs Containers.
+	Allocation     *dynalloc.Config
+	AllocationTick time.Duration
+	// OneTaskPerExecutor retires each executor as soon as its first task
+	// ends (fine-grained mode: a container per task).
+	OneTaskPerExecutor bool
+	// Session keeps the application running between jobs: it ends only
+	// on Fail. Otherwise it ends with its last job (one job per
+	// application, as `spindle submit` runs).
+	Session bool
+	// Containers, when set, has the core keep executor containers running
+	// on YARN: its ask table, their GPU indices, node health. Nil in local
+	// mode, where the caller starts a fixed set of executors itself.
+	Containers *ContainerConfig
+}
+
+// ContainerConfig is what the core needs to keep executor containers.
+type ContainerConfig struct {
+	// Initial is how many executors of each profile to keep at first
+	// (spindle.executor.instances); with Allocation, its initial target
+	// is used instead.
+	Initial map[scheduler.ProfileID]int
+	// MaxGPUsPerNode is the most GPUs a node has (the RM's maximum
+	// allocation): the range of the GPU indices given out per node.
+	MaxGPUsPerNode int
+	// Executor failures (node_health.go): a node is excluded after
+	// MaxFailuresPerNode of them (0: never) for ExcludeTimeout; the
+	// application fails after MaxFailures in all (0: no limit) or once
+	// every node is excluded.
+	MaxFailuresPerNode int
+	ExcludeTimeout     time.Duration
+	MaxFailures        int
+	// Heartbeat is the allocate interval once nothing is owed (default
+	// 1s). While containers are owed it starts at InitialAllocation
+	// (default 200ms) and doubles up to Heartbeat, as Spark's does.
+	Heartbeat         time.Duration
+	InitialAllocation time.Duration
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if len(c.Profiles) == 0 {
+		return c, errors.New("no executor profile")
+	}
+	if c.HeartbeatTimeout < 0 || c.LossReasonWait < 0 || c.AllocationTick < 0 {
+		return c, fmt.Errorf("negative interval: heartbeat timeout %v, loss reason wait %v, allocation tick %v", c.HeartbeatTimeout, c.LossReasonWait, c.AllocationTick)
+	}
+	if c.AllocationTick == 0 {
+		c.AllocationTick = 100 * time.Millisecond
+	}
+	if c.Allocation != nil && c.Containers == nil {
+		return c, errors.New("dynamic allocation needs containers to allocate")
+	}
+	if cc := c.Containers; cc != nil {
+		k := *cc
+		if k.Heartbeat <= 0 {
+			k.Heartbeat = time.Second
+		}
+		if k.InitialAllocation <= 0 {
+			k.InitialAllocation = 200 * time.Millisecond
+		}
+		c.Containers = &k
+	}
+	return c, nil
+}

@@ -1,0 +1,247 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
+)
+
+// Core is the ApplicationMaster's state and rules. It is not safe for
+// concurrent use: one goroutine owns it (doc.go).
+type Core struct {
+	cfg   Config
+	sched *scheduler.Scheduler
+	alloc *dynalloc.Manager
+	// nextTick is when dynamic allocation next runs.
+	nextTick time.Time
+
+	execs map[scheduler.ExecutorID]*executor
+	// departing are executors whose connection ended, awaiting how.
+	departing  map[scheduler.ExecutorID]*executor
+	every      []*ExecutorSummary // every executor that registered, lost ones too
+	registered []time.Time
+	rejected   int
+
+	jobs   map[scheduler.JobID]*job
+	stages map[scheduler.StageID]stageOf
+
+	yarn *containers // nil in local mode
+
+	// failing is why the application cannot go on (Fail), while its jobs
+	// are cancelled; final is set once it is over; ended once Ready has
+	// said so.
+	failing string
+	final   *Final
+	ended   bool
+	rd      Ready
+}
+
+// job is a submitted job and its running summary.
+type job struct {
+	id   scheduler.JobID
+	spec *jobspec.Job
+	sum  Summary
+}
+
+// stageOf finds a stage's job and spec.
+type stageOf struct {
+	job  *job
+	spec *jobspec.Stage
+}
+
+// New returns a core with no executors and no jobs.
+func New(cfg Config) (*Core, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	sched, err := scheduler.New(cfg.Scheduler)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range cfg.Profiles {
+		if err := sched.AddProfile(p); err != nil {
+			return nil, err
+		}
+	}
+	c := &Core{cfg: cfg, sched: sched, execs: map[scheduler.ExecutorID]*executor{}, departing: map[scheduler.ExecutorID]*executor{},
+		jobs: map[scheduler.JobID]*job{}, stages: map[scheduler.StageID]stageOf{}}
+	if cfg.Allocation != nil {
+		if c.alloc, err = dynalloc.New(*cfg.Allocation); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Containers != nil {
+		c.yarn = newContainers(cfg.Containers, cfg.Profiles, c.alloc)
+	}
+	return c, nil
+}
+
+// Submit adds a job. stageProfiles gives each of its stages, in order, the
+// profile of the executors its tasks run on (nil: the first profile).
+func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []scheduler.ProfileID) (scheduler.JobID, error) {
+	if c.final != nil {
+		return 0, fmt.Errorf("the application has ended: %s", c.final.Diagnostics)
+	}
+	ss, err := spec.SchedulerSpec(c.cfg.Profiles[0].ID)
+	if err != nil {
+		return 0, err
+	}
+	if stageProfiles != nil {
+		if len(stageProfiles) != len(ss.Stages) {
+			return 0, fmt.Errorf("%d stage profiles for %d stages", len(stageProfiles), len(ss.Stages))
+		}
+		for i, p := range stageProfiles {
+			ss.Stages[i].Profile = p
+		}
+	}
+	id, err := c.sched.SubmitJob(now, ss)
+	if err != nil {
+		return 0, err
+	}
+	j := &job{id: id, spec: spec, sum: Summary{Job: spec.Name, Started: now}}
+	for i, sid := range c.sched.JobStages(id) {
+		c.stages[sid] = stageOf{job: j, spec: &spec.Stages[i]}
+		j.sum.Tasks += spec.Stages[i].Tasks
+	}
+	c.jobs[id] = j
+	c.notice(Notice{Job: spec.Name, Message: fmt.Sprintf("job submitted: %d stages, %d tasks", len(spec.Stages), j.sum.Tasks)})
+	return id, nil
+}
+
+// Cancel ends a job unsuccessfully: its running tasks are killed, and it
+// is reported finished once they have ended.
+func (c *Core) Cancel(now time.Time, id scheduler.JobID, reason string) {
+	c.sched.CancelJob(id, reason)
+}
+
+// Fail ends the application: every job is cancelled with reason, which
+// becomes the application's diagnostics (the RM told the AM to shut down,
+// executors fail too often to go on).
+func (c *Core) Fail(now time.Time, reason string) {
+	c.notice(Notice{Warning: true, Message: "the application cannot go on: " + reason})
+	ids := make([]scheduler.JobID, 0, len(c.jobs))
+	for id := range c.jobs {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, k int) bool { return ids[i] < ids[k] })
+	for _, id := range ids {
+		c.sched.CancelJob(id, reason)
+	}
+	if c.failing == "" {
+		c.failing = reason
+	}
+	if len(ids) == 0 && c.final == nil {
+		c.final = &Final{Diagnostics: reason}
+	}
+}
+
+// JobStages are a submitted job's stages, in its spec's order.
+func (c *Core) JobStages(id scheduler.JobID) []scheduler.StageID { return c.sched.JobStages(id) }
+
+// Ready carries out what is due at now (lost heartbeats, unexplained
+// departures, dynamic allocation), runs a round of placement, and
+// returns the batch of actions for the caller. Once it has returned
+// Unregister it returns nothing more.
+func (c *Core) Ready(now time.Time) Ready {
+	if c.ended {
+		return c.take()
+	}
+	c.checkExecutors(now)
+	if c.alloc != nil && !now.Before(c.nextTick) {
+		c.allocate(now)
+		c.nextTick = now.Add(c.cfg.AllocationTick)
+	}
+	c.place(now)
+	if c.final != nil {
+		c.end()
+		return c.take()
+	}
+	if c.yarn != nil {
+		if c.yarn.inflight == nil && !now.Before(c.yarn.nextAt) {
+			c.rd.Allocate = c.yarn.request(now, c.progress())
+		}
+		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)
+		c.yarn.starts = nil
+	}
+	c.rd.Next = c.next(now)
+	return c.take()
+}
+
+// take hands out the batch, with what inputs added since the last one
+// (disconnects, notices), and starts the next.
+func (c *Core) take() Ready {
+	out := c.rd
+	c.rd = Ready{}
+	return out
+}
+
+// end finishes the batch of the application's last Ready: every executor
+// is told to stop, and the caller to unregister.
+func (c *Core) end() {
+	ids := make([]scheduler.ExecutorID, 0, len(c.execs))
+	for id := range c.execs {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, k int) bool { return ids[i] < ids[k] })
+	for _, id := range ids {
+		c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: id, Reason: "application ended"})
+	}
+	if c.yarn != nil {
+		c.rd.StartContainers = c.rd.StartContainers[:0]
+	}
+	c.rd.Unregister = c.final
+	c.ended = true
+}
+
+// next is the earliest time something falls due with no input.
+func (c *Core) next(now time.Time) time.Time {
+	var at time.Time
+	earliest := func(t time.Time) {
+		if !t.IsZero() && (at.IsZero() || t.Before(at)) {
+			at = t
+		}
+	}
+	if t, ok := c.sched.Wakeup(now); ok {
+		earliest(t)
+	}
+	if c.cfg.HeartbeatTimeout > 0 {
+		for _, x := range c.execs {
+			earliest(x.lastSeen.Add(c.cfg.HeartbeatTimeout).Add(time.Nanosecond))
+		}
+	}
+	for _, x := range c.departing {
+		earliest(x.departed.Add(c.cfg.LossReasonWait))
+	}
+	if c.alloc != nil {
+		earliest(c.nextTick)
+	}
+	if c.yarn != nil && c.yarn.inflight == nil {
+		earliest(c.yarn.nextAt)
+	}
+	if !at.IsZero() && at.Before(now) {
+		at = now
+	}
+	return at
+}
+
+func (c *Core) notice(n Notice) { c.rd.Notices = append(c.rd.Notices, n) }
+
+// progress is the fraction of the application's tasks done, for the RM.
+func (c *Core) progress() float32 {
+	tasks, done := 0, 0
+	for id := range c.jobs {
+		if p, ok := c.sched.JobProgress(id); ok {
+			tasks += p.Tasks
+			done += p.Succeeded
+		}
+	}
+	if tasks == 0 {
+		return 0
+	}
+	return float32(done) / float32(tasks)
+}

@@ -1,0 +1,33 @@
+// Package coretest drives the ApplicationMaster's core (am/core) through
+// scripted scenarios on a clock of its own, with no sockets, goroutines or
+// sleeps: the AM's rules are tested as the scheduler's are, and other
+// packages' tests can script the core the same way (etcd-io/raft's
+// rafttest and Nomad's Harness are the models).
+//
+// A script is blocks of a command, its input lines, "----" and the
+// expected output, as in scheduler/testdata:
+//
+//	config losswait=10s heartbeat=30s containers initial=2 maxgpus=2 pernode=2 maxfailures=0 fine dynamic session
+//	profile id=0 cores=1 gpus=1 mem=1024
+//	----
+//	ok
+//
+// Commands (key=value arguments; "reason=" and "why=" take the rest of
+// the line):
+//
+//	config ...                 (input lines: profile ...) starts the core
+//	submit name=j tasks=N cpus=C gpus=G attempts=A [command=false]
+//	register id=c1 host=h1 cores=1 gpus=0,1
+//	status id=c1 s0/0#0 ok|fail|killed|started [exit=1] [reason=...]
+//	seen id=c1 | ended id=c1 reason=... | rejected
+//	allocated [nodes=N]        (input lines: container c1 node=n1:1 name=n1 profile=0
+//	                            | completed c1 status=137 diag=...)
+//	launch-failed id=c1 why=...
+//	resynced | fail reason=... | cancel job=0 reason=...
+//	advance 1s                 moves the clock
+//	ready                      prints the batch (Format)
+//	status-page                prints the Status
+//
+// Run a directory of scripts with Run; `go test -run X -update` rewrites
+// their expected output from what the core does now.
+package coretest

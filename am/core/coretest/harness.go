@@ -1,0 +1,121 @@
+package coretest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// Epoch is the harness's time zero.
+var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Harness is a core and its clock.
+type Harness struct {
+	Core *core.Core
+	Now  time.Time
+}
+
+// New starts a core at Epoch.
+func New(cfg core.Config) (*Harness, error) {
+	c, err := core.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Harness{Core: c, Now: Epoch}, nil
+}
+
+// Advance moves the clock.
+func (h *Harness) Advance(d time.Duration) { h.Now = h.Now.Add(d) }
+
+// Ready calls the core's Ready at the harness's time.
+func (h *Harness) Ready() core.Ready { return h.Core.Ready(h.Now) }
+
+// Format writes a batch as one line per action, in the batch's order,
+// times relative to now: what the scenario scripts compare.
+func Format(rd core.Ready, now time.Time) string {
+	var b strings.Builder
+	for _, l := range rd.Launches {
+		fmt.Fprintf(&b, "launch %s s%d/%d#%d gpus=%v cpus=%d\n", l.Executor, l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.GPUs, l.CPUs)
+	}
+	for _, k := range rd.Kills {
+		fmt.Fprintf(&b, "kill %s s%d/%d#%d: %s\n", k.Executor, k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Reason)
+	}
+	for _, d := range rd.Disconnects {
+		fmt.Fprintf(&b, "disconnect %s: %s\n", d.Executor, d.Reason)
+	}
+	for _, s := range rd.StartContainers {
+		fmt.Fprintf(&b, "start %s on %s profile=%d gpus=%v\n", s.Container, s.Node, s.Profile.ID, s.GPUIndices)
+	}
+	if a := rd.Allocate; a != nil {
+		var asks []string
+		for _, k := range a.Asks {
+			asks = append(asks, fmt.Sprintf("%d:%d", k.Profile.ID, k.Count))
+		}
+		fmt.Fprintf(&b, "allocate asks=[%s] release=%v exclude=%v include=%v progress=%.2f\n", strings.Join(asks, " "), a.Release, a.Exclude, a.Include, a.Progress)
+	}
+	for _, f := range rd.Finished {
+		fmt.Fprintf(&b, "finished %s succeeded=%v tasks=%d attempts=%d failures=%d retries=%d", f.Job, f.Succeeded, f.Tasks, f.Attempts, f.Failures, f.Retries)
+		if f.Reason != "" {
+			fmt.Fprintf(&b, ": %s", f.Reason)
+		}
+		b.WriteString("\n")
+		for _, e := range f.Executors {
+			if e.Lost != "" {
+				fmt.Fprintf(&b, "  lost %s: %s\n", e.ID, e.Lost)
+			}
+		}
+	}
+	for _, n := range rd.Notices {
+		level := "info"
+		if n.Warning {
+			level = "warn"
+		}
+		var fields []string
+		for _, f := range [][2]string{{"executor", string(n.Executor)}, {"container", n.Container}, {"node", n.Node}, {"job", n.Job}} {
+			if f[1] != "" {
+				fields = append(fields, f[0]+"="+f[1])
+			}
+		}
+		if len(fields) > 0 {
+			level += " " + strings.Join(fields, " ")
+		}
+		fmt.Fprintf(&b, "%s: %s\n", level, n.Message)
+	}
+	if u := rd.Unregister; u != nil {
+		fmt.Fprintf(&b, "unregister succeeded=%v: %s\n", u.Succeeded, u.Diagnostics)
+	}
+	if !rd.Next.IsZero() {
+		fmt.Fprintf(&b, "next +%v\n", rd.Next.Sub(now))
+	}
+	return b.String()
+}
+
+// FormatStatus writes a Status, executors sorted.
+func FormatStatus(st core.Status) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "job %s: %d tasks, %d succeeded, %d running, %d pending, %d failed attempts\n", st.Job, st.Tasks, st.Succeeded, st.Running, st.Pending, st.FailedAttempts)
+	for _, w := range st.Waiting {
+		fmt.Fprintf(&b, "waiting %s %d: %s\n", w.Stage, w.Pending, w.Why)
+	}
+	ex := append([]core.ExecutorStatus(nil), st.Executors...)
+	sort.Slice(ex, func(i, k int) bool { return ex[i].ID < ex[k].ID })
+	for _, e := range ex {
+		fmt.Fprintf(&b, "executor %s on %s: %d running\n", e.ID, e.Host, e.Running)
+	}
+	return b.String()
+}
+
+// ParseAttempt reads "s<stage>/<index>#<attempt>".
+func ParseAttempt(s string) (scheduler.AttemptID, error) {
+	var a scheduler.AttemptID
+	var stage int
+	if _, err := fmt.Sscanf(s, "s%d/%d#%d", &stage, &a.Task.Index, &a.Attempt); err != nil {
+		return a, fmt.Errorf("attempt %q: want s<stage>/<index>#<attempt>", s)
+	}
+	a.Task.Stage = scheduler.StageID(stage)
+	return a, nil
+}

@@ -1,0 +1,36 @@
+// Package core is the ApplicationMaster's decisions, pure: the scheduler
+// core and dynamic allocation, and the AM's own rules around them — the
+// executor registry and profiles, executors departing while their exit
+// status is awaited, blame by exit status, retiring (fine mode) and idle
+// release, the ask table (a target per profile becoming asks, releases
+// and exclusions), node health, and per-node GPU indices.
+//
+// Like scheduler/ it does no I/O, starts no goroutine and reads no clock:
+// inputs carry now, and Ready returns one batch of actions and the time
+// the core next needs a call. `make lint` fails if it imports networking,
+// process execution, logging, RPC or yarnpb packages. The same inputs at
+// the same times give the same actions, so a scripted scenario
+// (coretest) or `spindle sim` runs exactly the product's rules.
+//
+// The caller — the AM's event loop (package am), local mode's driver, the
+// simulator — owns a Core from one goroutine and has these duties
+// (docs/architecture.md, "The loop"):
+//
+//  1. Feed it every input as it happens, with the time: Submit, Cancel;
+//     an executor's Register (refusing it with the error returned),
+//     Statuses, Seen, ConnectionEnded; Rejected for a connection refused
+//     before registering; on YARN, Allocated with the RM's answer,
+//     LaunchFailed when a NodeManager would not start a container,
+//     Resynced after registering again with an RM that forgot the
+//     application, Fail when the application cannot go on.
+//  2. After a burst of inputs (all those waiting, so that many reports
+//     make one round of placement), call Ready(now).
+//  3. Carry out the batch in its order: send Launches (batched per
+//     executor) and Kills; Disconnect executors; start containers; send
+//     the Allocate, feeding its answer back; report Finished jobs; log
+//     the Notices.
+//  4. Sleep until Ready.Next or the next input, whichever comes first,
+//     and call Ready again then.
+//  5. On Unregister, carry out the rest of that batch, unregister from
+//     the RM with it, and stop.
+package core

@@ -1,0 +1,252 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// executor is a registered executor.
+type executor struct {
+	id       scheduler.ExecutorID
+	lastSeen time.Time
+	sum      *ExecutorSummary
+	// stopping says why the core told the executor to stop, if it did:
+	// its connection ending is then no loss.
+	stopping string
+	departed time.Time // when its connection ended, while departing
+}
+
+// Registration is an executor's first message.
+type Registration struct {
+	Executor scheduler.ExecutorID
+	Host     string
+	Cores    int
+	GPUs     []string // the addresses it found
+}
+
+// Register adds an executor that connected. An error is why it is
+// refused, for the caller to tell it before closing its connection.
+func (c *Core) Register(now time.Time, r Registration) error {
+	if c.final != nil {
+		return errors.New("the application has ended")
+	}
+	if c.execs[r.Executor] != nil || c.departing[r.Executor] != nil {
+		return fmt.Errorf("executor id %s is already registered", r.Executor)
+	}
+	profile := c.cfg.Profiles[0].ID
+	if c.yarn != nil {
+		p, ok := c.yarn.profileOf(string(r.Executor))
+		if !ok {
+			return fmt.Errorf("executor id %s is not one of this application's", r.Executor)
+		}
+		profile = p
+	}
+	err := c.sched.AddExecutor(now, scheduler.ExecutorSpec{ID: r.Executor, Host: r.Host, Profile: profile, Cores: r.Cores, GPUs: r.GPUs})
+	if err != nil {
+		return err
+	}
+	c.registered = append(c.registered, now)
+	s := &ExecutorSummary{ID: r.Executor, Host: r.Host}
+	c.every = append(c.every, s)
+	c.execs[r.Executor] = &executor{id: r.Executor, lastSeen: now, sum: s}
+	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v", r.Cores, r.GPUs)})
+	return nil
+}
+
+// Rejected counts a connection refused before it could register: it
+// failed authentication, or came over the listener's bounds.
+func (c *Core) Rejected() { c.rejected++ }
+
+// TaskState is where an attempt is, as its executor reports it.
+type TaskState int
+
+const (
+	TaskStarted TaskState = iota
+	TaskSucceeded
+	TaskFailed
+	TaskKilled
+)
+
+// TaskStatus is one report of an attempt.
+type TaskStatus struct {
+	Attempt  scheduler.AttemptID
+	State    TaskState
+	Reason   string
+	ExitCode int
+	// StdoutCut and StderrCut say the head of the attempt's output files
+	// was cut to keep spindle.task.log.maxBytes.
+	StdoutCut, StderrCut bool
+}
+
+// Statuses applies an executor's reports; it is heard from, too.
+func (c *Core) Statuses(now time.Time, id scheduler.ExecutorID, sts []TaskStatus) {
+	x := c.execs[id]
+	if x == nil {
+		return
+	}
+	x.lastSeen = now
+	for _, st := range sts {
+		c.taskStatus(now, x, st)
+	}
+}
+
+// Seen notes an executor's heartbeat.
+func (c *Core) Seen(now time.Time, id scheduler.ExecutorID) {
+	if x := c.execs[id]; x != nil {
+		x.lastSeen = now
+	}
+}
+
+func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
+	var r scheduler.TaskResult
+	var j *job
+	if s, ok := c.stages[st.Attempt.Task.Stage]; ok {
+		j = s.job
+	}
+	switch st.State {
+	case TaskSucceeded:
+		r.Outcome = scheduler.Succeeded
+		x.sum.Succeeded++
+	case TaskFailed:
+		r = scheduler.TaskResult{Outcome: scheduler.Failed, Reason: st.Reason, ExitCode: st.ExitCode}
+		x.sum.Failed++
+		if j != nil {
+			j.sum.Failures++
+		}
+	case TaskKilled:
+		r = scheduler.TaskResult{Outcome: scheduler.Killed, Reason: st.Reason}
+	default:
+		return // started: nothing to decide
+	}
+	if j != nil {
+		name := fmt.Sprintf("%s/stage%d-task%d-attempt%d", x.id, st.Attempt.Task.Stage, st.Attempt.Task.Index, st.Attempt.Attempt)
+		if st.StdoutCut {
+			j.sum.OutputCut = append(j.sum.OutputCut, name+".stdout")
+		}
+		if st.StderrCut {
+			j.sum.OutputCut = append(j.sum.OutputCut, name+".stderr")
+		}
+	}
+	// A report for an attempt the scheduler already wrote off (its
+	// executor was declared lost) changes nothing.
+	c.sched.TaskFinished(now, st.Attempt, r)
+	if c.cfg.OneTaskPerExecutor {
+		c.retire(now, x)
+	}
+}
+
+// retire takes an executor out of the scheduler before it can be given a
+// second task, and tells it to stop: its container then ends.
+func (c *Core) retire(now time.Time, x *executor) {
+	if c.execs[x.id] != x {
+		return // already gone
+	}
+	c.remove(now, x, scheduler.ExecutorLoss{Reason: "its one task ended (fine-grained mode)"})
+	c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: x.id, Reason: "task done"})
+}
+
+// ConnectionEnded handles an executor's connection closing. An executor
+// the core told to stop is simply gone. Otherwise, with LossReasonWait,
+// it takes no new tasks while its container's exit status is awaited;
+// without, it is lost now, blamelessly.
+func (c *Core) ConnectionEnded(now time.Time, id scheduler.ExecutorID, why string) {
+	x := c.execs[id]
+	if x == nil {
+		return
+	}
+	if x.stopping != "" {
+		c.remove(now, x, scheduler.ExecutorLoss{Reason: x.stopping})
+		return
+	}
+	why = "connection ended: " + why
+	if c.cfg.LossReasonWait <= 0 {
+		c.lose(now, x, scheduler.ExecutorLoss{Reason: why})
+		return
+	}
+	delete(c.execs, id)
+	x.departed = now
+	c.departing[id] = x
+	c.sched.DisableExecutor(id)
+	c.notice(Notice{Executor: id, Message: fmt.Sprintf("executor %s; awaiting its exit status for up to %v", why, c.cfg.LossReasonWait)})
+}
+
+// executorEnded applies the word on how an executor's process ended,
+// whether its connection has ended yet or not.
+func (c *Core) executorEnded(now time.Time, id scheduler.ExecutorID, loss scheduler.ExecutorLoss) {
+	if x := c.departing[id]; x != nil {
+		c.lose(now, x, loss)
+		return
+	}
+	if x := c.execs[id]; x != nil {
+		if x.stopping != "" {
+			loss = scheduler.ExecutorLoss{Reason: x.stopping}
+		}
+		c.lose(now, x, loss)
+	}
+}
+
+// lose removes an executor that went away, recording why; one the core
+// did not ask to stop is lost mid-job.
+func (c *Core) lose(now time.Time, x *executor, loss scheduler.ExecutorLoss) {
+	if x.stopping == "" {
+		x.sum.Lost = loss.Reason
+		blame := "its running tasks run again, not counted against them"
+		if loss.TaskFault {
+			blame = "its running tasks' attempts count as failed"
+		}
+		c.notice(Notice{Warning: true, Executor: x.id, Message: fmt.Sprintf("executor lost: %s; %s", loss.Reason, blame)})
+	}
+	c.remove(now, x, loss)
+	c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: x.id, Reason: loss.Reason})
+}
+
+// remove takes an executor out of the core and the scheduler.
+func (c *Core) remove(now time.Time, x *executor, loss scheduler.ExecutorLoss) {
+	delete(c.execs, x.id)
+	delete(c.departing, x.id)
+	c.sched.RemoveExecutor(now, x.id, loss)
+}
+
+// stop tells an executor to shut down; its connection ending then is no
+// loss. It takes no task on its way out.
+func (c *Core) stop(x *executor, why string) {
+	if x.stopping != "" {
+		return
+	}
+	x.stopping = why
+	c.sched.DisableExecutor(x.id)
+	c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: x.id, Reason: why})
+}
+
+// checkExecutors declares lost the executors that went quiet, and the
+// departing ones whose end nobody explained in time.
+func (c *Core) checkExecutors(now time.Time) {
+	var late []*executor
+	if c.cfg.HeartbeatTimeout > 0 {
+		for _, x := range c.execs {
+			if now.Sub(x.lastSeen) > c.cfg.HeartbeatTimeout {
+				late = append(late, x)
+			}
+		}
+	}
+	byID(late)
+	for _, x := range late {
+		c.lose(now, x, scheduler.ExecutorLoss{Reason: fmt.Sprintf("no heartbeat for %v", c.cfg.HeartbeatTimeout)})
+	}
+	var unexplained []*executor
+	for _, x := range c.departing {
+		if now.Sub(x.departed) >= c.cfg.LossReasonWait {
+			unexplained = append(unexplained, x)
+		}
+	}
+	byID(unexplained)
+	for _, x := range unexplained {
+		c.lose(now, x, scheduler.ExecutorLoss{Reason: fmt.Sprintf("connection ended; no exit status within %v", c.cfg.LossReasonWait)})
+	}
+}
+
+func byID(xs []*executor) { sort.Slice(xs, func(i, k int) bool { return xs[i].id < xs[k].id }) }

@@ -1,0 +1,120 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// place runs the scheduler's rounds until nothing more changes: an
+// attempt whose command cannot be built fails at once (every attempt
+// would), and the round after carries out what that failure decided.
+func (c *Core) place(now time.Time) {
+	for {
+		rd := c.sched.Ready(now)
+		unbuilt := false
+		first := len(c.rd.Launches)
+		for _, l := range rd.Launches {
+			st := c.stages[l.Attempt.Task.Stage]
+			st.job.sum.Attempts++
+			if l.Attempt.Attempt > 0 {
+				st.job.sum.Retries++
+			}
+			launch, err := c.launch(l, st)
+			if err != nil {
+				st.job.sum.Failures++
+				c.sched.TaskFinished(now, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error(), Permanent: true})
+				unbuilt = true
+				continue
+			}
+			c.rd.Launches = append(c.rd.Launches, launch)
+			if st.job.sum.FirstLaunch.IsZero() {
+				st.job.sum.FirstLaunch = now
+			}
+		}
+		// Group by executor, keeping the order executors first appear in
+		// and each one's launches in order: a batch per executor.
+		batch := c.rd.Launches[first:]
+		firstSeen := map[scheduler.ExecutorID]int{}
+		for i, l := range batch {
+			if _, ok := firstSeen[l.Executor]; !ok {
+				firstSeen[l.Executor] = i
+			}
+		}
+		sort.SliceStable(batch, func(i, k int) bool { return firstSeen[batch[i].Executor] < firstSeen[batch[k].Executor] })
+		c.rd.Kills = append(c.rd.Kills, rd.Kills...)
+		for _, f := range rd.Finished {
+			c.jobEnded(now, f)
+		}
+		if !unbuilt {
+			return
+		}
+	}
+}
+
+// launch builds the attempt l of a stage of st.job.
+func (c *Core) launch(l scheduler.Launch, st stageOf) (TaskLaunch, error) {
+	if st.spec == nil {
+		return TaskLaunch{}, fmt.Errorf("no stage %d", l.Attempt.Task.Stage)
+	}
+	name := st.job.spec.Name
+	var argv []string
+	if st.spec.Builtin == "" {
+		var err error
+		if argv, err = st.spec.TaskCommand(name, l.Attempt.Task.Index, l.Attempt.Attempt); err != nil {
+			return TaskLaunch{}, err
+		}
+	}
+	env, err := st.spec.TaskEnv(name, l.Attempt.Task.Index, l.Attempt.Attempt)
+	if err != nil {
+		return TaskLaunch{}, err
+	}
+	out := TaskLaunch{Executor: l.Executor, Attempt: l.Attempt, Job: name, Stage: st.spec.Name, TaskCount: st.spec.Tasks,
+		Argv: argv, Builtin: st.spec.Builtin, GPUs: l.Addresses, CPUs: l.Request.CPUs}
+	for _, e := range env {
+		out.Env = append(out.Env, EnvVar{Name: e.Name, Value: e.Value})
+	}
+	return out, nil
+}
+
+// jobEnded closes a job's summary. The application ends with its last
+// job, unless it is a session, which ends only when it fails.
+func (c *Core) jobEnded(now time.Time, f scheduler.JobResult) {
+	j := c.jobs[f.Job]
+	if j == nil {
+		return
+	}
+	delete(c.jobs, f.Job)
+	for sid, st := range c.stages {
+		if st.job == j {
+			delete(c.stages, sid)
+		}
+	}
+	sum := j.sum
+	sum.Succeeded, sum.Reason = f.Succeeded, f.Reason
+	sum.Duration = now.Sub(sum.Started)
+	sum.Rejected = c.rejected
+	sum.Registered = append([]time.Time(nil), c.registered...)
+	for _, e := range c.every {
+		sum.Executors = append(sum.Executors, *e)
+	}
+	sort.Slice(sum.Executors, func(i, k int) bool { return sum.Executors[i].ID < sum.Executors[k].ID })
+	c.rd.Finished = append(c.rd.Finished, sum)
+	if f.Succeeded {
+		c.notice(Notice{Job: sum.Job, Message: fmt.Sprintf("job succeeded: %d tasks, %d attempts in %v", sum.Tasks, sum.Attempts, sum.Duration)})
+	} else {
+		c.notice(Notice{Job: sum.Job, Warning: true, Message: "job failed: " + sum.Reason})
+	}
+	switch {
+	case len(c.jobs) > 0 || c.final != nil:
+	case c.cfg.Session && c.failing != "":
+		c.final = &Final{Diagnostics: c.failing}
+	case c.cfg.Session:
+	case f.Succeeded:
+		c.final = &Final{Succeeded: true, Diagnostics: "job " + sum.Job + " succeeded"}
+	default:
+		c.final = &Final{Diagnostics: sum.Reason}
+	}
+}

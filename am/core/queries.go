@@ -1,0 +1,54 @@
+package core
+
+import (
+	"sort"
+	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// Executors counts the registered executors.
+func (c *Core) Executors() int { return len(c.execs) }
+
+// jobIDs are the running jobs, in submission order.
+func (c *Core) jobIDs() []scheduler.JobID {
+	ids := make([]scheduler.JobID, 0, len(c.jobs))
+	for id := range c.jobs {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, k int) bool { return ids[i] < ids[k] })
+	return ids
+}
+
+// Progress is each running job's progress, in submission order.
+func (c *Core) Progress(now time.Time) []Progress {
+	var out []Progress
+	for _, id := range c.jobIDs() {
+		j := c.jobs[id]
+		if p, ok := c.sched.JobProgress(id); ok {
+			out = append(out, Progress{Job: j.spec.Name, Tasks: p.Tasks, Succeeded: p.Succeeded, Running: p.Running,
+				Failed: p.FailedAttempts, Executors: len(c.execs), Elapsed: now.Sub(j.sum.Started)})
+		}
+	}
+	return out
+}
+
+// Status is the oldest running job as the tracking page shows it, with
+// every executor.
+func (c *Core) Status(now time.Time) Status {
+	st := Status{App: c.cfg.AppID}
+	if ids := c.jobIDs(); len(ids) > 0 {
+		j := c.jobs[ids[0]]
+		st.Job, st.ElapsedSeconds = j.spec.Name, now.Sub(j.sum.Started).Seconds()
+		if p, ok := c.sched.JobProgress(j.id); ok {
+			st.Tasks, st.Succeeded, st.Running, st.Pending, st.FailedAttempts = p.Tasks, p.Succeeded, p.Running, p.Pending, p.FailedAttempts
+		}
+		for _, w := range c.sched.WhyPending(now, j.id) {
+			st.Waiting = append(st.Waiting, WaitingStage{Stage: w.Name, Pending: w.Pending, Why: w.Message})
+		}
+	}
+	for _, e := range c.sched.Executors() {
+		st.Executors = append(st.Executors, ExecutorStatus{ID: string(e.ID), Host: e.Host, Running: e.Running})
+	}
+	return st
+}

@@ -1,0 +1,109 @@
+package core
+
+import (
+	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// Ready is one batch of actions for the caller to carry out, in the order
+// of its fields, and when the core next needs a call.
+type Ready struct {
+	// Launches start task attempts, grouped by executor in the order the
+	// executors first appear.
+	Launches []TaskLaunch
+	// Kills stop running attempts; their end is reported as usual.
+	Kills []scheduler.Kill
+	// Disconnects tell executors to shut down and close their
+	// connections: retired, released, lost, or the application ended.
+	Disconnects []Disconnect
+	// StartContainers start `spindle executor` in allocated containers;
+	// a start that fails is reported with LaunchFailed.
+	StartContainers []ContainerStart
+	// Allocate, when set, is the next heartbeat to the ResourceManager;
+	// its answer comes back with Allocated (or Resynced, or Fail). No
+	// other is asked for while it is out.
+	Allocate *AllocateRequest
+	// Finished are the jobs that ended.
+	Finished []Summary
+	// Notices say what happened that no action shows (an executor lost
+	// and whom it blamed, a node excluded, a job started), for the log.
+	Notices []Notice
+	// Unregister, when set, says the application is over and how: carry
+	// out the rest of this batch, then unregister and stop.
+	Unregister *Final
+	// Next is when the core next needs a call to Ready with nothing else
+	// having happened (zero: not until an input).
+	Next time.Time
+}
+
+// TaskLaunch is one attempt to start on an executor.
+type TaskLaunch struct {
+	Executor  scheduler.ExecutorID
+	Attempt   scheduler.AttemptID
+	Job       string
+	Stage     string
+	TaskCount int
+	// Argv is the command (nil for a built-in), Env the task's own
+	// variables from its spec.
+	Argv    []string
+	Builtin string
+	Env     []EnvVar
+	// GPUs are the exact addresses the task may use; CPUs its cores.
+	GPUs []string
+	CPUs int
+}
+
+// EnvVar is one variable of a task's environment.
+type EnvVar struct{ Name, Value string }
+
+// Disconnect tells the caller to send an executor Shutdown with Reason
+// and close its connection.
+type Disconnect struct {
+	Executor scheduler.ExecutorID
+	Reason   string
+}
+
+// ContainerStart starts an executor in an allocated container with these
+// GPU indices on its node.
+type ContainerStart struct {
+	Container  string
+	Node       string
+	Profile    scheduler.Profile
+	GPUIndices []string
+}
+
+// AllocateRequest is what the next allocate call carries: the whole ask
+// table (YARN takes each ask as the new total outstanding, not an
+// increment), containers to release, exclusion changes and progress.
+type AllocateRequest struct {
+	Asks    []Ask
+	Release []string // container ids
+	// Exclude and Include change the application's node blacklist: node
+	// names as the RM's scheduler knows them.
+	Exclude, Include []string
+	Progress         float32
+}
+
+// Ask is how many more containers of a profile's shape are wanted.
+type Ask struct {
+	Profile scheduler.Profile
+	Count   int
+}
+
+// Final is how the application ended.
+type Final struct {
+	Succeeded   bool
+	Diagnostics string
+}
+
+// Notice is one thing worth an operator's attention. Fields name what
+// it concerns; empty ones are not part of it.
+type Notice struct {
+	Warning   bool
+	Message   string
+	Executor  scheduler.ExecutorID
+	Container string
+	Node      string
+	Job       string
+}

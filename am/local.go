@@ -1,0 +1,73 @@
+package am
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/launcher/local"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// Local is local mode's driver program: the same loop and core as the
+// ApplicationMaster, with a fixed set of executor processes on this
+// machine instead of containers.
+type Local struct {
+	AppID     string
+	Job       *jobspec.Job
+	Scheduler scheduler.Config
+	Profile   scheduler.Profile
+	// GPUs gives each executor, in order, its GPU addresses: one
+	// executor per entry.
+	GPUs [][]string
+	// Launcher starts the executors (its DriverAddr is filled here).
+	Launcher local.Config
+	Progress func(core.Progress)
+	Log      logrus.FieldLogger
+}
+
+// RunLocal runs the job to its end, or until ctx is cancelled. It ends
+// unsuccessfully, saying so, once every executor has exited.
+func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
+	driver, err := New(Config{Core: core.Config{AppID: l.AppID, Scheduler: l.Scheduler, Profiles: []scheduler.Profile{l.Profile}},
+		Listen: "127.0.0.1:0", Secret: l.Launcher.Secret, Progress: l.Progress, Log: l.Log})
+	if err != nil {
+		return core.Summary{}, err
+	}
+	if l.Launcher.Binary == "" {
+		if l.Launcher.Binary, err = os.Executable(); err != nil {
+			return core.Summary{}, err
+		}
+	}
+	l.Launcher.DriverAddr, l.Launcher.AppID = driver.Addr(), l.AppID
+	launcher, err := local.New(l.Launcher)
+	if err != nil {
+		return core.Summary{}, err
+	}
+	defer launcher.Stop()
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var procs []*local.Process
+	for i, gpus := range l.GPUs {
+		p, err := launcher.Start(local.Executor{ID: fmt.Sprintf("exec-%d", i+1), Cores: l.Profile.Cores, GPUs: gpus})
+		if err != nil {
+			return core.Summary{}, err
+		}
+		procs = append(procs, p)
+	}
+	// Executors that all died cannot run anything: end the job saying why,
+	// rather than waiting forever.
+	go func() {
+		for _, p := range procs {
+			<-p.Done()
+		}
+		cancel(fmt.Errorf("every executor exited (see %s/*/executor.log)", l.Launcher.LogDir))
+	}()
+	sum, _, err := driver.Run(ctx, l.Job, nil)
+	return sum, err
+}

@@ -1,0 +1,183 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/launcher/nodemanager"
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// YARN is how the loop reaches the RM and the NodeManagers.
+type YARN struct {
+	RM       *yarn.AMRMClient
+	Launcher *nodemanager.Launcher
+	// Register registers the AM again: after an RM restart (or failover)
+	// allocate answers ApplicationMasterNotRegistered until it does.
+	Register  func(ctx context.Context) error
+	NodeLabel string
+	// PortInNodeName says the RM's scheduler names nodes host:port
+	// (yarn.scheduler.include-port-in-node-name), so that is what the
+	// blacklist takes; otherwise it takes hosts.
+	PortInNodeName bool
+}
+
+// rmState is the loop's side of the AMRM conversation: what the protocol
+// needs that the core's decisions do not.
+type rmState struct {
+	y          *YARN
+	responseID int32
+	// containers are the allocated containers not known to have
+	// completed: their protos start them and name them in releases.
+	containers map[string]*hadoopyarn.ContainerProto
+}
+
+func newRMState(y *YARN) *rmState {
+	return &rmState{y: y, containers: map[string]*hadoopyarn.ContainerProto{}}
+}
+
+// askID is the priority and allocation-request id of profile p's ask: one
+// per profile, so that the RM keeps their counts apart and says which ask
+// each container fills.
+func askID(p scheduler.ProfileID) int64 { return int64(p) + 1 }
+
+// allocateDone is an allocate's outcome, in the loop.
+type allocateDone struct {
+	resp     *hadoopyarn.AllocateResponseProto
+	resynced bool
+	err      error
+}
+
+type launchFailed struct {
+	container string
+	err       error
+}
+
+// allocate sends one allocate from a goroutine; its answer comes back to
+// the loop as an event. An RM that forgot the application is registered
+// with again first, there, so that the loop never blocks on the RM.
+func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
+	r := d.rm
+	msg := &hadoopyarn.AllocateRequestProto{ResponseId: proto.Int32(r.responseID), Progress: proto.Float32(req.Progress)}
+	for _, id := range req.Release {
+		if ct := r.containers[id]; ct != nil {
+			msg.Release = append(msg.Release, ct.GetId())
+		}
+	}
+	for _, a := range req.Asks {
+		gpus := map[string]int64{yarn.GPU: int64(a.Profile.GPUs)}
+		if a.Profile.GPUs == 0 {
+			gpus = nil
+		}
+		ask := &hadoopyarn.ResourceRequestProto{
+			Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(int32(askID(a.Profile.ID)))},
+			ResourceName:        proto.String("*"),
+			Capability:          yarn.NewResource(a.Profile.MemoryMB, int32(a.Profile.Cores), gpus),
+			NumContainers:       proto.Int32(int32(a.Count)),
+			RelaxLocality:       proto.Bool(true),
+			AllocationRequestId: proto.Int64(askID(a.Profile.ID)),
+		}
+		if r.y.NodeLabel != "" {
+			ask.NodeLabelExpression = proto.String(r.y.NodeLabel)
+		}
+		msg.Ask = append(msg.Ask, ask)
+	}
+	if len(req.Exclude)+len(req.Include) > 0 {
+		msg.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: req.Exclude, BlacklistRemovals: req.Include}
+		d.log.WithFields(logrus.Fields{"excluded": req.Exclude, "included": req.Include}).Warn("changing the nodes excluded from the application's asks")
+	}
+	asked := 0
+	for _, a := range req.Asks {
+		asked += a.Count
+	}
+	if asked > 0 || len(req.Release) > 0 {
+		d.log.WithFields(logrus.Fields{"asked": asked, "released": len(req.Release)}).Info("asking the ResourceManager for containers")
+	}
+	go func() {
+		resp, err := r.y.RM.Allocate(ctx, msg)
+		// An unset command reads as the enum's first value, AM_RESYNC:
+		// look at the field itself.
+		if err == nil && resp.AMCommand != nil && *resp.AMCommand == hadoopyarn.AMCommandProto_AM_RESYNC || errors.Is(err, ipc.ErrApplicationMasterNotRegistered) {
+			// A restarted RM has forgotten us (older RMs say AM_RESYNC):
+			// register again; the next allocate starts over.
+			if err := r.y.Register(ctx); err != nil {
+				d.send(allocateDone{err: fmt.Errorf("registering again after the RM forgot the application: %w", err)})
+				return
+			}
+			d.send(allocateDone{resynced: true})
+			return
+		}
+		d.send(allocateDone{resp: resp, err: err})
+	}()
+}
+
+// allocated feeds an allocate's outcome to the core.
+func (d *Driver) allocated(now time.Time, ev allocateDone) {
+	r := d.rm
+	switch {
+	case ev.resynced:
+		r.responseID = 0
+		d.core.Resynced(now)
+		return
+	case ev.err != nil:
+		d.core.Fail(now, fmt.Sprintf("allocate: %v", ev.err))
+		return
+	case ev.resp.AMCommand != nil && *ev.resp.AMCommand == hadoopyarn.AMCommandProto_AM_SHUTDOWN:
+		d.core.Fail(now, "the ResourceManager told the ApplicationMaster to shut down (AM_SHUTDOWN): it no longer runs this attempt")
+		return
+	}
+	resp := ev.resp
+	r.responseID = resp.GetResponseId()
+	r.y.Launcher.AddTokens(resp.GetNmTokens())
+	res := core.AllocateResult{ClusterNodes: int(resp.GetNumClusterNodes())}
+	for _, st := range resp.GetCompletedContainerStatuses() {
+		id := yarn.ContainerID(st.GetContainerId())
+		delete(r.containers, id)
+		res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: st.GetExitStatus(), Diagnostics: st.GetDiagnostics()})
+	}
+	for _, ct := range resp.GetAllocatedContainers() {
+		id := yarn.ContainerID(ct.GetId())
+		r.containers[id] = ct
+		node, name := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
+		if r.y.PortInNodeName {
+			name = node
+		}
+		res.Allocated = append(res.Allocated, core.Container{ID: id, Node: node, NodeName: name, Profile: scheduler.ProfileID(ct.GetAllocationRequestId() - 1)})
+	}
+	if n := len(res.Allocated); n > 0 {
+		d.log.WithField("allocated", n).Info("containers allocated")
+	}
+	for _, c := range res.Completed {
+		d.log.WithFields(logrus.Fields{"container": c.Container, "exit_status": c.ExitStatus}).Info("container completed")
+	}
+	d.core.Allocated(now, res)
+}
+
+// startContainers has the NodeManagers start `spindle executor` in the
+// containers the core kept, each told its part of the launch contract.
+func (d *Driver) startContainers(ctx context.Context, starts []core.ContainerStart) {
+	for _, s := range starts {
+		ct := d.rm.containers[s.Container]
+		if ct == nil {
+			continue
+		}
+		env := executor.Launch{ExecutorID: s.Container, Cores: s.Profile.Cores, GPUs: s.Profile.GPUs, AMGPUIndices: s.GPUIndices}.Env()
+		d.log.WithFields(logrus.Fields{"container": s.Container, "node": s.Node, "gpu_indices": s.GPUIndices}).Info("launching executor")
+		id := s.Container
+		d.rm.y.Launcher.Start(ctx, ct, env, func(err error) {
+			if err != nil && ctx.Err() == nil {
+				d.send(launchFailed{id, err})
+			}
+		})
+	}
+}

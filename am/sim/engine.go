@@ -1,0 +1,445 @@
+package sim
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
+)
+
+// Options describe the simulated application and cluster.
+type Options struct {
+	Scheduler scheduler.Config
+	// Executor is the shape of every executor (profile 0).
+	Executor scheduler.Profile
+	// Dynamic runs dynamic allocation with Allocation; otherwise
+	// StaticExecutors are asked for at the start and kept.
+	Dynamic         bool
+	Allocation      dynalloc.Config
+	StaticExecutors int
+
+	AllocDelay   time.Duration // from request to container
+	StartupDelay time.Duration // from container to registered executor
+	Capacity     int           // containers the cluster grants at once; 0: no limit
+	Tick         time.Duration // dynamic allocation's interval (Spark's 100ms)
+	// Heartbeat and InitialAllocation pace the AM's allocate calls, as
+	// spindle.yarn.scheduler.heartbeat.interval-ms and
+	// .initial-allocation.interval do (defaults 1s and 200ms): the
+	// simulated RM hands out containers only in its answers.
+	Heartbeat, InitialAllocation time.Duration
+	// Horizon bounds simulated time after the last job's submission
+	// (default 7 days): a trace whose jobs cannot finish ends in an error,
+	// not an endless run.
+	Horizon time.Duration
+}
+
+// MaxExecutors bounds the containers a simulation holds and asks for at
+// once (spindle.executor.instances, or dynamic allocation's target).
+const MaxExecutors = 10_000
+
+// MaxDuration bounds the horizon and every delay (100 years). With the
+// trace's own bounds (submit_s, task_s) it keeps any simulated instant, the
+// horizon plus one more delay, inside time.Duration's 292 years: no sum of
+// times can wrap.
+const MaxDuration = 100 * 365 * 24 * time.Hour
+
+// check refuses options and jobs whose times could not be simulated.
+func check(jobs []TraceJob, opts Options) error {
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{{"allocation delay", opts.AllocDelay}, {"start-up delay", opts.StartupDelay}, {"tick", opts.Tick}, {"horizon", opts.Horizon},
+		{"heartbeat", opts.Heartbeat}, {"initial allocation interval", opts.InitialAllocation}} {
+		if d.d < 0 || d.d > MaxDuration {
+			return fmt.Errorf("%s %v: want 0 to %v", d.name, d.d, MaxDuration)
+		}
+	}
+	for _, j := range jobs {
+		if !(j.SubmitS >= 0 && j.SubmitS <= maxSubmitS) {
+			return fmt.Errorf("job %q: submitted at %v s: want 0 to %d", j.Name, j.SubmitS, maxSubmitS)
+		}
+		for _, st := range j.Stages {
+			if !(st.TaskS > 0 && st.TaskS <= maxTaskS) {
+				return fmt.Errorf("job %q stage %q: tasks of %v s: want more than 0 and at most %d", j.Name, st.Stage, st.TaskS, maxTaskS)
+			}
+		}
+	}
+	return nil
+}
+
+// Result is what a run measured. Times are simulated seconds.
+type Result struct {
+	Policy              string  `json:"policy"`
+	MakespanS           float64 `json:"makespan_s"`
+	ExecutorSeconds     float64 `json:"executor_seconds"`
+	IdleExecutorSeconds float64 `json:"idle_executor_seconds"`
+	PeakExecutors       int     `json:"peak_executors"`
+	ContainerRequests   int     `json:"container_requests"`
+	MeanJobS            float64 `json:"mean_job_s"`
+	P95JobS             float64 `json:"p95_job_s"`
+	Jobs                int     `json:"jobs"`
+	FailedJobs          int     `json:"failed_jobs"`
+	Tasks               int     `json:"tasks"`
+}
+
+// epoch is simulated time zero.
+var epoch = time.Unix(0, 0).UTC()
+
+type eventKind int
+
+const (
+	evSubmit   eventKind = iota
+	evRegister           // an executor finished starting
+	evTaskEnd
+	evWake // the core's next needed call
+)
+
+type event struct {
+	at      time.Time
+	seq     int
+	kind    eventKind
+	job     int                 // evSubmit: index in the trace
+	box     *box                // evRegister, evTaskEnd
+	attempt scheduler.AttemptID // evTaskEnd
+}
+
+type eventQueue []*event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if !q[i].at.Equal(q[j].at) {
+		return q[i].at.Before(q[j].at)
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+// box is a container from grant to its end, and its executor.
+type box struct {
+	id        string
+	granted   time.Time
+	ready     bool
+	running   int
+	idleFrom  time.Time
+	ended     bool
+	idleTotal time.Duration
+}
+
+// run is the simulated RM, NodeManagers and executors around the AM's
+// own core: the core decides as it does in the product, and the run
+// carries out its actions on simulated time.
+type run struct {
+	opts Options
+	jobs []TraceJob
+	end  time.Time // the last submission plus the horizon
+	core *core.Core
+	now  time.Time
+	// queue holds what happens next; wake is the core's Next already in
+	// it.
+	queue eventQueue
+	seq   int
+	wake  time.Time
+	// quiet says the last allocate changed nothing and nothing is owed
+	// that the RM could grant before another event (sleep).
+	quiet bool
+
+	boxes map[string]*box
+	order []*box // every container ever granted, in grant order
+	// asked are the grant times of the outstanding requests, oldest
+	// first; held counts the containers granted and not yet ended;
+	// completed the ended ones the next allocate reports.
+	asked     []time.Time
+	held      int
+	completed []core.Completion
+	nextBox   int
+
+	durations map[scheduler.StageID]time.Duration
+	jobTimes  []float64
+	remaining int
+	res       Result
+}
+
+// Run simulates jobs under opts.
+func Run(jobs []TraceJob, opts Options) (Result, error) {
+	if err := check(jobs, opts); err != nil {
+		return Result{}, err
+	}
+	if opts.Horizon <= 0 {
+		opts.Horizon = 7 * 24 * time.Hour
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = time.Second
+	}
+	if opts.InitialAllocation <= 0 {
+		opts.InitialAllocation = 200 * time.Millisecond
+	}
+	cc := &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{opts.Executor.ID: opts.StaticExecutors}, MaxGPUsPerNode: opts.Executor.GPUs,
+		Heartbeat: opts.Heartbeat, InitialAllocation: opts.InitialAllocation}
+	cfg := core.Config{Scheduler: opts.Scheduler, Profiles: []scheduler.Profile{opts.Executor}, AllocationTick: opts.Tick, Session: true, Containers: cc}
+	policy := "static"
+	if opts.Dynamic {
+		cfg.Allocation = &opts.Allocation
+		policy = opts.Allocation.Policy.String()
+	}
+	c, err := core.New(cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	r := &run{opts: opts, jobs: jobs, core: c, now: epoch, boxes: map[string]*box{},
+		durations: map[scheduler.StageID]time.Duration{}, remaining: len(jobs)}
+	r.res.Policy = policy
+	r.end = epoch.Add(opts.Horizon)
+	for i, j := range jobs {
+		at := epoch.Add(seconds(j.SubmitS))
+		r.push(&event{at: at, kind: evSubmit, job: i})
+		if last := at.Add(opts.Horizon); last.After(r.end) {
+			r.end = last
+		}
+	}
+	if err := r.ready(); err != nil {
+		return Result{}, err
+	}
+	if err := r.loop(); err != nil {
+		return Result{}, err
+	}
+	return r.result(), nil
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func (r *run) push(e *event) {
+	e.seq = r.seq
+	r.seq++
+	heap.Push(&r.queue, e)
+}
+
+func (r *run) loop() error {
+	for r.remaining > 0 {
+		if len(r.queue) == 0 {
+			return fmt.Errorf("simulation stalled at %.1fs with %d jobs unfinished: no executor can run their tasks", r.now.Sub(epoch).Seconds(), r.remaining)
+		}
+		e := heap.Pop(&r.queue).(*event)
+		r.now = e.at
+		if r.now.After(r.end) {
+			return fmt.Errorf("simulation passed its horizon, %v after the last submission, with %d of %d jobs unfinished (can their tasks fit an executor of %d cores and %d GPUs?)",
+				r.opts.Horizon, r.remaining, len(r.jobs), r.opts.Executor.Cores, r.opts.Executor.GPUs)
+		}
+		if err := r.handle(e); err != nil {
+			return err
+		}
+		// Decide once per instant, after every event at this time.
+		if len(r.queue) > 0 && r.queue[0].at.Equal(r.now) {
+			continue
+		}
+		if err := r.ready(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handle feeds one event to the core.
+func (r *run) handle(e *event) error {
+	switch e.kind {
+	case evSubmit:
+		return r.submit(e.job)
+	case evRegister:
+		b := e.box
+		if b.ended {
+			return nil
+		}
+		b.ready, b.idleFrom = true, r.now
+		gpus := make([]string, r.opts.Executor.GPUs)
+		for i := range gpus {
+			gpus[i] = fmt.Sprint(i)
+		}
+		return r.core.Register(r.now, core.Registration{Executor: scheduler.ExecutorID(b.id), Host: "node-" + b.id, Cores: r.opts.Executor.Cores, GPUs: gpus})
+	case evTaskEnd:
+		b := e.box
+		if b.running--; b.running == 0 {
+			b.idleFrom = r.now
+		}
+		r.core.Statuses(r.now, scheduler.ExecutorID(b.id), []core.TaskStatus{{Attempt: e.attempt, State: core.TaskSucceeded}})
+	case evWake:
+	}
+	return nil
+}
+
+func (r *run) submit(i int) error {
+	tj := r.jobs[i]
+	job := &jobspec.Job{Name: tj.Name, Pool: tj.Pool, Source: "trace"}
+	for _, row := range tj.Stages {
+		// Built-in stages: the simulated executors run nothing, and a
+		// built-in needs no command.
+		job.Stages = append(job.Stages, jobspec.Stage{Name: row.Stage, After: row.After, Tasks: row.Tasks, CPUs: row.CPUs, GPUs: row.GPUs, Builtin: "sim", Line: row.Line})
+	}
+	id, err := r.core.Submit(r.now, job, nil)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", tj.Stages[0].Line, err)
+	}
+	for k, sid := range r.core.JobStages(id) {
+		r.durations[sid] = seconds(tj.Stages[k].TaskS)
+	}
+	return nil
+}
+
+// ready has the core decide at now and carries out its actions; an
+// allocate is answered at once, and the core decides again.
+func (r *run) ready() error {
+	for {
+		rd := r.core.Ready(r.now)
+		for _, l := range rd.Launches {
+			b := r.boxes[string(l.Executor)]
+			if b.running == 0 {
+				b.idleTotal += r.now.Sub(b.idleFrom)
+			}
+			b.running++
+			r.res.Tasks++
+			r.push(&event{at: r.now.Add(r.durations[l.Attempt.Task.Stage]), kind: evTaskEnd, attempt: l.Attempt, box: b})
+		}
+		if len(rd.Kills) > 0 {
+			return fmt.Errorf("unexpected kills in a simulation without failures: %v", rd.Kills)
+		}
+		for _, d := range rd.Disconnects {
+			b := r.boxes[string(d.Executor)]
+			r.close(b)
+			r.core.ConnectionEnded(r.now, d.Executor, "shut down")
+			r.completed = append(r.completed, core.Completion{Container: b.id})
+		}
+		for _, s := range rd.StartContainers {
+			r.push(&event{at: r.now.Add(r.opts.StartupDelay), kind: evRegister, box: r.boxes[s.Container]})
+		}
+		for _, f := range rd.Finished {
+			r.remaining--
+			r.res.Jobs++
+			if !f.Succeeded {
+				r.res.FailedJobs++
+			}
+			r.jobTimes = append(r.jobTimes, r.now.Sub(f.Started).Seconds())
+		}
+		if rd.Unregister != nil {
+			return fmt.Errorf("the application ended at %.1fs: %s", r.now.Sub(epoch).Seconds(), rd.Unregister.Diagnostics)
+		}
+		if rd.Allocate == nil {
+			r.sleep(rd.Next)
+			return nil
+		}
+		res, err := r.answer(rd.Allocate)
+		if err != nil {
+			return err
+		}
+		r.quiet = len(res.Allocated)+len(res.Completed)+len(rd.Allocate.Release)+len(rd.Allocate.Exclude)+len(rd.Allocate.Include) == 0 &&
+			(len(r.asked) == 0 || r.opts.Capacity > 0 && r.held >= r.opts.Capacity)
+		r.core.Allocated(r.now, res)
+	}
+}
+
+// sleep has the core called again at next. Heartbeats that cannot change
+// anything are not simulated one by one: after a quiet allocate (nothing
+// given, nothing given back, no grant to come before an event) whose next
+// is a plain heartbeat interval away, the run wakes at the last heartbeat
+// before its next event instead, as the real loop would, on the same
+// phase. Without this a static application idle for days would take a
+// call a simulated second.
+func (r *run) sleep(next time.Time) {
+	if next.IsZero() {
+		return
+	}
+	if r.quiet && next.Sub(r.now) == r.opts.Heartbeat && len(r.queue) > 0 {
+		if gap := r.queue[0].at.Sub(next); gap > 0 {
+			next = next.Add(gap / r.opts.Heartbeat * r.opts.Heartbeat)
+		}
+	}
+	r.quiet = false
+	if !next.Equal(r.wake) {
+		r.wake = next
+		r.push(&event{at: next, kind: evWake})
+	}
+}
+
+// answer is the simulated RM's reply to an allocate. An ask is the new
+// number of outstanding requests: more are each granted AllocDelay after
+// they were first asked for, fewer cancel the newest. Grants wait while
+// the cluster holds Capacity containers.
+func (r *run) answer(req *core.AllocateRequest) (core.AllocateResult, error) {
+	var res core.AllocateResult
+	for _, id := range req.Release {
+		r.close(r.boxes[id])
+	}
+	want := 0
+	for _, a := range req.Asks {
+		want += a.Count
+	}
+	if want > MaxExecutors-r.held {
+		return res, fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), r.held+want, MaxExecutors)
+	}
+	if want > len(r.asked) {
+		r.res.ContainerRequests += want - len(r.asked)
+		for len(r.asked) < want {
+			r.asked = append(r.asked, r.now.Add(r.opts.AllocDelay))
+		}
+	}
+	r.asked = r.asked[:want]
+	for len(r.asked) > 0 && !r.asked[0].After(r.now) && (r.opts.Capacity == 0 || r.held < r.opts.Capacity) {
+		r.asked = r.asked[1:]
+		b := &box{id: fmt.Sprintf("container_%06d", r.nextBox), granted: r.now}
+		r.nextBox++
+		r.boxes[b.id] = b
+		r.order = append(r.order, b)
+		r.held++
+		r.res.PeakExecutors = max(r.res.PeakExecutors, r.held)
+		res.Allocated = append(res.Allocated, core.Container{ID: b.id, Node: "node-" + b.id, NodeName: "node-" + b.id, Profile: r.opts.Executor.ID})
+	}
+	res.Completed, r.completed = r.completed, nil
+	return res, nil
+}
+
+// close ends a container's accounting at now.
+func (r *run) close(b *box) {
+	if b == nil || b.ended {
+		return
+	}
+	b.ended = true
+	r.held--
+	r.res.ExecutorSeconds += r.now.Sub(b.granted).Seconds()
+	if b.ready && b.running == 0 {
+		b.idleTotal += r.now.Sub(b.idleFrom)
+	}
+	r.res.IdleExecutorSeconds += b.idleTotal.Seconds()
+}
+
+func (r *run) result() Result {
+	// The run ends with the last job: what is still held stops counting.
+	for _, b := range r.order {
+		r.close(b)
+	}
+	res := r.res
+	// Sums of many float seconds carry rounding noise: keep milliseconds.
+	res.ExecutorSeconds = math.Round(res.ExecutorSeconds*1000) / 1000
+	res.IdleExecutorSeconds = math.Round(res.IdleExecutorSeconds*1000) / 1000
+	res.MakespanS = r.now.Sub(epoch).Seconds()
+	if n := len(r.jobTimes); n > 0 {
+		sum := 0.0
+		for _, t := range r.jobTimes {
+			sum += t
+		}
+		res.MeanJobS = sum / float64(n)
+		sorted := append([]float64(nil), r.jobTimes...)
+		sort.Float64s(sorted)
+		res.P95JobS = sorted[min(n-1, (95*n+99)/100-1)]
+	}
+	return res
+}

@@ -1,0 +1,31 @@
+// Package taskenv names the variables Spindle reserves in a task's
+// environment. It is a leaf, so that job specs (am/jobspec) and
+// configuration (deploy/config) can refuse them without depending on the
+// executor, and the AM's pure core with them.
+package taskenv
+
+import "strings"
+
+// GPUVisibility are the variables through which CUDA, the NVIDIA container
+// runtime and ROCm (HIP, ROCr) choose the GPUs a process sees. An
+// executor's values describe all of its GPUs, not a task's, so a task
+// never inherits them; Spindle sets CUDA_VISIBLE_DEVICES (which HIP honours
+// too) to exactly the task's addresses.
+var GPUVisibility = []string{"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}
+
+// Reserved reports whether a variable is Spindle's to set for each task:
+// SPINDLE_* (the task's identity, and the executor's own launch
+// variables) and the GPU visibility variables. A task does not inherit
+// them from its executor, and neither spindle.executorEnv nor a job spec
+// may set them.
+func Reserved(name string) bool {
+	if strings.HasPrefix(name, "SPINDLE_") {
+		return true
+	}
+	for _, v := range GPUVisibility {
+		if name == v {
+			return true
+		}
+	}
+	return false
+}

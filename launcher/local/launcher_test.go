@@ -1,0 +1,43 @@
+package local
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spindle-yarn/spindle/executor"
+)
+
+// An executor's environment is the submitter's less its SPINDLE_*
+// variables, then spindle.executorEnv, then the whole launch, which the
+// executor reads back.
+func TestEnvironmentCarriesTheLaunch(t *testing.T) {
+	l, err := New(Config{Binary: "/bin/true", DriverAddr: "127.0.0.1:4000", AppID: "local-1-abc", Secret: []byte("s"),
+		Environ: []string{"PATH=/bin", "SPINDLE_EXECUTOR_ID=stale"}, ExecutorEnv: map[string]string{"MODEL": "m"}, TaskLogMaxBytes: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := l.environment(Executor{ID: "exec-1", Cores: 2, GPUs: []string{"1", "3"}}, "/tmp/app/exec-1")
+	for _, kv := range []string{"PATH=/bin", "MODEL=m"} {
+		if !slices.Contains(env, kv) {
+			t.Errorf("environment %q lacks %s", env, kv)
+		}
+	}
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasSuffix(kv, "=stale") }) {
+		t.Errorf("environment %q keeps the submitter's SPINDLE_EXECUTOR_ID", env)
+	}
+	got, err := executor.LaunchFromEnv(func(k string) (string, bool) {
+		for _, kv := range env {
+			if name, v, _ := strings.Cut(kv, "="); name == k {
+				return v, true
+			}
+		}
+		return "", false
+	})
+	want := executor.Launch{DriverAddress: "127.0.0.1:4000", AppID: "local-1-abc", ExecutorID: "exec-1", Cores: 2, GPUs: 2,
+		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 4096, SecretFrom: "stdin"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("the executor reads %+v, %v\nwant %+v", got, err, want)
+	}
+}
