@@ -37,6 +37,7 @@ type YARN struct {
 type rmState struct {
 	y          *YARN
 	responseID int32
+	asked      int // containers the last logged ask wanted
 	// containers are the allocated containers not known to have
 	// completed: their protos start them and name them in releases.
 	containers map[string]*hadoopyarn.ContainerProto
@@ -100,8 +101,10 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	for _, a := range req.Asks {
 		asked += a.Count
 	}
-	if asked > 0 || len(req.Release) > 0 {
+	// Every heartbeat carries the whole ask: say so when it changes.
+	if asked != r.asked || len(req.Release) > 0 {
 		d.log.WithFields(logrus.Fields{"asked": asked, "released": len(req.Release)}).Info("asking the ResourceManager for containers")
+		r.asked = asked
 	}
 	go func() {
 		resp, err := r.y.RM.Allocate(ctx, msg)

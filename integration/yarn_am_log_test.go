@@ -1,0 +1,99 @@
+package integration
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
+)
+
+// findUnder returns the files under dir whose path matches re.
+func findUnder(dir string, re *regexp.Regexp) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && re.MatchString(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// The ApplicationMaster's log, where `yarn logs` finds it, tells an
+// operator what happened: its registration, the allocations, each
+// executor's launch, how the application ended; and never the
+// application secret, which the AM holds in its credentials.
+func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
+	c := testcluster.Get(t)
+	spec := writeSpec(t, "name: yarn-logged\nstages:\n  - {name: s, tasks: 4, command: \"sleep 4\"}\n")
+	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.memory=512m", spec)
+	defer cmd.Process.Kill()
+
+	// While it runs, read the secret from the AM container's credentials
+	// (gone once the application has ended).
+	var app string
+	var secret []byte
+	for deadline := time.Now().Add(time.Minute); secret == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never found the AM's credentials:\n%s", buf.String())
+		}
+		m := submittedID.FindStringSubmatch(buf.String())
+		if m == nil {
+			continue
+		}
+		app = m[1]
+		amContainer := regexp.MustCompile(`/` + regexp.QuoteMeta(app) + `/container_\d+_\d+_01_000001/container_tokens$`)
+		for _, f := range findUnder(c.Dir, amContainer) {
+			if creds, err := credentials.ReadFile(f); err == nil {
+				if s, ok := creds.FindSecret(executor.SecretAlias); ok {
+					secret = s
+				}
+			}
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("submit: %v\n%s", err, buf.String())
+	}
+	logs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(app)+`/container_\d+_\d+_01_000001/am\.stderr$`))
+	if len(logs) != 1 {
+		t.Fatalf("%d AM logs for %s under %s, want 1", len(logs), app, c.Dir)
+	}
+	b, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`level=info msg="registered with the ResourceManager" app=` + app + ` .*tracking_url=`),
+		regexp.MustCompile(`level=info msg="asking the ResourceManager for containers" app=` + app + ` asked=2`),
+		regexp.MustCompile(`level=info msg="containers allocated" allocated=\d+ app=` + app),
+		regexp.MustCompile(`level=info msg="job succeeded: 4 tasks`),
+		regexp.MustCompile(`level=info msg="unregistered: job yarn-logged succeeded" app=` + app + ` final_status=APP_SUCCEEDED`),
+	} {
+		if !want.MatchString(log) {
+			t.Errorf("the AM log has no line matching %s", want)
+		}
+	}
+	launched := regexp.MustCompile(`msg="launching executor" app=\S+ container=(container_\S+)`).FindAllStringSubmatch(log, -1)
+	registered := regexp.MustCompile(`msg="executor registered: [^"]*" app=\S+ executor=(container_\S+)`).FindAllStringSubmatch(log, -1)
+	if len(launched) != 2 || len(registered) != 2 {
+		t.Errorf("%d executors launched and %d registered in the log, want 2 and 2", len(launched), len(registered))
+	}
+	for _, enc := range []string{string(secret), hex.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret), base64.RawURLEncoding.EncodeToString(secret)} {
+		if strings.Contains(log, enc) {
+			t.Errorf("the AM log holds the application secret")
+		}
+	}
+	if t.Failed() {
+		t.Logf("AM log %s:\n%s", logs[0], log)
+	}
+}
