@@ -51,8 +51,8 @@ type found struct {
 }
 
 // DiscoverGPUs returns the want GPU addresses of this executor, from the
-// first of these sources that says anything (DESIGN.md §GPU address
-// formats: the NodeManager's choice, then what the container sees, then
+// first of these sources that says anything (docs/architecture.md,
+// "GPU addresses": the NodeManager's choice, then what the container sees, then
 // the AM's):
 //
 //  1. what its launcher gave it: SPINDLE_EXECUTOR_GPU_ADDRESSES or

@@ -10,7 +10,7 @@ import (
 )
 
 // The three GPU address formats Spindle shares with Apache Spark
-// (DESIGN.md §GPU address formats), with the facts taken from Spark's
+// (docs/architecture.md, "GPU addresses"), with the facts taken from Spark's
 // org.apache.spark.resource.ResourceInformation and ResourceUtils:
 //
 //	(a) discovery script stdout, one ResourceInformation:

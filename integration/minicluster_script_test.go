@@ -13,7 +13,7 @@ import (
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
 
-// These tests hold minicluster.sh to its contract (DESIGN.md §Mini cluster)
+// These tests hold minicluster.sh to its contract (docs/minicluster.md)
 // with clusters of their own, one NodeManager each to keep them light.
 
 func scriptEnv(t *testing.T, extra ...string) []string {

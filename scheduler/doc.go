@@ -2,7 +2,7 @@
 // executors and their GPU addresses (whole and fractional), jobs as DAGs of
 // stages, FIFO and FAIR pools, retries, host exclusion and placement.
 //
-// It is pure (DESIGN.md §Principles): no I/O, no goroutines, no clock of its
+// It is pure (docs/architecture.md): no I/O, no goroutines, no clock of its
 // own. Events and the current time come in as values; decisions go out as
 // values the caller carries out, in the manner of etcd-io/raft's Ready. The
 // loop a caller (the ApplicationMaster, local mode's driver) writes:

@@ -3,5 +3,5 @@
 // numbers and types) and the Go generated from them by `make proto`, the
 // Hadoop IPC client with SASL (yarnpb/ipc), typed clients for the three YARN
 // protocols, credentials files (HADOOP_TOKEN_FILE_LOCATION) and Hadoop's XML
-// configuration. See DESIGN.md §Protocol facts.
+// configuration. See docs/yarnpb.md.
 package yarnpb

@@ -269,8 +269,8 @@ type Register struct {
 	ExecutorId string `protobuf:"bytes,1,opt,name=executor_id,json=executorId,proto3" json:"executor_id,omitempty"`
 	Host       string `protobuf:"bytes,2,opt,name=host,proto3" json:"host,omitempty"`
 	Cores      int32  `protobuf:"varint,3,opt,name=cores,proto3" json:"cores,omitempty"`
-	// Exactly the GPUs this executor may hand out (DESIGN.md §GPU address
-	// formats), in the order it found them.
+	// Exactly the GPUs this executor may hand out (docs/architecture.md,
+	// "GPU addresses"), in the order it found them.
 	GpuAddresses  []string `protobuf:"bytes,4,rep,name=gpu_addresses,json=gpuAddresses,proto3" json:"gpu_addresses,omitempty"`
 	Pid           int32    `protobuf:"varint,5,opt,name=pid,proto3" json:"pid,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -486,8 +486,8 @@ type Launch struct {
 	// empty when argv is set.
 	Builtin string `protobuf:"bytes,8,opt,name=builtin,proto3" json:"builtin,omitempty"`
 	// The job's environment for the task, in the order the job spec gave it;
-	// the executor adds the SPINDLE_* variables of DESIGN.md §Task
-	// environment after these, so a job cannot override them.
+	// the executor adds the SPINDLE_* variables of docs/architecture.md
+	// ("Task environment") after these, so a job cannot override them.
 	Env []*EnvVar `protobuf:"bytes,9,rep,name=env,proto3" json:"env,omitempty"`
 	// Exactly the GPUs this task sees (CUDA_VISIBLE_DEVICES).
 	GpuAddresses  []string `protobuf:"bytes,10,rep,name=gpu_addresses,json=gpuAddresses,proto3" json:"gpu_addresses,omitempty"`

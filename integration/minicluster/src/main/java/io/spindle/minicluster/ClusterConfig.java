@@ -37,7 +37,7 @@ final class ClusterConfig {
 
     // GPUs as a countable resource type. There is no GPU plugin (no
     // nvidia-smi here), so the NodeManagers advertise a count and assign no
-    // device indices: exactly the mini-cluster path DESIGN.md describes.
+    // device indices: exactly the mini-cluster path of docs/architecture.md, "GPU addresses".
     conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
     conf.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + GPU, s.gpusPerNode);
     conf.setLong("yarn.resource-types." + GPU + ".maximum-allocation", s.gpusPerNode);
