@@ -1,0 +1,148 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/launcher/nodemanager"
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc/ipctest"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// fakeRM answers allocate from a script: respond gets the call's number
+// (from 0) and request. Asked to forget, its next allocate answers that
+// the application master is not registered, as a restarted RM does.
+type fakeRM struct {
+	mu         sync.Mutex
+	allocates  []*hadoopyarn.AllocateRequestProto
+	registered int
+	forget     bool
+	respond    func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto
+}
+
+func (f *fakeRM) handle(method string, body []byte) (proto.Message, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch method {
+	case "registerApplicationMaster":
+		f.registered++
+		return &hadoopyarn.RegisterApplicationMasterResponseProto{}, nil
+	case "allocate":
+		req := &hadoopyarn.AllocateRequestProto{}
+		if err := proto.Unmarshal(body, req); err != nil {
+			return nil, err
+		}
+		f.allocates = append(f.allocates, req)
+		if f.forget {
+			f.forget = false
+			return nil, &ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.ApplicationMasterNotRegisteredException", Message: "restarted"}
+		}
+		resp := &hadoopyarn.AllocateResponseProto{}
+		if f.respond != nil {
+			resp = f.respond(len(f.allocates)-1, req)
+		}
+		resp.ResponseId = proto.Int32(req.GetResponseId() + 1)
+		return resp, nil
+	}
+	return nil, &ipc.RemoteError{Class: "org.apache.hadoop.ipc.RpcNoSuchMethodException", Message: method}
+}
+
+// requests returns the allocates so far.
+func (f *fakeRM) requests() []*hadoopyarn.AllocateRequestProto {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.allocates)
+}
+
+// startYarnDriver runs a one-task job on a driver whose RM is f, with
+// one executor of 2 cores and a GPU wanted; it returns what Run returned.
+func startYarnDriver(t *testing.T, f *fakeRM) <-chan error {
+	t.Helper()
+	srv := &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: f.handle}
+	addr := srv.Start(t)
+	opts := ipc.Options{Auth: ipc.Auth{User: "am", Tokens: []*hadoopcommon.TokenProto{}}}
+	rm, err := yarn.NewAMRMClient([]string{addr}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rm.Close() })
+	y := &YARN{RM: rm, Launcher: nodemanager.New(opts, &hadoopyarn.ContainerLaunchContextProto{}, 2), Register: func(ctx context.Context) error {
+		_, err := rm.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{})
+		return err
+	}}
+	cfg := Config{Core: core.Config{Profiles: []scheduler.Profile{{Cores: 2, MemoryMB: 512, GPUs: 1}},
+		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 3}, MaxGPUsPerNode: 4, Heartbeat: 20 * time.Millisecond, InitialAllocation: 10 * time.Millisecond}},
+		Secret: testSecret, Listen: "127.0.0.1:0", YARN: y}
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, final, err := d.Run(context.Background(), job, nil)
+		if err == nil && !final.Succeeded {
+			err = errors.New(final.Diagnostics)
+		}
+		done <- err
+	}()
+	return done
+}
+
+// The loop's side of the AMRM conversation: an RM that forgot the
+// application (ApplicationMasterNotRegistered, or AM_RESYNC from older
+// RMs) is registered with again, and the next allocate starts over at
+// response id 0 with the whole ask; later allocates echo the RM's
+// response id; AM_SHUTDOWN ends the application, saying so.
+func TestDriverObeysTheRMsCommands(t *testing.T) {
+	f := &fakeRM{forget: true, respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+		switch n {
+		case 2:
+			return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_RESYNC.Enum()}
+		case 4:
+			return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
+		}
+		return &hadoopyarn.AllocateResponseProto{}
+	}}
+	var err error
+	select {
+	case err = <-startYarnDriver(t, f):
+	case <-time.After(10 * time.Second):
+		t.Fatal("the application did not end on AM_SHUTDOWN")
+	}
+	if err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {
+		t.Fatalf("Run ended with %v, want the application failed by AM_SHUTDOWN", err)
+	}
+	reqs := f.requests()
+	if f.registered != 2 || len(reqs) < 5 {
+		t.Fatalf("registered %d times in %d allocates; want 2 (once per forgetting) in at least 5", f.registered, len(reqs))
+	}
+	for _, i := range []int{1, 3} { // the allocates after registering again
+		if reqs[i].GetResponseId() != 0 {
+			t.Errorf("allocate %d, after registering again, sent responseId %d, want 0", i, reqs[i].GetResponseId())
+		}
+		ask := reqs[i].GetAsk()
+		if len(ask) != 1 || ask[0].GetNumContainers() != 3 || ask[0].GetAllocationRequestId() != 1 || yarn.ResourceValue(ask[0].GetCapability(), yarn.GPU) != 1 {
+			t.Errorf("allocate %d asks %v, want 3 containers of 1 %s with allocation request id 1", i, ask, yarn.GPU)
+		}
+	}
+	if got := reqs[2].GetResponseId(); got != 1 {
+		t.Errorf("allocate 2 sent responseId %d, want the RM's 1 echoed", got)
+	}
+}
