@@ -75,7 +75,9 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 			msg.Release = append(msg.Release, ct.GetId())
 		}
 	}
+	asked := 0
 	for _, a := range req.Asks {
+		asked += a.Count
 		gpus := map[string]int64{yarn.GPU: int64(a.Profile.GPUs)}
 		if a.Profile.GPUs == 0 {
 			gpus = nil
@@ -96,10 +98,6 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	if len(req.Exclude)+len(req.Include) > 0 {
 		msg.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: req.Exclude, BlacklistRemovals: req.Include}
 		d.log.WithFields(logrus.Fields{"excluded": req.Exclude, "included": req.Include}).Warn("changing the nodes excluded from the application's asks")
-	}
-	asked := 0
-	for _, a := range req.Asks {
-		asked += a.Count
 	}
 	// Every heartbeat carries the whole ask: say so when it changes.
 	if asked != r.asked || len(req.Release) > 0 {
