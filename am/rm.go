@@ -52,6 +52,38 @@ func newRMState(y *YARN) *rmState {
 // each container fills.
 func askID(p scheduler.ProfileID) int64 { return int64(p) + 1 }
 
+// resourceRequest is ask a as YARN's ResourceRequest: anywhere, under
+// the profile's ask id, on nodes of label when it is set.
+func resourceRequest(a core.Ask, label string) *hadoopyarn.ResourceRequestProto {
+	gpus := map[string]int64{yarn.GPU: int64(a.Profile.GPUs)}
+	if a.Profile.GPUs == 0 {
+		gpus = nil
+	}
+	ask := &hadoopyarn.ResourceRequestProto{
+		Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(int32(askID(a.Profile.ID)))},
+		ResourceName:        proto.String("*"),
+		Capability:          yarn.NewResource(a.Profile.MemoryMB, int32(a.Profile.Cores), gpus),
+		NumContainers:       proto.Int32(int32(a.Count)),
+		RelaxLocality:       proto.Bool(true),
+		AllocationRequestId: proto.Int64(askID(a.Profile.ID)),
+	}
+	if label != "" {
+		ask.NodeLabelExpression = proto.String(label)
+	}
+	return ask
+}
+
+// allocatedContainer is an allocated container as the core sees it: the
+// profile whose ask it fills (from the allocation request id the RM
+// echoes), its node, and the node's name as the blacklist takes it.
+func allocatedContainer(ct *hadoopyarn.ContainerProto, portInNodeName bool) core.Container {
+	node, name := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
+	if portInNodeName {
+		name = node
+	}
+	return core.Container{ID: yarn.ContainerID(ct.GetId()), Node: node, NodeName: name, Profile: scheduler.ProfileID(ct.GetAllocationRequestId() - 1)}
+}
+
 // allocateDone is an allocate's outcome, in the loop.
 type allocateDone struct {
 	resp     *hadoopyarn.AllocateResponseProto
@@ -78,22 +110,7 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	asked := 0
 	for _, a := range req.Asks {
 		asked += a.Count
-		gpus := map[string]int64{yarn.GPU: int64(a.Profile.GPUs)}
-		if a.Profile.GPUs == 0 {
-			gpus = nil
-		}
-		ask := &hadoopyarn.ResourceRequestProto{
-			Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(int32(askID(a.Profile.ID)))},
-			ResourceName:        proto.String("*"),
-			Capability:          yarn.NewResource(a.Profile.MemoryMB, int32(a.Profile.Cores), gpus),
-			NumContainers:       proto.Int32(int32(a.Count)),
-			RelaxLocality:       proto.Bool(true),
-			AllocationRequestId: proto.Int64(askID(a.Profile.ID)),
-		}
-		if r.y.NodeLabel != "" {
-			ask.NodeLabelExpression = proto.String(r.y.NodeLabel)
-		}
-		msg.Ask = append(msg.Ask, ask)
+		msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel))
 	}
 	if len(req.Exclude)+len(req.Include) > 0 {
 		msg.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: req.Exclude, BlacklistRemovals: req.Include}
@@ -147,13 +164,9 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: st.GetExitStatus(), Diagnostics: st.GetDiagnostics()})
 	}
 	for _, ct := range resp.GetAllocatedContainers() {
-		id := yarn.ContainerID(ct.GetId())
-		r.containers[id] = ct
-		node, name := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
-		if r.y.PortInNodeName {
-			name = node
-		}
-		res.Allocated = append(res.Allocated, core.Container{ID: id, Node: node, NodeName: name, Profile: scheduler.ProfileID(ct.GetAllocationRequestId() - 1)})
+		c := allocatedContainer(ct, r.y.PortInNodeName)
+		r.containers[c.ID] = ct
+		res.Allocated = append(res.Allocated, c)
 	}
 	if n := len(res.Allocated); n > 0 {
 		d.log.WithField("allocated", n).Info("containers allocated")

@@ -146,3 +146,53 @@ func TestDriverObeysTheRMsCommands(t *testing.T) {
 		t.Errorf("allocate 2 sent responseId %d, want the RM's 1 echoed", got)
 	}
 }
+
+// Each profile's ask goes to YARN under an id of its own (priority and
+// allocation request id), with its capability, GPUs only where it has
+// them, and the node label; the container the RM allocates for that id
+// comes back to the core as that profile's, named as the blacklist takes
+// its node. A container with no allocation request id fills no ask.
+func TestAsksAndContainersKeepProfilesApart(t *testing.T) {
+	profiles := []scheduler.Profile{{ID: 0, Cores: 1, MemoryMB: 512}, {ID: 1, Cores: 4, MemoryMB: 4096, GPUs: 2}}
+	ids := map[int64]bool{}
+	for _, p := range profiles {
+		rr := resourceRequest(core.Ask{Profile: p, Count: 3}, "gpu")
+		id := rr.GetAllocationRequestId()
+		if ids[id] || int64(rr.GetPriority().GetPriority()) != id {
+			t.Errorf("profile %d asks with allocation request id %d and priority %d: want an id of its own, as its priority", p.ID, id, rr.GetPriority().GetPriority())
+		}
+		ids[id] = true
+		c := rr.GetCapability()
+		if c.GetMemory() != p.MemoryMB || c.GetVirtualCores() != int32(p.Cores) || yarn.ResourceValue(c, yarn.GPU) != int64(p.GPUs) ||
+			rr.GetNumContainers() != 3 || rr.GetResourceName() != "*" || rr.GetNodeLabelExpression() != "gpu" {
+			t.Errorf("profile %+v asks %v", p, rr)
+		}
+		if hasGPU := slices.ContainsFunc(c.GetResourceValueMap(), func(e *hadoopyarn.ResourceInformationProto) bool { return e.GetKey() == yarn.GPU }); hasGPU != (p.GPUs > 0) {
+			t.Errorf("profile %d (%d GPUs) names %s in its capability: %v", p.ID, p.GPUs, yarn.GPU, hasGPU)
+		}
+		ct := &hadoopyarn.ContainerProto{Id: containerID(5), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("n1"), Port: proto.Int32(8041)}, AllocationRequestId: proto.Int64(id)}
+		for _, portInName := range []bool{false, true} {
+			got := allocatedContainer(ct, portInName)
+			want := core.Container{ID: "container_1_0001_01_000005", Node: "n1:8041", NodeName: "n1", Profile: p.ID}
+			if portInName {
+				want.NodeName = "n1:8041"
+			}
+			if got != want {
+				t.Errorf("profile %d's container (port in node name %v) reaches the core as %+v, want %+v", p.ID, portInName, got, want)
+			}
+		}
+	}
+	if rr := resourceRequest(core.Ask{Profile: profiles[0], Count: 1}, ""); rr.NodeLabelExpression != nil {
+		t.Errorf("with no label the ask sets one: %q", rr.GetNodeLabelExpression())
+	}
+	stray := allocatedContainer(&hadoopyarn.ContainerProto{Id: containerID(6), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("n1"), Port: proto.Int32(1)}}, false)
+	if slices.ContainsFunc(profiles, func(p scheduler.Profile) bool { return p.ID == stray.Profile }) {
+		t.Errorf("a container with no allocation request id reaches the core as profile %d's", stray.Profile)
+	}
+}
+
+// containerID is container n of application 1_0001's first attempt.
+func containerID(n int64) *hadoopyarn.ContainerIdProto {
+	return &hadoopyarn.ContainerIdProto{Id: proto.Int64(n), AppAttemptId: &hadoopyarn.ApplicationAttemptIdProto{AttemptId: proto.Int32(1),
+		ApplicationId: &hadoopyarn.ApplicationIdProto{ClusterTimestamp: proto.Int64(1), Id: proto.Int32(1)}}}
+}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 	"google.golang.org/protobuf/proto"
 
@@ -61,6 +62,12 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
+	logger, err := logger(c, conf, false)
+	if err != nil {
+		return err
+	}
+	log := logger.WithField("app", appID)
 	s := &settings{c: conf}
 	defaults, err := jobDefaults(conf)
 	if err != nil {
@@ -77,7 +84,9 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	noticeUndefinedPool(os.Stderr, conf, job, schedCfg.Pools)
+	if notice := undefinedPoolNotice(conf, job, schedCfg.Pools); notice != "" {
+		log.Warn(notice)
+	}
 	hconf, err := hadoopconf.FromEnvironment(os.LookupEnv)
 	if err != nil {
 		return err
@@ -123,7 +132,6 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
 	host, _ := os.LookupEnv("NM_HOST")
 	ccfg := core.Config{AppID: appID, Scheduler: schedCfg, Profiles: profiles, OneTaskPerExecutor: mode == "fine",
 		// A container's exit status reaches the AM a heartbeat or two
@@ -165,24 +173,33 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	log, err := logger(c, conf, false)
-	if err != nil {
-		return err
-	}
 	sum, runErr := am.RunAppMaster(c.Context, am.AppMaster{Job: job, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
 		RM: rm, NodeManagers: opts, Executors: launch, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), Launch: app,
-		NodeLabel: policy.NodeLabel, PortInNodeName: policy.PortInNodeName, Log: log.WithField("app", appID),
+		NodeLabel: policy.NodeLabel, PortInNodeName: policy.PortInNodeName, Log: log,
 		// Only on success: a failed attempt may be retried, and the
 		// next one needs the files.
 		BeforeUnregister: func(ctx context.Context, f core.Final) {
 			if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
-				if st, err := staging.New(hconf, user); err == nil {
-					st.Remove(ctx, dir)
-					st.Close()
-				}
+				removeStaging(ctx, log, hconf, user, dir)
 			}
 		}})
 	printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
 	printTimings(c.App.Writer, sum, policy.Initial[profiles[0].ID])
 	return runErr
+}
+
+// removeStaging removes the application's staging directory, saying in
+// the log whether it could: a directory left behind is no reason to fail
+// a job that succeeded.
+func removeStaging(ctx context.Context, log logrus.FieldLogger, hconf *hadoopconf.Conf, user, dir string) {
+	st, err := staging.New(hconf, user)
+	if err == nil {
+		err = st.Remove(ctx, dir)
+		st.Close()
+	}
+	if err != nil {
+		log.WithError(err).WithField("dir", dir).Warn("the staging directory is left behind")
+		return
+	}
+	log.WithField("dir", dir).Info("removed the staging directory")
 }

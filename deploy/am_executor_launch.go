@@ -16,5 +16,9 @@ func executorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 	if err != nil {
 		return executor.Launch{}, err
 	}
-	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials"}, nil
+	level, err := conf.Enum("spindle.log.level")
+	if err != nil {
+		return executor.Launch{}, err
+	}
+	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials", LogLevel: level}, nil
 }

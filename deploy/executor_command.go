@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/executor"
@@ -25,7 +26,20 @@ func executorCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("executor: %w", err)
 			}
-			return executor.Serve(c.Context, launch.Config(os.Environ(), secret))
+			cfg := launch.Config(os.Environ(), secret)
+			cfg.Log = executorLogger(c, launch)
+			return executor.Serve(c.Context, cfg)
 		},
 	}
+}
+
+// executorLogger logs to the executor's stderr (executor.log locally, the
+// container's executor.stderr on YARN) at the launch's level, each line
+// naming the application and the executor.
+func executorLogger(c *cli.Context, launch executor.Launch) logrus.FieldLogger {
+	level := logrus.InfoLevel
+	if launch.LogLevel != "" {
+		level, _ = logrus.ParseLevel(launch.LogLevel) // LaunchFromEnv checked it
+	}
+	return newLogger(c, level).WithFields(logrus.Fields{"app": launch.AppID, "executor": launch.ExecutorID})
 }

@@ -1,10 +1,10 @@
 package deploy
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/launcher/local"
@@ -14,7 +14,7 @@ import (
 // working directories and task logs) in this user's private directory
 // under TMPDIR, first removing ended applications' directories older than
 // spindle.worker.cleanup.appDataTtl.
-func localAppDir(warn io.Writer, conf *config.Config, appID string) (*local.AppDir, error) {
+func localAppDir(log logrus.FieldLogger, conf *config.Config, appID string) (*local.AppDir, error) {
 	ttl, err := conf.Duration("spindle.worker.cleanup.appDataTtl")
 	if err != nil {
 		return nil, err
@@ -25,7 +25,7 @@ func localAppDir(warn io.Writer, conf *config.Config, appID string) (*local.AppD
 	}
 	if _, err := local.Prune(dir, ttl, time.Now()); err != nil {
 		// Old logs left behind are no reason not to run.
-		fmt.Fprintf(warn, "spindle: removing old applications' directories in %s: %v\n", dir, err)
+		log.WithError(err).WithField("dir", dir).Warn("could not remove old applications' directories")
 	}
 	return local.NewAppDir(dir, appID)
 }

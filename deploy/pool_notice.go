@@ -2,23 +2,23 @@ package deploy
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// noticeUndefinedPool says, as Spark's driver logs, that the job's pool is
+// undefinedPoolNotice says, as Spark's driver logs, that the job's pool is
 // one the allocation file does not define, so the scheduler creates it
-// with Spark's defaults. The pool "default" needs no file.
-func noticeUndefinedPool(w io.Writer, conf *config.Config, job *jobspec.Job, pools []scheduler.PoolConfig) {
+// with Spark's defaults; "" when the pool is defined. The pool "default"
+// needs no file.
+func undefinedPoolNotice(conf *config.Config, job *jobspec.Job, pools []scheduler.PoolConfig) string {
 	if job.Pool == "default" {
-		return
+		return ""
 	}
 	for _, p := range pools {
 		if p.Name == job.Pool {
-			return
+			return ""
 		}
 	}
 	why := "no allocation file is set (spindle.scheduler.allocation.file)"
@@ -26,5 +26,5 @@ func noticeUndefinedPool(w io.Writer, conf *config.Config, job *jobspec.Job, poo
 		why = file + " does not define it"
 	}
 	d := scheduler.DefaultPoolConfig(job.Pool)
-	fmt.Fprintf(w, "spindle: pool %q: %s; created with Spark's defaults (weight %d, minShare %d, %v)\n", job.Pool, why, d.Weight, d.MinShare, d.Mode)
+	return fmt.Sprintf("pool %q: %s; created with Spark's defaults (weight %d, minShare %d, %v)", job.Pool, why, d.Weight, d.MinShare, d.Mode)
 }

@@ -1,7 +1,6 @@
 package deploy
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
@@ -27,13 +26,11 @@ func TestUndefinedPoolGetsANotice(t *testing.T) {
 	}{
 		{withFile, "prod", defined, ""},
 		{noFile, "default", nil, ""},
-		{withFile, "Prod", defined, `spindle: pool "Prod": pools.xml does not define it; created with Spark's defaults (weight 1, minShare 0, FIFO)` + "\n"},
-		{noFile, "prod", nil, `spindle: pool "prod": no allocation file is set (spindle.scheduler.allocation.file); created with Spark's defaults (weight 1, minShare 0, FIFO)` + "\n"},
+		{withFile, "Prod", defined, `pool "Prod": pools.xml does not define it; created with Spark's defaults (weight 1, minShare 0, FIFO)`},
+		{noFile, "prod", nil, `pool "prod": no allocation file is set (spindle.scheduler.allocation.file); created with Spark's defaults (weight 1, minShare 0, FIFO)`},
 	} {
-		var out bytes.Buffer
-		noticeUndefinedPool(&out, c.conf, &jobspec.Job{Name: "j", Pool: c.pool}, c.pools)
-		if out.String() != c.want {
-			t.Errorf("pool %q: notice %q, want %q", c.pool, out.String(), c.want)
+		if got := undefinedPoolNotice(c.conf, &jobspec.Job{Name: "j", Pool: c.pool}, c.pools); got != c.want {
+			t.Errorf("pool %q: notice %q, want %q", c.pool, got, c.want)
 		}
 	}
 }

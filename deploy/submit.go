@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/am"
@@ -99,8 +100,14 @@ func runSubmit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Diagnostics (staging, submission, the executors' processes) are
+	// the log's; the terminal has the job's progress.
+	log, err := logger(c, conf, true)
+	if err != nil {
+		return err
+	}
 	if keys := conf.IgnoredSparkKeys(); len(keys) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "spindle: ignoring Spark settings Spindle does not use: %v\n", keys)
+		log.WithField("keys", strings.Join(keys, ",")).Warn("ignoring Spark settings Spindle does not use")
 	}
 	job, err := loadJob(c, conf)
 	if err != nil {
@@ -118,7 +125,7 @@ func runSubmit(c *cli.Context) error {
 		if !c.IsSet("tasks") {
 			specPath = c.Args().First()
 		}
-		return runYarn(c, conf, job, specPath)
+		return runYarn(c, conf, log, job, specPath)
 	}
 	if err := refuseYarnOnlySettings(conf); err != nil {
 		return err
@@ -127,7 +134,7 @@ func runSubmit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return runLocal(c, conf, job, master.LocalExecutors(runtime.NumCPU(), cores))
+	return runLocal(c, conf, log, job, master.LocalExecutors(runtime.NumCPU(), cores))
 }
 
 // jobDefaults are what a job spec's stages get for what they leave out.
@@ -167,7 +174,7 @@ func loadJob(c *cli.Context, conf *config.Config) (*jobspec.Job, error) {
 }
 
 // runLocal runs job on n executor processes on this machine.
-func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) error {
+func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobspec.Job, n int) error {
 	profile, err := executorProfile(conf)
 	if err != nil {
 		return err
@@ -176,7 +183,9 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	if err != nil {
 		return err
 	}
-	noticeUndefinedPool(c.App.ErrWriter, conf, job, schedCfg.Pools)
+	if notice := undefinedPoolNotice(conf, job, schedCfg.Pools); notice != "" {
+		fmt.Fprintln(c.App.ErrWriter, "spindle: "+notice)
+	}
 	s := &settings{c: conf}
 	workerGPUs, err := executor.WorkerGPUs(executor.WorkerSources{
 		ResourcesFile:   s.str("spindle.worker.resourcesFile"),
@@ -201,7 +210,7 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	suffix := make([]byte, 3)
 	rand.Read(suffix)
 	appID := fmt.Sprintf("local-%d-%s", time.Now().Unix(), hex.EncodeToString(suffix))
-	appDir, err := localAppDir(c.App.ErrWriter, conf, appID)
+	appDir, err := localAppDir(log, conf, appID)
 	if err != nil {
 		return err
 	}
@@ -216,14 +225,20 @@ func runLocal(c *cli.Context, conf *config.Config, job *jobspec.Job, n int) erro
 	if err != nil {
 		return err
 	}
-	log, err := logger(c, conf, true)
+	// Executors log to their executor.log, not the terminal: at the level
+	// set, not the terminal's quiet one.
+	execLevel, err := conf.Enum("spindle.log.level")
 	if err != nil {
 		return err
 	}
+	if c.Bool("verbose") {
+		execLevel = "debug"
+	}
 	progress := newProgressPrinter(c.App.Writer)
 	sum, err := am.RunLocal(c.Context, am.Local{AppID: appID, Job: job, Scheduler: schedCfg, Profile: profile, GPUs: split, Progress: progress.update,
-		Log:      log.WithField("app", appID),
-		Launcher: local.Config{Secret: secret, LogDir: logDir, Files: files, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), TaskLogMaxBytes: logCap}})
+		Log: log.WithField("app", appID),
+		Launcher: local.Config{Secret: secret, LogDir: logDir, Files: files, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), TaskLogMaxBytes: logCap,
+			LogLevel: execLevel}})
 	progress.finish()
 	if err != nil {
 		return err

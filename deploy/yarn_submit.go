@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 	"google.golang.org/protobuf/proto"
 
@@ -60,7 +61,7 @@ func applicationTags(list string) ([]string, error) {
 // before the submission, the staged files are removed; while it follows
 // the application, the application is killed, as a local job is (--no-wait
 // submits without following).
-func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath string) error {
+func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *jobspec.Job, specPath string) error {
 	ctx := c.Context
 	rm, hconf, err := yarnapp.Connect()
 	if err != nil {
@@ -100,6 +101,7 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 		return err
 	}
 	appID := yarn.ApplicationID(newApp.GetApplicationId())
+	log = log.WithField("app", appID)
 
 	// What the AM needs in its working directory.
 	tmp, err := os.MkdirTemp("", "spindle-submit-")
@@ -156,7 +158,7 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	}
 	defer stager.Close()
 	dir := staging.StagingDir(stagingTemplate, user, appID)
-	err = stageAndSubmit(ctx, stager, dir, tmp, files, func(ctx context.Context, resources []*hadoopyarn.StringLocalResourceMapProto) error {
+	err = stageAndSubmit(ctx, log, stager, dir, tmp, files, func(ctx context.Context, resources []*hadoopyarn.StringLocalResourceMapProto) error {
 		env := []*hadoopyarn.StringStringMapProto{}
 		for k, v := range map[string]string{"SPINDLE_APP_ID": appID, "SPINDLE_STAGING_DIR": dir, "HADOOP_USER_NAME": user,
 			"SPINDLE_SUBMIT_UNIX_MS": strconv.FormatInt(time.Now().UnixMilli(), 10)} {
@@ -169,6 +171,8 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 			// The Hadoop configuration shipped beside it names the scheduler.
 			Command: []string{"HADOOP_CONF_DIR=$PWD ./spindle am 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
 		}
+		log.WithFields(logrus.Fields{"queue": queue, "name": job.Name, "am_memory_mb": amMem, "am_cores": amCores, "max_attempts": attempts}).
+			Info("submitting the application")
 		_, err := rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
 			ApplicationId: newApp.GetApplicationId(), ApplicationName: proto.String(job.Name), Queue: proto.String(queue),
 			ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(attempts)), ApplicationTags: tags,
@@ -198,7 +202,7 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 	}
 	// The AM removes the staging directory when it succeeds; an application
 	// that failed or was killed may have left it.
-	removeStaged(ctx, stager, dir)
+	removeStaged(ctx, log, stager, dir)
 	return err
 }
 
@@ -210,17 +214,23 @@ func runYarn(c *cli.Context, conf *config.Config, job *jobspec.Job, specPath str
 // interrupt (which cancels ctx, failing the upload under way, or stopping
 // here before submit if the uploads were done), a refused submission. Once
 // it succeeds the application owns dir: its AM removes it on success.
-func stageAndSubmit(ctx context.Context, stager *staging.Stager, dir, tmp string, files []staging.File,
+func stageAndSubmit(ctx context.Context, log logrus.FieldLogger, stager *staging.Stager, dir, tmp string, files []staging.File,
 	submit func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error) (err error) {
 	defer func() {
 		if err != nil {
-			removeStaged(ctx, stager, dir)
+			removeStaged(ctx, log, stager, dir)
 		}
 	}()
 	resources, err := stager.Stage(ctx, dir, files)
 	if err != nil {
 		return fmt.Errorf("staging to %s: %w", dir, err)
 	}
+	var size int64
+	for _, r := range resources {
+		log.WithFields(logrus.Fields{"name": r.GetKey(), "bytes": r.GetValue().GetSize()}).Debug("staged")
+		size += r.GetValue().GetSize()
+	}
+	log.WithFields(logrus.Fields{"dir": dir, "files": len(resources), "bytes": size}).Info("staged the application's files")
 	// Executors need only the binary: the AM reads their local resources
 	// from a file shipped with it.
 	execLaunch := &hadoopyarn.ContainerLaunchContextProto{}
@@ -254,13 +264,18 @@ func stageAndSubmit(ctx context.Context, stager *staging.Stager, dir, tmp string
 	return submit(ctx, append(resources, more...))
 }
 
-// removeStaged removes the staging directory dir, best effort. It has a
-// context of its own, within a minute: ctx is often one an interrupt has
-// cancelled, and the removal is part of handling that interrupt.
-func removeStaged(ctx context.Context, stager *staging.Stager, dir string) {
+// removeStaged removes the staging directory dir, best effort: a failure
+// is logged. It has a context of its own, within a minute: ctx is often
+// one an interrupt has cancelled, and the removal is part of handling
+// that interrupt.
+func removeStaged(ctx context.Context, log logrus.FieldLogger, stager *staging.Stager, dir string) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
-	stager.Remove(rctx, dir)
+	if err := stager.Remove(rctx, dir); err != nil {
+		log.WithError(err).Warn("the staging directory is left behind")
+		return
+	}
+	log.WithField("dir", dir).Debug("removed the staging directory")
 }
 
 // writeJSONSpec writes a job built from the command line as a spec file.

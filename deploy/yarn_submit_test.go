@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	logtest "github.com/sirupsen/logrus/hooks/test"
+
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
@@ -68,6 +70,7 @@ func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 	}
 	defer stager.Close()
 	tmp, root := t.TempDir(), t.TempDir()
+	log, _ := logtest.NewNullLogger()
 	gone := func(dir string) bool {
 		_, err := os.Stat(dir)
 		return errors.Is(err, fs.ErrNotExist)
@@ -77,7 +80,7 @@ func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 	for n := 1; ; n++ {
 		parent, cancel := context.WithCancelCause(context.Background())
 		submitted := false
-		err := stageAndSubmit(&interruptAt{parent, cancel, n}, stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
+		err := stageAndSubmit(&interruptAt{parent, cancel, n}, log, stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
 			submitted = true
 			return nil
 		})
@@ -101,7 +104,7 @@ func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 	}
 
 	dir = filepath.Join(root, "application_1_0002")
-	err = stageAndSubmit(context.Background(), stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
+	err = stageAndSubmit(context.Background(), log, stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
 		return errors.New("refused")
 	})
 	if err == nil || !strings.Contains(err.Error(), "refused") || !gone(dir) {

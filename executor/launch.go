@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sirupsen/logrus"
 )
 
 // The launch contract's variables. Their names are a contract with running
@@ -22,6 +24,7 @@ const (
 	envGPUDiscoveryScript = "SPINDLE_EXECUTOR_GPU_DISCOVERY_SCRIPT"
 	envTaskLogMaxBytes    = "SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES"
 	envSecretFrom         = "SPINDLE_SECRET_FROM"
+	envLogLevel           = "SPINDLE_LOG_LEVEL"
 )
 
 // Launch is everything a launcher (local processes, or the
@@ -32,7 +35,7 @@ const (
 // A launcher may hand it over in parts, each the Env of a Launch holding
 // only that part's fields, since Env leaves out those not set. On YARN the
 // ApplicationMaster puts the application's part (DriverAddress, AppID,
-// GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom) in the launch context
+// GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom, LogLevel) in the launch context
 // its containers share, each container's (ExecutorID, Cores, GPUs,
 // AMGPUIndices) in that container's, and LogDir on the command line: only
 // the NodeManager knows the container's log directory, and it expands
@@ -66,6 +69,9 @@ type Launch struct {
 	// SecretFrom says where the application secret is: "stdin" or
 	// "credentials" (see ReadSecret).
 	SecretFrom string
+	// LogLevel is the executor's log level (spindle.log.level): one of
+	// logrus's names; empty means info.
+	LogLevel string
 }
 
 // Env returns l's variables by name, leaving out the fields not set: empty
@@ -97,6 +103,7 @@ func (l Launch) Env() map[string]string {
 		env[envTaskLogMaxBytes] = strconv.FormatInt(l.TaskLogMaxBytes, 10)
 	}
 	set(envSecretFrom, l.SecretFrom)
+	set(envLogLevel, l.LogLevel)
 	return env
 }
 
@@ -127,9 +134,14 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 		return Launch{}, fmt.Errorf("executor: %s not set (it is started by a driver, not by hand)", strings.Join(missing, ", "))
 	}
 	l := Launch{DriverAddress: get(envDriverAddress), AppID: get(envAppID), ExecutorID: get(envExecutorID), LogDir: get(envExecutorLogDir),
-		GPUDiscoveryScript: get(envGPUDiscoveryScript), SecretFrom: get(envSecretFrom)}
+		GPUDiscoveryScript: get(envGPUDiscoveryScript), SecretFrom: get(envSecretFrom), LogLevel: get(envLogLevel)}
 	if l.SecretFrom != "stdin" && l.SecretFrom != "credentials" {
 		return Launch{}, fmt.Errorf("executor: %s=%q: want stdin or credentials", envSecretFrom, l.SecretFrom)
+	}
+	if l.LogLevel != "" {
+		if _, err := logrus.ParseLevel(l.LogLevel); err != nil {
+			return Launch{}, fmt.Errorf("executor: %s=%q: want one of error, warn, info, debug, trace", envLogLevel, l.LogLevel)
+		}
 	}
 	var err error
 	if l.Cores, err = strconv.Atoi(get(envExecutorCores)); err != nil || l.Cores < 1 {

@@ -17,7 +17,7 @@ import (
 func TestLaunchRoundTrip(t *testing.T) {
 	local := Launch{DriverAddress: "127.0.0.1:4000", AppID: "local-1-abc", ExecutorID: "exec-1", Cores: 2, GPUs: 2,
 		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 1 << 20, SecretFrom: "stdin"}
-	app := Launch{DriverAddress: "node-1:4000", AppID: "application_1_0001", GPUDiscoveryScript: "getGpus.sh", TaskLogMaxBytes: 2048, SecretFrom: "credentials"}
+	app := Launch{DriverAddress: "node-1:4000", AppID: "application_1_0001", GPUDiscoveryScript: "getGpus.sh", TaskLogMaxBytes: 2048, SecretFrom: "credentials", LogLevel: "debug"}
 	cpuOnly := Launch{ExecutorID: "container_1_0001_01_000002", Cores: 1}
 	gpu := Launch{ExecutorID: "container_1_0001_01_000003", Cores: 4, GPUs: 2, AMGPUIndices: []string{"0", "1"}}
 	logDir := Launch{LogDir: "/var/log/yarn/container_1_0001_01_000002"}
@@ -85,6 +85,7 @@ func TestLaunchFromEnvRefuses(t *testing.T) {
 		{"no cores", map[string]string{"SPINDLE_EXECUTOR_CORES": "0"}, `SPINDLE_EXECUTOR_CORES="0": want a positive number`},
 		{"negative GPUs", map[string]string{"SPINDLE_EXECUTOR_GPUS": "-1"}, `SPINDLE_EXECUTOR_GPUS="-1": want a number`},
 		{"log cap with a unit", map[string]string{"SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES": "1k"}, `SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES="1k": want a number of bytes`},
+		{"unknown log level", map[string]string{"SPINDLE_LOG_LEVEL": "loud"}, `SPINDLE_LOG_LEVEL="loud": want one of error, warn, info, debug, trace`},
 		{"secret in argv", map[string]string{"SPINDLE_SECRET_FROM": "argv"}, `SPINDLE_SECRET_FROM="argv": want stdin or credentials`},
 		{"GPU listed twice", map[string]string{"SPINDLE_EXECUTOR_GPU_ADDRESSES": "0,0"}, `SPINDLE_EXECUTOR_GPU_ADDRESSES: GPU address "0" is listed twice`},
 		{"AM index empty", map[string]string{"SPINDLE_EXECUTOR_AM_GPU_INDICES": "0,,1"}, "SPINDLE_EXECUTOR_AM_GPU_INDICES: GPU address 1 is empty"},

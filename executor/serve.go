@@ -3,11 +3,15 @@ package executor
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/executor/contain"
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -33,6 +37,9 @@ type Config struct {
 	// KillGrace is how long a killed task gets between SIGTERM and
 	// SIGKILL (0: contain.DefaultGrace).
 	KillGrace time.Duration
+	// Log is where the executor says what it does: registering, each
+	// task's start and end, kills, and why it stopped. Nil logs nothing.
+	Log logrus.FieldLogger
 }
 
 // Serve registers with the driver and runs the tasks it sends until the
@@ -40,6 +47,11 @@ type Config struct {
 func Serve(ctx context.Context, cfg Config) error {
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 3 * time.Second
+	}
+	if cfg.Log == nil {
+		discard := logrus.New()
+		discard.SetOutput(io.Discard)
+		cfg.Log = discard
 	}
 	gpus, err := DiscoverGPUs(cfg.GPUSources, cfg.WantGPUs)
 	if err != nil {
@@ -63,6 +75,8 @@ func Serve(ctx context.Context, cfg Config) error {
 	if r := reply.GetRejected(); r != nil {
 		return fmt.Errorf("executor %s: the driver refused it: %s", cfg.ID, r.GetReason())
 	}
+	cfg.Log.WithFields(logrus.Fields{"driver": cfg.DriverAddr, "host": cfg.Host, "cores": cfg.Cores, "gpus": strings.Join(gpus, ","), "pid": os.Getpid()}).
+		Info("registered with the driver")
 	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024)}
 	return e.run(ctx)
 }
@@ -117,9 +131,11 @@ func (e *executor) run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			e.cfg.Log.WithField("cause", context.Cause(ctx)).Warn("stopping every task")
 			return ctx.Err()
 		case err := <-recvErr:
 			// The driver is gone: nothing may outlive it.
+			e.cfg.Log.WithError(err).Warn("the driver connection ended: stopping every task")
 			return fmt.Errorf("driver connection ended: %w", err)
 		case now := <-beat.C:
 			e.conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{UnixNanos: now.UnixNano()}}})
@@ -131,8 +147,9 @@ func (e *executor) run(ctx context.Context) error {
 				}
 			case m.GetKill() != nil:
 				k := m.GetKill()
-				e.kill(attemptKey{k.GetStageId(), k.GetTaskIndex(), k.GetAttempt()})
+				e.kill(attemptKey{k.GetStageId(), k.GetTaskIndex(), k.GetAttempt()}, k.GetReason())
 			case m.GetShutdown() != nil:
+				e.cfg.Log.WithField("reason", m.GetShutdown().GetReason()).Info("the driver shut the executor down")
 				return nil
 			}
 		}
@@ -180,9 +197,11 @@ func (e *executor) launch(l *wire.Launch) {
 		return
 	}
 	key := attemptKey{l.GetStageId(), l.GetTaskIndex(), l.GetAttempt()}
-	name := fmt.Sprintf("stage%d-task%d-attempt%d", l.GetStageId(), l.GetTaskIndex(), l.GetAttempt())
+	name := taskName(key)
+	log := e.cfg.Log.WithFields(logrus.Fields{"task": name, "job": l.GetJob(), "stage": l.GetStage()})
 	resources := filepath.Join(e.cfg.LogDir, name+".resources.json")
 	if err := WriteTaskResourcesFile(resources, l.GetGpuAddresses()); err != nil {
+		log.WithError(err).Warn("task not started")
 		e.fail(l, now, err)
 		return
 	}
@@ -212,9 +231,11 @@ func (e *executor) launch(l *wire.Launch) {
 		if err != nil {
 			delete(e.killed, key)
 			e.mu.Unlock()
+			log.WithError(err).Warn("task not started")
 			e.fail(l, now, err)
 			return
 		}
+		log.WithField("gpus", strings.Join(l.GetGpuAddresses(), ",")).Debug("task started")
 		e.running[key] = task
 		// Killed, or the executor stopping, while it started.
 		stop := e.killed[key] || e.closing
@@ -226,7 +247,7 @@ func (e *executor) launch(l *wire.Launch) {
 		if res.OutputErr != "" {
 			// The task ran; its log did not keep all it said. The
 			// executor's own log is where an operator looks.
-			fmt.Fprintf(os.Stderr, "executor %s: task %s: %s\n", e.cfg.ID, name, res.OutputErr)
+			log.Warn(res.OutputErr)
 		}
 		e.mu.Lock()
 		delete(e.running, key)
@@ -244,6 +265,11 @@ func (e *executor) launch(l *wire.Launch) {
 		}
 		st.ExitCode = int32(res.ExitCode)
 		st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
+		ended := log.WithFields(logrus.Fields{"state": st.State.String(), "duration": res.End.Sub(res.Start).Round(time.Millisecond)})
+		if st.State != wire.Status_SUCCEEDED {
+			ended = ended.WithField("reason", st.Reason)
+		}
+		ended.Info("task ended")
 		e.out <- st
 	}()
 }
@@ -261,13 +287,22 @@ func (e *executor) fail(l *wire.Launch, at time.Time, err error) {
 	e.out <- st
 }
 
-func (e *executor) kill(key attemptKey) {
+// taskName names an attempt in file names and logs.
+func taskName(k attemptKey) string {
+	return fmt.Sprintf("stage%d-task%d-attempt%d", k.stage, k.index, k.attempt)
+}
+
+func (e *executor) kill(key attemptKey, reason string) {
 	e.mu.Lock()
 	t := e.running[key]
-	if t != nil || e.starting[key] {
+	known := t != nil || e.starting[key]
+	if known {
 		e.killed[key] = true
 	}
 	e.mu.Unlock()
+	if known {
+		e.cfg.Log.WithFields(logrus.Fields{"task": taskName(key), "reason": reason}).Info("killing task")
+	}
 	if t != nil {
 		go t.Kill()
 	}
@@ -281,6 +316,9 @@ func (e *executor) killAll() {
 		tasks = append(tasks, t)
 	}
 	e.mu.Unlock()
+	if len(tasks) > 0 {
+		e.cfg.Log.WithField("tasks", len(tasks)).Info("stopping the tasks still running")
+	}
 	var wg sync.WaitGroup
 	for _, t := range tasks {
 		wg.Add(1)

@@ -30,8 +30,10 @@ func findUnder(dir string, re *regexp.Regexp) []string {
 
 // The ApplicationMaster's log, where `yarn logs` finds it, tells an
 // operator what happened: its registration, the allocations, each
-// executor's launch, how the application ended; and never the
-// application secret, which the AM holds in its credentials.
+// executor's launch, how the application ended; the executors' logs tell
+// of their registration and their tasks; and neither holds the
+// application secret, which the AM and executors have in their
+// credentials.
 func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	c := testcluster.Get(t)
 	spec := writeSpec(t, "name: yarn-logged\nstages:\n  - {name: s, tasks: 4, command: \"sleep 4\"}\n")
@@ -67,11 +69,9 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	if len(logs) != 1 {
 		t.Fatalf("%d AM logs for %s under %s, want 1", len(logs), app, c.Dir)
 	}
-	b, err := os.ReadFile(logs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := string(b)
+	// The client sees the application end once the AM has unregistered,
+	// which the AM logs just after: give it that moment.
+	log := readLogUntil(t, logs[0], `msg="unregistered`)
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`level=info msg="registered with the ResourceManager" app=` + app + ` .*tracking_url=`),
 		regexp.MustCompile(`level=info msg="asking the ResourceManager for containers" app=` + app + ` asked=2`),
@@ -88,12 +88,61 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	if len(launched) != 2 || len(registered) != 2 {
 		t.Errorf("%d executors launched and %d registered in the log, want 2 and 2", len(launched), len(registered))
 	}
-	for _, enc := range []string{string(secret), hex.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret), base64.RawURLEncoding.EncodeToString(secret)} {
-		if strings.Contains(log, enc) {
-			t.Errorf("the AM log holds the application secret")
-		}
-	}
+	noSecret(t, "the AM log", log, secret)
 	if t.Failed() {
 		t.Logf("AM log %s:\n%s", logs[0], log)
+	}
+
+	// Each executor's log, beside the AM's: its registration, its tasks'
+	// ends, the shutdown; no secret either.
+	execLogs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(app)+`/container_\d+_\d+_01_00000[2-9]/executor\.stderr$`))
+	if len(execLogs) != 2 {
+		t.Fatalf("%d executor logs for %s, want 2: %q", len(execLogs), app, execLogs)
+	}
+	tasks := 0
+	for _, f := range execLogs {
+		log, container := readLogUntil(t, f, `msg="the driver shut the executor down"`), filepath.Base(filepath.Dir(f))
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`level=info msg="registered with the driver" app=` + app + ` cores=1 driver=\S+ executor=` + container),
+			regexp.MustCompile(`level=info msg="the driver shut the executor down" app=` + app + ` executor=` + container),
+		} {
+			if !want.MatchString(log) {
+				t.Errorf("%s has no line matching %s", f, want)
+			}
+		}
+		ended := regexp.MustCompile(`level=info msg="task ended" app=` + app + ` duration=\S+ executor=` + container + ` job=yarn-logged stage=s state=SUCCEEDED task=stage\d+-task\d-attempt0`)
+		tasks += len(ended.FindAllString(log, -1))
+		noSecret(t, f, log, secret)
+		if t.Failed() {
+			t.Logf("executor log %s:\n%s", f, log)
+		}
+	}
+	if tasks != 4 {
+		t.Errorf("the executors' logs tell of %d tasks that succeeded, want 4", tasks)
+	}
+}
+
+// readLogUntil reads the log at path once it holds last, the line its
+// process writes last, or after 30s without.
+func readLogUntil(t *testing.T, path, last string) string {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), last) || time.Now().After(deadline) {
+			return string(b)
+		}
+	}
+}
+
+// noSecret fails t if log holds secret, raw or in a common encoding.
+func noSecret(t *testing.T, what, log string, secret []byte) {
+	t.Helper()
+	for _, enc := range []string{string(secret), hex.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret), base64.RawURLEncoding.EncodeToString(secret)} {
+		if strings.Contains(log, enc) {
+			t.Errorf("%s holds the application secret", what)
+		}
 	}
 }

@@ -38,6 +38,9 @@ type Config struct {
 	ExecutorEnv map[string]string
 	// TaskLogMaxBytes is spindle.task.log.maxBytes (0: no cap).
 	TaskLogMaxBytes int64
+	// LogLevel is the executors' log level in their executor.log
+	// (executor.Launch's LogLevel; empty: info).
+	LogLevel string
 	// Files are copied into every executor's working directory (--files).
 	Files       []string
 	StopTimeout time.Duration // from SIGTERM to SIGKILL at Stop (default 5s)
@@ -140,7 +143,8 @@ func (l *Launcher) environment(e Executor, dir string) []string {
 		env = append(env, k+"="+l.cfg.ExecutorEnv[k])
 	}
 	launch := executor.Launch{DriverAddress: l.cfg.DriverAddr, AppID: l.cfg.AppID, ExecutorID: e.ID, Cores: e.Cores,
-		GPUs: len(e.GPUs), GPUAddresses: e.GPUs, LogDir: dir, TaskLogMaxBytes: l.cfg.TaskLogMaxBytes, SecretFrom: "stdin"}
+		GPUs: len(e.GPUs), GPUAddresses: e.GPUs, LogDir: dir, TaskLogMaxBytes: l.cfg.TaskLogMaxBytes, SecretFrom: "stdin",
+		LogLevel: l.cfg.LogLevel}
 	return append(env, launch.Environ()...)
 }
 

@@ -14,7 +14,7 @@ import (
 // executor reads back.
 func TestEnvironmentCarriesTheLaunch(t *testing.T) {
 	l, err := New(Config{Binary: "/bin/true", DriverAddr: "127.0.0.1:4000", AppID: "local-1-abc", Secret: []byte("s"),
-		Environ: []string{"PATH=/bin", "SPINDLE_EXECUTOR_ID=stale"}, ExecutorEnv: map[string]string{"MODEL": "m"}, TaskLogMaxBytes: 4096})
+		Environ: []string{"PATH=/bin", "SPINDLE_EXECUTOR_ID=stale"}, ExecutorEnv: map[string]string{"MODEL": "m"}, TaskLogMaxBytes: 4096, LogLevel: "debug"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestEnvironmentCarriesTheLaunch(t *testing.T) {
 		return "", false
 	})
 	want := executor.Launch{DriverAddress: "127.0.0.1:4000", AppID: "local-1-abc", ExecutorID: "exec-1", Cores: 2, GPUs: 2,
-		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 4096, SecretFrom: "stdin"}
+		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 4096, SecretFrom: "stdin", LogLevel: "debug"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("the executor reads %+v, %v\nwant %+v", got, err, want)
 	}

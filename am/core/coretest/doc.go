@@ -7,8 +7,8 @@
 // A script is blocks of a command, its input lines, "----" and the
 // expected output, as in scheduler/testdata:
 //
-//	config losswait=10s heartbeat=30s containers initial=2 maxgpus=2 pernode=2 maxfailures=0 fine dynamic session
-//	profile id=0 cores=1 gpus=1 mem=1024
+//	config losswait=10s heartbeat=30s containers initial=2 maxgpus=2 pernode=2 maxfailures=0 beat=1s eager=200ms fine dynamic session
+//	profile id=0 cores=1 gpus=1 mem=1024 [initial=N: this profile's, over the config's for the first]
 //	----
 //	ok
 //
@@ -16,7 +16,7 @@
 // the line):
 //
 //	config ...                 (input lines: profile ...) starts the core
-//	submit name=j tasks=N cpus=C gpus=G attempts=A [command=false]
+//	submit name=j tasks=N cpus=C gpus=G attempts=A [command=false] [profile=P: its stage's]
 //	register id=c1 host=h1 cores=1 gpus=0,1
 //	status id=c1 s0/0#0 ok|fail|killed|started [exit=1] [reason=...]
 //	seen id=c1 | ended id=c1 reason=... | rejected

@@ -182,7 +182,15 @@ func (s *script) run(b block) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		id, err := h.Core.Submit(h.Now, job, nil)
+		var stageProfiles []scheduler.ProfileID
+		if v, ok := kv["profile"]; ok {
+			p, err := strconv.Atoi(v)
+			if err != nil {
+				return "", fmt.Errorf("profile=%q: not a number", v)
+			}
+			stageProfiles = []scheduler.ProfileID{scheduler.ProfileID(p)}
+		}
+		id, err := h.Core.Submit(h.Now, job, stageProfiles)
 		if err != nil {
 			return "", err
 		}
@@ -276,6 +284,7 @@ func (s *script) run(b block) (string, error) {
 func (s *script) config(bare []string, kv map[string]string, input []string) error {
 	var cfg core.Config
 	var err error
+	initial := map[scheduler.ProfileID]int{} // profile lines' own
 	if cfg.LossReasonWait, err = duration(kv, "losswait"); err != nil {
 		return err
 	}
@@ -302,17 +311,30 @@ func (s *script) config(bare []string, kv map[string]string, input []string) err
 		}
 		prof.MemoryMB = int64(mem)
 		cfg.Profiles = append(cfg.Profiles, prof)
+		if n, ok := p["initial"]; ok {
+			if initial[prof.ID], err = strconv.Atoi(n); err != nil {
+				return fmt.Errorf("initial=%q: not a number", n)
+			}
+		}
 	}
 	for _, w := range bare {
 		switch w {
 		case "containers":
-			cc := &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{}}
-			initial, err := atoi(kv, "initial", 0)
+			cc := &core.ContainerConfig{Initial: initial}
+			first, err := atoi(kv, "initial", 0)
 			if err != nil {
 				return err
 			}
 			if len(cfg.Profiles) > 0 {
-				cc.Initial[cfg.Profiles[0].ID] = initial
+				if _, set := initial[cfg.Profiles[0].ID]; !set {
+					cc.Initial[cfg.Profiles[0].ID] = first
+				}
+			}
+			if cc.Heartbeat, err = duration(kv, "beat"); err != nil {
+				return err
+			}
+			if cc.InitialAllocation, err = duration(kv, "eager"); err != nil {
+				return err
 			}
 			for k, f := range map[string]*int{"maxgpus": &cc.MaxGPUsPerNode, "pernode": &cc.MaxFailuresPerNode, "maxfailures": &cc.MaxFailures} {
 				if *f, err = atoi(kv, k, 0); err != nil {

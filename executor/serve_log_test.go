@@ -1,0 +1,92 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// The executor's log says what it did, each line naming the task: its
+// registration, each task's end (with why it failed), the kill it was
+// asked for, and the shutdown. An operator reads it in executor.log or the
+// container's executor.stderr.
+func TestServeLogsWhatTheExecutorDid(t *testing.T) {
+	secret := wire.NewSecret()
+	ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var buf bytes.Buffer
+	log := logrus.New()
+	log.SetOutput(&buf)
+	log.SetFormatter(&logrus.TextFormatter{DisableTimestamp: true, DisableColors: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, Config{ID: "exec-1", AppID: "app-1", Host: "h", DriverAddr: ln.Addr().String(), Secret: secret, Cores: 2,
+			LogDir: dir, WorkDir: dir, Log: log.WithField("executor", "exec-1")})
+	}()
+	conn, err := ln.Accept(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if m, err := conn.Recv(); err != nil || m.GetRegister() == nil {
+		t.Fatalf("first message %v, %v; want Register", m, err)
+	}
+	conn.Send(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
+	conn.Send(&wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: &wire.LaunchBatch{Launches: []*wire.Launch{
+		{StageId: 1, TaskIndex: 0, Attempt: 0, Job: "j", Stage: "s", TaskCount: 3, Argv: []string{"true"}},
+		{StageId: 1, TaskIndex: 1, Attempt: 0, Job: "j", Stage: "s", TaskCount: 3, Argv: []string{"sh", "-c", "exit 3"}},
+		{StageId: 1, TaskIndex: 2, Attempt: 0, Job: "j", Stage: "s", TaskCount: 3, Argv: []string{"sleep", "60"}},
+	}}}})
+	// Two end by themselves; the third runs until killed.
+	ended := 0
+	for ended < 2 {
+		m, err := conn.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ended += len(m.GetStatusBatch().GetStatuses())
+	}
+	conn.Send(&wire.Envelope{Message: &wire.Envelope_Kill{Kill: &wire.Kill{StageId: 1, TaskIndex: 2, Reason: "speculative copy won"}}})
+	for ended < 3 {
+		m, err := conn.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ended += len(m.GetStatusBatch().GetStatuses())
+	}
+	conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "job done"}}})
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		`level=info msg="registered with the driver" cores=2 driver="127\.0\.0\.1:\d+" executor=exec-1 gpus= host=h pid=\d+`,
+		`level=info msg="task ended" duration=\S+ executor=exec-1 job=j stage=s state=SUCCEEDED task=stage1-task0-attempt0`,
+		`level=info msg="task ended" duration=\S+ executor=exec-1 job=j reason="exit status 3" stage=s state=FAILED task=stage1-task1-attempt0`,
+		`level=info msg="killing task" executor=exec-1 reason="speculative copy won" task=stage1-task2-attempt0`,
+		`level=info msg="task ended" duration=\S+ executor=exec-1 job=j reason=killed stage=s state=KILLED task=stage1-task2-attempt0`,
+		`level=info msg="the driver shut the executor down" executor=exec-1 reason="job done"`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("no log line matches %s", want)
+		}
+	}
+	if bytes.Contains(buf.Bytes(), secret) {
+		t.Error("the log holds the secret")
+	}
+	if t.Failed() {
+		t.Logf("log:\n%s", out)
+	}
+}
