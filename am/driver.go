@@ -362,7 +362,7 @@ func wireLaunch(l core.TaskLaunch) *wire.Launch {
 // logNotice writes one of the core's notices with its fields.
 func (d *Driver) logNotice(n core.Notice) {
 	f := logrus.Fields{}
-	for k, v := range map[string]string{"executor": string(n.Executor), "container": n.Container, "node": n.Node, "job": n.Job} {
+	for k, v := range map[string]string{"executor": string(n.Executor), "container": n.Container, "node": n.Node, "job": n.Job, "stage": n.Stage} {
 		if v != "" {
 			f[k] = v
 		}

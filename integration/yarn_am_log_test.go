@@ -30,7 +30,7 @@ func findUnder(dir string, re *regexp.Regexp) []string {
 
 // The ApplicationMaster's log, where `yarn logs` finds it, tells an
 // operator what happened: its registration, the allocations, each
-// executor's launch, how the application ended; the executors' logs tell
+// executor's launch, the stage's start and end, how the application ended; the executors' logs tell
 // of their registration and their tasks; and neither holds the
 // application secret, which the AM and executors have in their
 // credentials.
@@ -76,6 +76,8 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 		regexp.MustCompile(`level=info msg="registered with the ResourceManager" app=` + app + ` .*tracking_url=`),
 		regexp.MustCompile(`level=info msg="asking the ResourceManager for containers" app=` + app + ` asked=2`),
 		regexp.MustCompile(`level=info msg="containers allocated" allocated=\d+ app=` + app),
+		regexp.MustCompile(`level=info msg="stage started: 4 tasks" app=` + app + ` job=yarn-logged stage=s`),
+		regexp.MustCompile(`level=info msg="stage succeeded: 4 tasks in \S+" app=` + app + ` job=yarn-logged stage=s`),
 		regexp.MustCompile(`level=info msg="job succeeded: 4 tasks`),
 		regexp.MustCompile(`level=info msg="unregistered: job yarn-logged succeeded" app=` + app + ` final_status=APP_SUCCEEDED`),
 	} {

@@ -461,6 +461,9 @@ func goldenReady(rd Ready) string {
 	for _, k := range rd.Kills {
 		out = append(out, fmt.Sprintf("kill s%d/%d#%d on %s: %s", k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Executor, k.Reason))
 	}
+	for _, st := range rd.StagesSucceeded {
+		out = append(out, fmt.Sprintf("stage s%d succeeded", st))
+	}
 	for _, f := range rd.Finished {
 		if f.Succeeded {
 			out = append(out, fmt.Sprintf("job %d %q succeeded", f.Job, f.Name))

@@ -92,6 +92,7 @@ func (s *Scheduler) requeue(st *stage, idx int) {
 // it was the last.
 func (s *Scheduler) stageSucceeded(now time.Time, st *stage) {
 	s.dropRunnable(st)
+	s.out.StagesSucceeded = append(s.out.StagesSucceeded, st.id)
 	j := st.job
 	j.done++
 	if j.done == len(j.stages) {

@@ -129,7 +129,10 @@ type JobResult struct {
 type Ready struct {
 	Launches []Launch
 	Kills    []Kill
-	Finished []JobResult
+	// StagesSucceeded are the stages whose every task succeeded, in the
+	// order they did.
+	StagesSucceeded []StageID
+	Finished        []JobResult
 }
 
 // Config is the scheduler's configuration.

@@ -27,7 +27,7 @@ type Core struct {
 	rejected   int
 
 	jobs   map[scheduler.JobID]*job
-	stages map[scheduler.StageID]stageOf
+	stages map[scheduler.StageID]*stageOf
 
 	yarn *containers // nil in local mode
 
@@ -49,8 +49,9 @@ type job struct {
 
 // stageOf finds a stage's job and spec.
 type stageOf struct {
-	job  *job
-	spec *jobspec.Stage
+	job     *job
+	spec    *jobspec.Stage
+	started time.Time // its first launch; zero before
 }
 
 // New returns a core with no executors and no jobs.
@@ -69,7 +70,7 @@ func New(cfg Config) (*Core, error) {
 		}
 	}
 	c := &Core{cfg: cfg, sched: sched, execs: map[scheduler.ExecutorID]*executor{}, departing: map[scheduler.ExecutorID]*executor{},
-		jobs: map[scheduler.JobID]*job{}, stages: map[scheduler.StageID]stageOf{}}
+		jobs: map[scheduler.JobID]*job{}, stages: map[scheduler.StageID]*stageOf{}}
 	if cfg.Allocation != nil {
 		if c.alloc, err = dynalloc.New(*cfg.Allocation); err != nil {
 			return nil, err
@@ -105,7 +106,7 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	}
 	j := &job{id: id, spec: spec, sum: Summary{Job: spec.Name, Started: now}}
 	for i, sid := range c.sched.JobStages(id) {
-		c.stages[sid] = stageOf{job: j, spec: &spec.Stages[i]}
+		c.stages[sid] = &stageOf{job: j, spec: &spec.Stages[i]}
 		j.sum.Tasks += spec.Stages[i].Tasks
 	}
 	c.jobs[id] = j

@@ -33,6 +33,10 @@ func (c *Core) place(now time.Time) {
 			if st.job.sum.FirstLaunch.IsZero() {
 				st.job.sum.FirstLaunch = now
 			}
+			if st.started.IsZero() {
+				st.started = now
+				c.notice(Notice{Job: st.job.spec.Name, Stage: st.spec.Name, Message: fmt.Sprintf("stage started: %d tasks", st.spec.Tasks)})
+			}
 		}
 		// Group by executor, keeping the order executors first appear in
 		// and each one's launches in order: a batch per executor.
@@ -45,6 +49,12 @@ func (c *Core) place(now time.Time) {
 		}
 		sort.SliceStable(batch, func(i, k int) bool { return firstSeen[batch[i].Executor] < firstSeen[batch[k].Executor] })
 		c.rd.Kills = append(c.rd.Kills, rd.Kills...)
+		for _, id := range rd.StagesSucceeded {
+			if st := c.stages[id]; st != nil {
+				c.notice(Notice{Job: st.job.spec.Name, Stage: st.spec.Name,
+					Message: fmt.Sprintf("stage succeeded: %d tasks in %v", st.spec.Tasks, now.Sub(st.started))})
+			}
+		}
 		for _, f := range rd.Finished {
 			c.jobEnded(now, f)
 		}
@@ -55,7 +65,7 @@ func (c *Core) place(now time.Time) {
 }
 
 // launch builds the attempt l of a stage of st.job.
-func (c *Core) launch(l scheduler.Launch, st stageOf) (TaskLaunch, error) {
+func (c *Core) launch(l scheduler.Launch, st *stageOf) (TaskLaunch, error) {
 	if st.spec == nil {
 		return TaskLaunch{}, fmt.Errorf("no stage %d", l.Attempt.Task.Stage)
 	}

@@ -106,4 +106,5 @@ type Notice struct {
 	Container string
 	Node      string
 	Job       string
+	Stage     string
 }

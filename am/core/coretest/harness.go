@@ -75,7 +75,7 @@ func Format(rd core.Ready, now time.Time) string {
 			level = "warn"
 		}
 		var fields []string
-		for _, f := range [][2]string{{"executor", string(n.Executor)}, {"container", n.Container}, {"node", n.Node}, {"job", n.Job}} {
+		for _, f := range [][2]string{{"executor", string(n.Executor)}, {"container", n.Container}, {"node", n.Node}, {"job", n.Job}, {"stage", n.Stage}} {
 			if f[1] != "" {
 				fields = append(fields, f[0]+"="+f[1])
 			}
