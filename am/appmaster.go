@@ -18,6 +18,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/nodemanager"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
@@ -31,7 +32,7 @@ type AppMaster struct {
 	Job           *jobspec.Job
 	StageProfiles []scheduler.ProfileID
 	// Core is the AM's rules; Core.Containers must be set. Its
-	// MaxGPUsPerNode comes from the RM's maximum allocation.
+	// MaxGPUsPerNode is replaced by the RM's maximum allocation.
 	Core   core.Config
 	Secret []byte
 	// Bind is where the executor channel and the tracking page listen;
@@ -66,51 +67,59 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	if log == nil {
 		log = logrus.StandardLogger()
 	}
-	var yarnCfg YARN // filled once registered; the driver reads it only in Run
-	cfg := Config{Core: a.Core, Secret: a.Secret, Listen: net.JoinHostPort(a.Bind, "0"), YARN: &yarnCfg, Log: log}
-	driver, err := New(cfg)
-	if err != nil {
-		return core.Summary{}, err
+	// The executors' port and the tracking page's are in the registration,
+	// so both listen first; the driver is built once the RM has said how
+	// many GPUs a node can have.
+	if a.Core.Containers == nil {
+		return core.Summary{}, errors.New("an ApplicationMaster needs Core.Containers")
 	}
-	_, port, _ := net.SplitHostPort(driver.Addr())
-	portNum, err := strconv.Atoi(port)
+	ln, err := wire.Listen("tcp", net.JoinHostPort(a.Bind, "0"), a.Secret)
 	if err != nil {
-		return core.Summary{}, fmt.Errorf("the driver listens on %s: %w", driver.Addr(), err)
+		return core.Summary{}, fmt.Errorf("listening for executors: %w", err)
 	}
+	defer ln.Close() // Run closes it too; this covers the ways out before
+	port := ln.Addr().(*net.TCPAddr).Port
 	// The tracking URL: the job's status page, which the RM's web proxy
 	// shows as the application's.
 	web, err := net.Listen("tcp", net.JoinHostPort(a.Bind, "0"))
 	if err != nil {
 		return core.Summary{}, fmt.Errorf("listening for the tracking page: %w", err)
 	}
-	tracking := &http.Server{Handler: TrackingHandler(driver), ReadHeaderTimeout: 10 * time.Second}
-	go tracking.Serve(web)
-	defer tracking.Close()
+	defer web.Close()
 	trackingURL := "http://" + net.JoinHostPort(a.Host, strconv.Itoa(web.Addr().(*net.TCPAddr).Port)) + "/"
-	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(a.Host), RpcPort: proto.Int32(int32(portNum)), TrackingUrl: proto.String(trackingURL)}
+	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(a.Host), RpcPort: proto.Int32(int32(port)), TrackingUrl: proto.String(trackingURL)}
 	reg, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 	if err != nil {
 		return core.Summary{}, fmt.Errorf("registering with the ResourceManager: %w", err)
 	}
-	maxGPUs := int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
-	log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": driver.Addr(), "tracking_url": trackingURL, "max_gpus_per_node": maxGPUs}).
+	containers := *a.Core.Containers
+	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
+	log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ln.Addr().String(), "tracking_url": trackingURL, "max_gpus_per_node": containers.MaxGPUsPerNode}).
 		Info("registered with the ResourceManager")
 
 	launch := proto.Clone(a.Executors).(*hadoopyarn.ContainerLaunchContextProto)
 	app := a.Launch
-	app.DriverAddress = net.JoinHostPort(a.Host, port)
+	app.DriverAddress = net.JoinHostPort(a.Host, strconv.Itoa(port))
 	launch.Environment = append(launch.Environment, executorEnvironment(a.ExecutorEnv, app)...)
 	// Task logs go to the container's log directory, where log
 	// aggregation and `yarn logs` find them: the launch's last part, on
 	// the command line, where the NodeManager expands <LOG_DIR>.
 	logDir := strings.Join(executor.Launch{LogDir: "<LOG_DIR>"}.Environ(), " ")
 	launch.Command = []string{logDir + " ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
-	yarnCfg = YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, launch, 8), NodeLabel: a.NodeLabel, PortInNodeName: a.PortInNodeName,
+	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, launch, 8), NodeLabel: a.NodeLabel, PortInNodeName: a.PortInNodeName,
 		Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 			return err
 		}}
-	driver.core.SetMaxGPUsPerNode(maxGPUs)
+	coreCfg := a.Core
+	coreCfg.Containers = &containers
+	driver, err := New(Config{Core: coreCfg, Executors: ln, YARN: y, Log: log})
+	if err != nil {
+		return core.Summary{}, err
+	}
+	tracking := &http.Server{Handler: TrackingHandler(driver), ReadHeaderTimeout: 10 * time.Second}
+	go tracking.Serve(web)
+	defer tracking.Close()
 
 	sum, final, err := driver.Run(ctx, a.Job, a.StageProfiles)
 	if err != nil {

@@ -18,10 +18,9 @@ import (
 type Config struct {
 	// Core is the AM's rules; its HeartbeatTimeout defaults to 30s here.
 	Core core.Config
-	// Secret authenticates executors; it is never logged or sent.
-	Secret []byte
-	// Listen is where executors connect, e.g. "127.0.0.1:0".
-	Listen string
+	// Executors is where executors connect (wire.Listen, which holds the
+	// secret that authenticates them); Run closes it.
+	Executors *wire.Listener
 	// Progress, when set, is called from the loop after each batch with
 	// the job's progress; it must return quickly.
 	Progress func(core.Progress)
@@ -72,10 +71,13 @@ type rejected struct{}
 // statusRequest asks the loop for a Status.
 type statusRequest struct{ reply chan core.Status }
 
-// New starts listening for executors.
+// New returns a driver for executors connecting to cfg.Executors.
 func New(cfg Config) (*Driver, error) {
 	if cfg.Core.HeartbeatTimeout == 0 {
 		cfg.Core.HeartbeatTimeout = 30 * time.Second
+	}
+	if cfg.Executors == nil {
+		return nil, errors.New("no listener for executors")
 	}
 	if (cfg.YARN == nil) != (cfg.Core.Containers == nil) {
 		return nil, errors.New("YARN and Core.Containers go together")
@@ -84,15 +86,11 @@ func New(cfg Config) (*Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := wire.Listen("tcp", cfg.Listen, cfg.Secret)
-	if err != nil {
-		return nil, err
-	}
 	log := cfg.Log
 	if log == nil {
 		log = logrus.StandardLogger()
 	}
-	d := &Driver{cfg: cfg, core: c, ln: ln, log: log, events: make(chan event, 1024), done: make(chan struct{}),
+	d := &Driver{cfg: cfg, core: c, ln: cfg.Executors, log: log, events: make(chan event, 1024), done: make(chan struct{}),
 		conns: map[scheduler.ExecutorID]*wire.Conn{}}
 	if cfg.YARN != nil {
 		d.rm = newRMState(cfg.YARN)

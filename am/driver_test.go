@@ -50,7 +50,7 @@ func runDriver(t *testing.T, cfg Config, maxAttempts int) (*Driver, <-chan core.
 // its summary when the job ends.
 func runJob(t *testing.T, cfg Config, job *jobspec.Job) (*Driver, <-chan core.Summary) {
 	t.Helper()
-	cfg.Core.Profiles, cfg.Secret, cfg.Listen = []scheduler.Profile{{Cores: 1}}, testSecret, "127.0.0.1:0"
+	cfg.Core.Profiles, cfg.Executors = []scheduler.Profile{{Cores: 1}}, listen(t, testSecret)
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +63,18 @@ func runJob(t *testing.T, cfg Config, job *jobspec.Job) (*Driver, <-chan core.Su
 		out <- sum
 	}()
 	return d, out
+}
+
+// listen listens for executors on the loopback interface, until the test
+// ends (or Run closes it).
+func listen(t *testing.T, secret []byte) *wire.Listener {
+	t.Helper()
+	ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln
 }
 
 func status(t *testing.T, d *Driver) core.Status {

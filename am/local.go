@@ -9,6 +9,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/local"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -33,8 +34,13 @@ type Local struct {
 // RunLocal runs the job to its end, or until ctx is cancelled. It ends
 // unsuccessfully, saying so, once every executor has exited.
 func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
+	ln, err := wire.Listen("tcp", "127.0.0.1:0", l.Launcher.Secret)
+	if err != nil {
+		return core.Summary{}, err
+	}
+	defer ln.Close() // Run closes it too; this covers the ways out before
 	driver, err := New(Config{Core: core.Config{AppID: l.AppID, Scheduler: l.Scheduler, Profiles: []scheduler.Profile{l.Profile}},
-		Listen: "127.0.0.1:0", Secret: l.Launcher.Secret, Progress: l.Progress, Log: l.Log})
+		Executors: ln, Progress: l.Progress, Log: l.Log})
 	if err != nil {
 		return core.Summary{}, err
 	}

@@ -85,7 +85,7 @@ func startYarnDriver(t *testing.T, f *fakeRM) <-chan error {
 	}}
 	cfg := Config{Core: core.Config{Profiles: []scheduler.Profile{{Cores: 2, MemoryMB: 512, GPUs: 1}},
 		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 3}, MaxGPUsPerNode: 4, Heartbeat: 20 * time.Millisecond, InitialAllocation: 10 * time.Millisecond}},
-		Secret: testSecret, Listen: "127.0.0.1:0", YARN: y}
+		Executors: listen(t, testSecret), YARN: y}
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

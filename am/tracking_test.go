@@ -17,7 +17,7 @@ import (
 // The tracking page shows the running job and why its tasks wait, and
 // says so plainly once the job has ended.
 func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
-	d, err := New(Config{Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}}, Secret: []byte("0123456789abcdef0123456789abcdef"), Listen: "127.0.0.1:0"})
+	d, err := New(Config{Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}}, Executors: listen(t, testSecret)})
 	if err != nil {
 		t.Fatal(err)
 	}

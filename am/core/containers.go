@@ -259,12 +259,3 @@ func (c *Core) allocate(now time.Time) {
 		}
 	}
 }
-
-// SetMaxGPUsPerNode sets the range of the GPU indices given out per node,
-// once the RM has said its maximum allocation (at registration, before
-// any container).
-func (c *Core) SetMaxGPUsPerNode(n int) {
-	if c.yarn != nil {
-		c.yarn.cfg.MaxGPUsPerNode = n
-	}
-}
