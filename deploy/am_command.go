@@ -68,6 +68,13 @@ func runAM(c *cli.Context) error {
 		return err
 	}
 	log := logger.WithField("app", appID)
+	// Which attempt this is, from the AM's own container (YARN's
+	// CONTAINER_ID): a retried application's attempts each log theirs.
+	if id, err := yarn.ParseContainerID(os.Getenv("CONTAINER_ID")); err == nil {
+		log = log.WithField("attempt", yarn.ApplicationAttemptID(id.GetAppAttemptId()))
+	} else {
+		log.WithError(err).Warn("CONTAINER_ID does not name the AM's container")
+	}
 	s := &settings{c: conf}
 	defaults, err := jobDefaults(conf)
 	if err != nil {

@@ -72,21 +72,23 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	// The client sees the application end once the AM has unregistered,
 	// which the AM logs just after: give it that moment.
 	log := readLogUntil(t, logs[0], `msg="unregistered`)
+	// Every AM line names the application and its attempt, the first.
+	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`level=info msg="registered with the ResourceManager" app=` + app + ` .*tracking_url=`),
+		regexp.MustCompile(`level=info msg="registered with the ResourceManager" app=` + app + ` attempt=` + attempt + ` .*tracking_url=`),
 		regexp.MustCompile(`level=info msg="asking the ResourceManager for containers" app=` + app + ` asked=2`),
 		regexp.MustCompile(`level=info msg="containers allocated" allocated=\d+ app=` + app),
-		regexp.MustCompile(`level=info msg="stage started: 4 tasks" app=` + app + ` job=yarn-logged stage=s`),
-		regexp.MustCompile(`level=info msg="stage succeeded: 4 tasks in \S+" app=` + app + ` job=yarn-logged stage=s`),
+		regexp.MustCompile(`level=info msg="stage started: 4 tasks" app=` + app + ` attempt=` + attempt + ` job=yarn-logged stage=s`),
+		regexp.MustCompile(`level=info msg="stage succeeded: 4 tasks in \S+" app=` + app + ` attempt=` + attempt + ` job=yarn-logged stage=s`),
 		regexp.MustCompile(`level=info msg="job succeeded: 4 tasks`),
-		regexp.MustCompile(`level=info msg="unregistered: job yarn-logged succeeded" app=` + app + ` final_status=APP_SUCCEEDED`),
+		regexp.MustCompile(`level=info msg="unregistered: job yarn-logged succeeded" app=` + app + ` attempt=` + attempt + ` final_status=APP_SUCCEEDED`),
 	} {
 		if !want.MatchString(log) {
 			t.Errorf("the AM log has no line matching %s", want)
 		}
 	}
-	launched := regexp.MustCompile(`msg="launching executor" app=\S+ container=(container_\S+)`).FindAllStringSubmatch(log, -1)
-	registered := regexp.MustCompile(`msg="executor registered: [^"]*" app=\S+ executor=(container_\S+)`).FindAllStringSubmatch(log, -1)
+	launched := regexp.MustCompile(`msg="launching executor" app=\S+ attempt=\S+ container=(container_\S+)`).FindAllStringSubmatch(log, -1)
+	registered := regexp.MustCompile(`msg="executor registered: [^"]*" app=\S+ attempt=\S+ executor=(container_\S+)`).FindAllStringSubmatch(log, -1)
 	if len(launched) != 2 || len(registered) != 2 {
 		t.Errorf("%d executors launched and %d registered in the log, want 2 and 2", len(launched), len(registered))
 	}
