@@ -28,6 +28,8 @@ type Core struct {
 
 	jobs   map[scheduler.JobID]*job
 	stages map[scheduler.StageID]*stageOf
+	// history are the last JobHistory jobs that ended (jobs.go).
+	history []JobInfo
 
 	yarn *containers // nil in local mode
 
@@ -35,16 +37,21 @@ type Core struct {
 	// are cancelled; final is set once it is over; ended once Ready has
 	// said so.
 	failing string
-	final   *Final
-	ended   bool
-	rd      Ready
+	// stopping is why a session was stopped (Stop), while its jobs are
+	// cancelled.
+	stopping string
+	final    *Final
+	ended    bool
+	rd       Ready
 }
 
 // job is a submitted job and its running summary.
 type job struct {
-	id   scheduler.JobID
-	spec *jobspec.Job
-	sum  Summary
+	id        scheduler.JobID
+	spec      *jobspec.Job
+	sum       Summary
+	cancelled bool
+	succeeded int // tasks
 }
 
 // stageOf finds a stage's job and spec.
@@ -83,28 +90,38 @@ func New(cfg Config) (*Core, error) {
 }
 
 // Submit adds a job. stageProfiles gives each of its stages, in order, the
-// profile of the executors its tasks run on (nil: the first profile).
+// profile of the executors its tasks run on; nil gives each stage the
+// first profile whose executors can hold one of its tasks, and refuses a
+// job with a stage that none can, naming the stage and the profiles.
 func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []scheduler.ProfileID) (scheduler.JobID, error) {
-	if c.final != nil {
+	switch {
+	case c.final != nil:
 		return 0, fmt.Errorf("the application has ended: %s", c.final.Diagnostics)
+	case c.stopping != "":
+		return 0, fmt.Errorf("the session is stopping: %s", c.stopping)
+	case c.failing != "":
+		return 0, fmt.Errorf("the application is failing: %s", c.failing)
 	}
 	ss, err := spec.SchedulerSpec(c.cfg.Profiles[0].ID)
 	if err != nil {
 		return 0, err
 	}
-	if stageProfiles != nil {
-		if len(stageProfiles) != len(ss.Stages) {
-			return 0, fmt.Errorf("%d stage profiles for %d stages", len(stageProfiles), len(ss.Stages))
+	if stageProfiles == nil {
+		if stageProfiles, err = c.fitProfiles(spec); err != nil {
+			return 0, err
 		}
-		for i, p := range stageProfiles {
-			ss.Stages[i].Profile = p
-		}
+	}
+	if len(stageProfiles) != len(ss.Stages) {
+		return 0, fmt.Errorf("%d stage profiles for %d stages", len(stageProfiles), len(ss.Stages))
+	}
+	for i, p := range stageProfiles {
+		ss.Stages[i].Profile = p
 	}
 	id, err := c.sched.SubmitJob(now, ss)
 	if err != nil {
 		return 0, err
 	}
-	j := &job{id: id, spec: spec, sum: Summary{Job: spec.Name, Started: now}}
+	j := &job{id: id, spec: spec, sum: Summary{ID: id, Job: spec.Name, Started: now}}
 	for i, sid := range c.sched.JobStages(id) {
 		c.stages[sid] = &stageOf{job: j, spec: &spec.Stages[i]}
 		j.sum.Tasks += spec.Stages[i].Tasks
@@ -112,12 +129,6 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	c.jobs[id] = j
 	c.notice(Notice{Job: spec.Name, Message: fmt.Sprintf("job submitted: %d stages, %d tasks", len(spec.Stages), j.sum.Tasks)})
 	return id, nil
-}
-
-// Cancel ends a job unsuccessfully: its running tasks are killed, and it
-// is reported finished once they have ended.
-func (c *Core) Cancel(now time.Time, id scheduler.JobID, reason string) {
-	c.sched.CancelJob(id, reason)
 }
 
 // Fail ends the application: every job is cancelled with reason, which

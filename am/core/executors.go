@@ -133,7 +133,9 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 	}
 	// A report for an attempt the scheduler already wrote off (its
 	// executor was declared lost) changes nothing.
-	c.sched.TaskFinished(now, st.Attempt, r)
+	if err := c.sched.TaskFinished(now, st.Attempt, r); err == nil && r.Outcome == scheduler.Succeeded && j != nil {
+		j.succeeded++
+	}
 	if c.cfg.OneTaskPerExecutor {
 		c.retire(now, x)
 	}

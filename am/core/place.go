@@ -112,15 +112,28 @@ func (c *Core) jobEnded(now time.Time, f scheduler.JobResult) {
 	}
 	sort.Slice(sum.Executors, func(i, k int) bool { return sum.Executors[i].ID < sum.Executors[k].ID })
 	c.rd.Finished = append(c.rd.Finished, sum)
+	info := JobInfo{ID: j.id, Name: j.spec.Name, Pool: j.spec.Pool, State: JobSucceeded, Tasks: sum.Tasks, Submitted: sum.Started,
+		Duration: sum.Duration, Reason: sum.Reason, FailedAttempts: sum.Failures}
+	info.Succeeded = j.succeeded
+	switch {
+	case f.Succeeded:
+	case j.cancelled:
+		info.State = JobCancelled
+	default:
+		info.State = JobFailed
+	}
+	c.remember(info)
 	if f.Succeeded {
 		c.notice(Notice{Job: sum.Job, Message: fmt.Sprintf("job succeeded: %d tasks, %d attempts in %v", sum.Tasks, sum.Attempts, sum.Duration)})
-	} else {
+	} else if !j.cancelled { // Cancel said so
 		c.notice(Notice{Job: sum.Job, Warning: true, Message: "job failed: " + sum.Reason})
 	}
 	switch {
 	case len(c.jobs) > 0 || c.final != nil:
 	case c.cfg.Session && c.failing != "":
 		c.final = &Final{Diagnostics: c.failing}
+	case c.stopping != "":
+		c.final = &Final{Succeeded: true, Diagnostics: "stopped: " + c.stopping}
 	case c.cfg.Session:
 	case f.Succeeded:
 		c.final = &Final{Succeeded: true, Diagnostics: "job " + sum.Job + " succeeded"}

@@ -8,6 +8,7 @@ import (
 
 // Summary is how a job ended.
 type Summary struct {
+	ID        scheduler.JobID
 	Job       string
 	Succeeded bool
 	Reason    string

@@ -16,14 +16,15 @@
 // the line):
 //
 //	config ...                 (input lines: profile ...) starts the core
-//	submit name=j tasks=N cpus=C gpus=G attempts=A [command=false] [profile=P: its stage's]
+//	submit name=j tasks=N cpus=C gpus=G mem=MiB pool=P attempts=A [command=false] [profile=P: its stage's]
 //	register id=c1 host=h1 cores=1 gpus=0,1
 //	status id=c1 s0/0#0 ok|fail|killed|started [exit=1] [reason=...]
 //	seen id=c1 | ended id=c1 reason=... | rejected
 //	allocated [nodes=N]        (input lines: container c1 node=n1:1 name=n1 profile=0
 //	                            | completed c1 status=137 diag=...)
 //	launch-failed id=c1 why=...
-//	resynced | fail reason=... | cancel job=0 reason=...
+//	resynced | fail reason=... | cancel job=0 reason=... | stop reason=...
+//	jobs                       prints Jobs (FormatJobs)
 //	advance 1s                 moves the clock
 //	ready                      prints the batch (Format)
 //	status-page                prints the Status

@@ -119,3 +119,19 @@ func ParseAttempt(s string) (scheduler.AttemptID, error) {
 	a.Task.Stage = scheduler.StageID(stage)
 	return a, nil
 }
+
+// FormatJobs prints Jobs, a line each.
+func FormatJobs(jobs []core.JobInfo) string {
+	if len(jobs) == 0 {
+		return "no jobs"
+	}
+	var b strings.Builder
+	for _, j := range jobs {
+		fmt.Fprintf(&b, "job %d %s pool=%s %s %d/%d running=%d failed=%d %v", j.ID, j.Name, j.Pool, j.State, j.Succeeded, j.Tasks, j.Running, j.FailedAttempts, j.Duration)
+		if j.Reason != "" {
+			fmt.Fprintf(&b, ": %s", j.Reason)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

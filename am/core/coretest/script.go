@@ -178,9 +178,14 @@ func (s *script) run(b block) (string, error) {
 		if c, ok := kv["command"]; ok {
 			command = []string{c}
 		}
-		job, err := jobspec.Short(kv["name"], tasks, command, jobspec.Defaults{CPUs: cpus, GPUs: gpus, MaxAttempts: attempts})
+		job, err := jobspec.Short(kv["name"], tasks, command, jobspec.Defaults{CPUs: cpus, GPUs: gpus, MaxAttempts: attempts, Pool: kv["pool"]})
 		if err != nil {
 			return "", err
+		}
+		if m, ok := kv["mem"]; ok {
+			if job.Stages[0].MemoryMB, err = strconv.ParseInt(m, 10, 64); err != nil {
+				return "", fmt.Errorf("mem=%q: not a number of MiB", m)
+			}
 		}
 		var stageProfiles []scheduler.ProfileID
 		if v, ok := kv["profile"]; ok {
@@ -192,7 +197,7 @@ func (s *script) run(b block) (string, error) {
 		}
 		id, err := h.Core.Submit(h.Now, job, stageProfiles)
 		if err != nil {
-			return "", err
+			return "refused: " + err.Error(), nil
 		}
 		return fmt.Sprintf("job %d stages %v", id, h.Core.JobStages(id)), nil
 	case "register":
@@ -258,7 +263,13 @@ func (s *script) run(b block) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		h.Core.Cancel(h.Now, scheduler.JobID(id), kv["reason"])
+		if err := h.Core.Cancel(h.Now, scheduler.JobID(id), kv["reason"]); err != nil {
+			return "refused: " + err.Error(), nil
+		}
+	case "stop":
+		h.Core.Stop(h.Now, kv["reason"])
+	case "jobs":
+		return FormatJobs(h.Core.Jobs(h.Now)), nil
 	case "advance":
 		if len(bare) != 1 {
 			return "", fmt.Errorf("want advance DURATION")

@@ -1,0 +1,118 @@
+package core
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// JobState is where a job is in its life, as `spindle jobs` shows it.
+type JobState string
+
+const (
+	JobRunning   JobState = "RUNNING"
+	JobSucceeded JobState = "SUCCEEDED"
+	JobFailed    JobState = "FAILED"
+	JobCancelled JobState = "CANCELLED"
+)
+
+// JobInfo is one job of the application, running or ended.
+type JobInfo struct {
+	ID    scheduler.JobID
+	Name  string
+	Pool  string
+	State JobState
+	// Tasks, Succeeded and Running count the job's tasks; FailedAttempts
+	// its failed attempts so far.
+	Tasks, Succeeded, Running, FailedAttempts int
+	Submitted                                 time.Time
+	// Duration is how long it has run so far, or ran.
+	Duration time.Duration
+	// Reason is why it failed or was cancelled.
+	Reason string
+}
+
+// JobHistory is how many ended jobs a session remembers for Jobs: the
+// most recent ones. A session runs for days; its memory must not grow
+// with every job it ever ran.
+const JobHistory = 1000
+
+// Jobs are the application's jobs in submission order: the last
+// JobHistory that ended, then those running.
+func (c *Core) Jobs(now time.Time) []JobInfo {
+	out := append([]JobInfo(nil), c.history...)
+	for _, id := range c.jobIDs() {
+		out = append(out, c.running(now, c.jobs[id]))
+	}
+	return out
+}
+
+// Job is one job, running or among the JobHistory last ended.
+func (c *Core) Job(now time.Time, id scheduler.JobID) (JobInfo, bool) {
+	if j := c.jobs[id]; j != nil {
+		return c.running(now, j), true
+	}
+	for _, h := range c.history {
+		if h.ID == id {
+			return h, true
+		}
+	}
+	return JobInfo{}, false
+}
+
+// running is a running job's JobInfo.
+func (c *Core) running(now time.Time, j *job) JobInfo {
+	info := JobInfo{ID: j.id, Name: j.spec.Name, Pool: j.spec.Pool, State: JobRunning, Tasks: j.sum.Tasks,
+		Submitted: j.sum.Started, Duration: now.Sub(j.sum.Started)}
+	if p, ok := c.sched.JobProgress(j.id); ok {
+		info.Succeeded, info.Running, info.FailedAttempts = p.Succeeded, p.Running, p.FailedAttempts
+	}
+	return info
+}
+
+// remember keeps an ended job's JobInfo, forgetting the oldest past
+// JobHistory.
+func (c *Core) remember(info JobInfo) {
+	if len(c.history) == JobHistory {
+		copy(c.history, c.history[1:])
+		c.history = c.history[:JobHistory-1]
+	}
+	c.history = append(c.history, info)
+}
+
+// Cancel ends a running job unsuccessfully: its running tasks are killed,
+// and it is reported finished, CANCELLED, once they have ended. A job
+// that is not running is an error saying so.
+func (c *Core) Cancel(now time.Time, id scheduler.JobID, reason string) error {
+	j := c.jobs[id]
+	if j == nil {
+		if info, ok := c.Job(now, id); ok {
+			return fmt.Errorf("job %d (%s) has already ended: %s", id, info.Name, info.State)
+		}
+		return fmt.Errorf("no job %d", id)
+	}
+	if !j.cancelled {
+		j.cancelled = true
+		c.notice(Notice{Job: j.spec.Name, Message: "job cancelled: " + reason})
+	}
+	c.sched.CancelJob(id, reason)
+	return nil
+}
+
+// Stop ends a session: it takes no more jobs, cancels those running, and
+// ends successfully once they have ended.
+func (c *Core) Stop(now time.Time, reason string) {
+	if c.stopping != "" || c.final != nil {
+		return
+	}
+	c.stopping = reason
+	c.notice(Notice{Message: "stopping: " + reason})
+	ids := c.jobIDs()
+	for _, id := range ids {
+		c.Cancel(now, id, "the session stopped: "+reason)
+	}
+	if len(ids) == 0 {
+		c.final = &Final{Succeeded: true, Diagnostics: "stopped: " + reason}
+	}
+}
