@@ -29,6 +29,13 @@ type Config struct {
 	YARN *YARN
 	// Log receives what the core decides (nil: logrus's standard logger).
 	Log logrus.FieldLogger
+	// Clients, for a session (Core.Session), is where its clients connect
+	// (wire.Listen with the session's own secret); Run closes it.
+	Clients *wire.Listener
+	// PoolNotice, when set, says what a session client is told of a job's
+	// pool: that it is undefined and made with Spark's defaults, say ("":
+	// nothing).
+	PoolNotice func(pool string) string
 }
 
 // Driver runs a job on executors that connect to it: one goroutine, the
@@ -44,6 +51,8 @@ type Driver struct {
 	done   chan struct{} // closed when Run returns
 	conns  map[scheduler.ExecutorID]*wire.Conn
 	rm     *rmState // nil in local mode
+	// followers are session clients following a job (session.go).
+	followers []*follower
 }
 
 type event interface{}
@@ -82,6 +91,9 @@ func New(cfg Config) (*Driver, error) {
 	if (cfg.YARN == nil) != (cfg.Core.Containers == nil) {
 		return nil, errors.New("YARN and Core.Containers go together")
 	}
+	if (cfg.Clients != nil) != cfg.Core.Session {
+		return nil, errors.New("a session, and only a session, has a listener for clients")
+	}
 	c, err := core.New(cfg.Core)
 	if err != nil {
 		return nil, err
@@ -106,14 +118,24 @@ func (d *Driver) Addr() string { return d.ln.Addr().String() }
 // job's tasks are killed and it ends unsuccessfully, with ctx's cause).
 // Executors are told to shut down either way. It returns the job's
 // summary and, on YARN, how the application ended, for unregistering.
+//
+// A session (Config.Clients) has no job of its own: job is nil, and its
+// clients submit jobs until one stops it or ctx is cancelled, which
+// stops it too.
 func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []scheduler.ProfileID) (core.Summary, core.Final, error) {
 	defer close(d.done) // however Run ends, goroutines stop waiting on the loop
 	defer d.ln.Close()
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	defer stopLoop()
-	id, err := d.core.Submit(time.Now(), job, stageProfiles)
-	if err != nil {
-		return core.Summary{Job: job.Name}, core.Final{Diagnostics: err.Error()}, err
+	var id scheduler.JobID
+	if d.cfg.Clients != nil {
+		defer d.cfg.Clients.Close()
+		go d.acceptClients(loopCtx)
+	} else {
+		var err error
+		if id, err = d.core.Submit(time.Now(), job, stageProfiles); err != nil {
+			return core.Summary{Job: job.Name}, core.Final{Diagnostics: err.Error()}, err
+		}
 	}
 	go d.accept(loopCtx)
 
@@ -122,16 +144,21 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	cancel := ctx.Done()
 	var sum core.Summary
 	for {
-		rd := d.core.Ready(time.Now())
+		now := time.Now()
+		rd := d.core.Ready(now)
 		if s, ok := d.carryOut(loopCtx, rd); ok {
 			sum = s
 		}
+		d.updateFollowers(now, rd.Finished)
 		if rd.Unregister != nil {
 			return sum, *rd.Unregister, nil
 		}
 		wait := time.Hour
 		if !rd.Next.IsZero() {
 			wait = max(time.Until(rd.Next), 0)
+		}
+		if len(d.followers) > 0 {
+			wait = min(wait, followEvery)
 		}
 		timer.Reset(wait)
 		select {
@@ -152,7 +179,11 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 			// Once: a closed channel would keep this loop spinning while
 			// the killed tasks finish.
 			cancel = nil
-			d.core.Cancel(time.Now(), id, context.Cause(ctx).Error())
+			if d.cfg.Clients != nil {
+				d.core.Stop(time.Now(), context.Cause(ctx).Error())
+			} else {
+				d.core.Cancel(time.Now(), id, context.Cause(ctx).Error())
+			}
 		}
 		if !timer.Stop() {
 			select {
@@ -244,6 +275,8 @@ func (d *Driver) handle(ev event) {
 		d.allocated(now, ev)
 	case launchFailed:
 		d.core.LaunchFailed(now, ev.container, ev.err.Error())
+	default:
+		d.handleSession(now, ev)
 	}
 }
 

@@ -2,6 +2,7 @@ package am
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -29,18 +30,23 @@ type Local struct {
 	Launcher local.Config
 	Progress func(core.Progress)
 	Log      logrus.FieldLogger
+	// Clients makes it a session (Job nil): its clients connect there
+	// (wire.Listen with the session's secret) and submit its jobs.
+	Clients    *wire.Listener
+	PoolNotice func(pool string) string
 }
 
 // RunLocal runs the job to its end, or until ctx is cancelled. It ends
-// unsuccessfully, saying so, once every executor has exited.
+// unsuccessfully, saying so, once every executor has exited. A session
+// runs until a client stops it, or ctx is cancelled.
 func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 	ln, err := wire.Listen("tcp", "127.0.0.1:0", l.Launcher.Secret)
 	if err != nil {
 		return core.Summary{}, err
 	}
 	defer ln.Close() // Run closes it too; this covers the ways out before
-	driver, err := New(Config{Core: core.Config{AppID: l.AppID, Scheduler: l.Scheduler, Profiles: []scheduler.Profile{l.Profile}},
-		Executors: ln, Progress: l.Progress, Log: l.Log})
+	driver, err := New(Config{Core: core.Config{AppID: l.AppID, Scheduler: l.Scheduler, Profiles: []scheduler.Profile{l.Profile}, Session: l.Clients != nil},
+		Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice})
 	if err != nil {
 		return core.Summary{}, err
 	}
@@ -74,6 +80,9 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 		}
 		cancel(fmt.Errorf("every executor exited (see %s/*/executor.log)", l.Launcher.LogDir))
 	}()
-	sum, _, err := driver.Run(ctx, l.Job, nil)
+	sum, final, err := driver.Run(ctx, l.Job, nil)
+	if err == nil && l.Clients != nil && !final.Succeeded {
+		err = errors.New(final.Diagnostics)
+	}
 	return sum, err
 }

@@ -1,0 +1,292 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// A session's clients reach the loop as events, each carrying a reply
+// channel the loop answers on; their connections are served from
+// goroutines of their own, which never touch the core.
+
+type submitRequest struct {
+	job    *jobspec.Job
+	follow bool
+	reply  chan submitReply
+}
+
+type submitReply struct {
+	id       scheduler.JobID
+	err      error
+	follower *follower
+}
+
+type listRequest struct{ reply chan []core.JobInfo }
+
+type cancelRequest struct {
+	id     scheduler.JobID
+	reason string
+	reply  chan cancelReply
+}
+
+type cancelReply struct {
+	job core.JobInfo
+	err error
+}
+
+type stopRequest struct {
+	reason string
+	reply  chan []core.JobInfo
+}
+
+// follower is a client following a job: the loop hands it the job's
+// progress, at most every followEvery and never waiting on the client
+// (a slow one misses updates, not the end), and the last update once the
+// job has ended.
+type follower struct {
+	job     scheduler.JobID
+	updates chan *wire.JobUpdate // capacity 1: the latest wins
+	final   chan *wire.JobUpdate // capacity 1: sent once
+	gone    chan struct{}        // closed when the client's goroutine ends
+	last    time.Time
+}
+
+// followEvery paces a followed job's progress updates.
+const followEvery = 500 * time.Millisecond
+
+// requestTimeout bounds the wait for a client's request: a peer that holds
+// the secret but says nothing does not keep a connection for good.
+const requestTimeout = 10 * time.Second
+
+func (d *Driver) acceptClients(ctx context.Context) {
+	for {
+		conn, err := d.cfg.Clients.Accept(ctx)
+		switch {
+		case err == nil:
+			go d.serveClient(ctx, conn)
+		case errors.Is(err, wire.ErrHandshake):
+			d.log.WithError(err).Warn("session client refused")
+		case ctx.Err() != nil || errors.Is(err, net.ErrClosed):
+			return
+		}
+	}
+}
+
+// serveClient answers one client's request.
+func (d *Driver) serveClient(ctx context.Context, conn *wire.Conn) {
+	defer conn.Close()
+	conn.SetReadDeadline(time.Now().Add(requestTimeout))
+	m, err := conn.Recv()
+	if err != nil {
+		return
+	}
+	conn.SetReadDeadline(time.Time{})
+	refuse := func(err error) {
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
+	}
+	switch {
+	case m.GetSubmitJob() != nil:
+		req := m.GetSubmitJob()
+		job, err := sessionJob(req)
+		if err != nil {
+			refuse(err)
+			return
+		}
+		r, ok := ask(d, ctx, func(reply chan submitReply) event { return submitRequest{job, req.GetFollow(), reply} })
+		if !ok {
+			refuse(errors.New("the session is ending"))
+			return
+		}
+		if r.err != nil {
+			refuse(r.err)
+			return
+		}
+		accepted := &wire.JobAccepted{JobId: int64(r.id)}
+		if d.cfg.PoolNotice != nil {
+			if n := d.cfg.PoolNotice(job.Pool); n != "" {
+				accepted.Notices = append(accepted.Notices, n)
+			}
+		}
+		if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_JobAccepted{JobAccepted: accepted}}); err != nil || r.follower == nil {
+			if r.follower != nil {
+				close(r.follower.gone)
+			}
+			return
+		}
+		follow(ctx, conn, r.follower)
+	case m.GetListJobs() != nil:
+		jobs, ok := ask(d, ctx, func(reply chan []core.JobInfo) event { return listRequest{reply} })
+		if !ok {
+			refuse(errors.New("the session is ending"))
+			return
+		}
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(jobs...)}})
+	case m.GetCancelJob() != nil:
+		req := m.GetCancelJob()
+		r, ok := ask(d, ctx, func(reply chan cancelReply) event {
+			return cancelRequest{scheduler.JobID(req.GetJobId()), req.GetReason(), reply}
+		})
+		switch {
+		case !ok:
+			refuse(errors.New("the session is ending"))
+		case r.err != nil:
+			refuse(r.err)
+		default:
+			conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(r.job)}})
+		}
+	case m.GetStopSession() != nil:
+		jobs, ok := ask(d, ctx, func(reply chan []core.JobInfo) event { return stopRequest{m.GetStopSession().GetReason(), reply} })
+		if !ok {
+			refuse(errors.New("the session is ending"))
+			return
+		}
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(jobs...)}})
+	default:
+		refuse(errors.New("not a session request"))
+	}
+}
+
+// ask sends the loop a request and waits for its answer; false once the
+// loop has ended.
+func ask[T any](d *Driver, ctx context.Context, ev func(chan T) event) (T, bool) {
+	reply := make(chan T, 1)
+	var zero T
+	select {
+	case d.events <- ev(reply):
+	case <-d.done:
+		return zero, false
+	case <-ctx.Done():
+		return zero, false
+	}
+	select {
+	case r := <-reply:
+		return r, true
+	case <-d.done:
+		return zero, false
+	}
+}
+
+// follow sends a followed job's updates until it ends, or the client goes.
+func follow(ctx context.Context, conn *wire.Conn, f *follower) {
+	defer close(f.gone)
+	for {
+		var u *wire.JobUpdate
+		select {
+		case u = <-f.final:
+		case u = <-f.updates:
+		case <-ctx.Done():
+			return
+		}
+		if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_JobUpdate{JobUpdate: u}}); err != nil || u.GetEnded() {
+			return
+		}
+	}
+}
+
+// sessionJob reads a submitted job's spec as the client settled it.
+func sessionJob(req *wire.SubmitJob) (*jobspec.Job, error) {
+	source := req.GetSource()
+	if source == "" {
+		source = "submitted job"
+	}
+	job, err := jobspec.Parse(req.GetSpec(), source, jobspec.Defaults{CPUs: int(req.GetTaskCpus()), GPUs: req.GetTaskGpus(),
+		MaxAttempts: int(req.GetMaxAttempts()), Pool: req.GetDefaultPool()})
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range []struct {
+		what, value string
+		field       *string
+	}{{"name", req.GetName(), &job.Name}, {"pool", req.GetPool(), &job.Pool}} {
+		if o.value == "" {
+			continue
+		}
+		if err := jobspec.CheckName(o.value); err != nil {
+			return nil, fmt.Errorf("the job's %s: %w", o.what, err)
+		}
+		*o.field = o.value
+	}
+	return job, nil
+}
+
+// handleSession answers a session client's request, in the loop.
+func (d *Driver) handleSession(now time.Time, ev event) {
+	switch ev := ev.(type) {
+	case submitRequest:
+		id, err := d.core.Submit(now, ev.job, nil)
+		r := submitReply{id: id, err: err}
+		if err == nil && ev.follow {
+			r.follower = &follower{job: id, updates: make(chan *wire.JobUpdate, 1), final: make(chan *wire.JobUpdate, 1), gone: make(chan struct{})}
+			d.followers = append(d.followers, r.follower)
+		}
+		ev.reply <- r
+	case listRequest:
+		ev.reply <- d.core.Jobs(now)
+	case cancelRequest:
+		err := d.core.Cancel(now, ev.id, ev.reason)
+		info, _ := d.core.Job(now, ev.id)
+		ev.reply <- cancelReply{info, err}
+	case stopRequest:
+		d.core.Stop(now, ev.reason)
+		ev.reply <- d.core.Jobs(now)
+	}
+}
+
+// updateFollowers hands each follower its job's progress, or its end
+// (finished are the summaries of the jobs that ended in this batch).
+func (d *Driver) updateFollowers(now time.Time, finished []core.Summary) {
+	ended := map[scheduler.JobID]core.Summary{}
+	for _, s := range finished {
+		ended[s.ID] = s
+	}
+	kept := d.followers[:0]
+	for _, f := range d.followers {
+		select {
+		case <-f.gone:
+			continue
+		default:
+		}
+		info, ok := d.core.Job(now, f.job)
+		if s, done := ended[f.job]; done || !ok || info.State != core.JobRunning {
+			u := &wire.JobUpdate{Job: jobInfo(info), Executors: int32(d.core.Executors()), Ended: true}
+			if done {
+				u.Attempts, u.Retries, u.OutputCut = int32(s.Attempts), int32(s.Retries), s.OutputCut
+			}
+			f.final <- u
+			continue
+		}
+		kept = append(kept, f)
+		if now.Sub(f.last) >= followEvery {
+			f.last = now
+			u := &wire.JobUpdate{Job: jobInfo(info), Executors: int32(d.core.Executors())}
+			select {
+			case <-f.updates: // the client has not taken the last one: this one replaces it
+			default:
+			}
+			f.updates <- u
+		}
+	}
+	d.followers = kept
+}
+
+func jobInfo(j core.JobInfo) *wire.JobInfo {
+	return &wire.JobInfo{Id: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: int32(j.Tasks), Succeeded: int32(j.Succeeded),
+		Running: int32(j.Running), FailedAttempts: int32(j.FailedAttempts), SubmittedUnixMs: j.Submitted.UnixMilli(),
+		DurationMs: j.Duration.Milliseconds(), Reason: j.Reason}
+}
+
+func jobList(jobs ...core.JobInfo) *wire.JobList {
+	l := &wire.JobList{}
+	for _, j := range jobs {
+		l.Jobs = append(l.Jobs, jobInfo(j))
+	}
+	return l
+}
