@@ -29,7 +29,12 @@ import (
 // AppMaster is what the ApplicationMaster process runs, settled from its
 // configuration by the submission side (deploy's `spindle am`).
 type AppMaster struct {
+	// Job is the application's one job; nil for a session, whose jobs
+	// come from the clients that prove they hold SessionSecret (and
+	// Core.Session set).
 	Job           *jobspec.Job
+	SessionSecret []byte
+	PoolNotice    func(pool string) string
 	StageProfiles []scheduler.ProfileID
 	// Core is the AM's rules; Core.Containers must be set. Its
 	// MaxGPUsPerNode is replaced by the RM's maximum allocation.
@@ -79,6 +84,18 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	defer ln.Close() // Run closes it too; this covers the ways out before
 	port := ln.Addr().(*net.TCPAddr).Port
+	// The RPC port in the registration is where clients reach the AM
+	// (YARN hands it to them in the application report): a session's
+	// client port, or for one job the executors'.
+	rpcPort := port
+	var clients *wire.Listener
+	if a.SessionSecret != nil {
+		if clients, err = wire.Listen("tcp", net.JoinHostPort(a.Bind, "0"), a.SessionSecret); err != nil {
+			return core.Summary{}, fmt.Errorf("listening for the session's clients: %w", err)
+		}
+		defer clients.Close()
+		rpcPort = clients.Addr().(*net.TCPAddr).Port
+	}
 	// The tracking URL: the job's status page, which the RM's web proxy
 	// shows as the application's.
 	web, err := net.Listen("tcp", net.JoinHostPort(a.Bind, "0"))
@@ -87,14 +104,14 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	defer web.Close()
 	trackingURL := "http://" + net.JoinHostPort(a.Host, strconv.Itoa(web.Addr().(*net.TCPAddr).Port)) + "/"
-	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(a.Host), RpcPort: proto.Int32(int32(port)), TrackingUrl: proto.String(trackingURL)}
+	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(a.Host), RpcPort: proto.Int32(int32(rpcPort)), TrackingUrl: proto.String(trackingURL)}
 	reg, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 	if err != nil {
 		return core.Summary{}, fmt.Errorf("registering with the ResourceManager: %w", err)
 	}
 	containers := *a.Core.Containers
 	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
-	log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ln.Addr().String(), "tracking_url": trackingURL, "max_gpus_per_node": containers.MaxGPUsPerNode}).
+	log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ln.Addr().String(), "tracking_url": trackingURL, "rpc_port": rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}).
 		Info("registered with the ResourceManager")
 
 	launch := proto.Clone(a.Executors).(*hadoopyarn.ContainerLaunchContextProto)
@@ -113,7 +130,7 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		}}
 	coreCfg := a.Core
 	coreCfg.Containers = &containers
-	driver, err := New(Config{Core: coreCfg, Executors: ln, YARN: y, Log: log})
+	driver, err := New(Config{Core: coreCfg, Executors: ln, YARN: y, Log: log, Clients: clients, PoolNotice: a.PoolNotice})
 	if err != nil {
 		return core.Summary{}, err
 	}

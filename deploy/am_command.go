@@ -18,6 +18,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
@@ -54,7 +55,8 @@ func printTimings(w io.Writer, sum core.Summary, executors int) {
 }
 
 func amCommand() *cli.Command {
-	return &cli.Command{Name: "am", Usage: "internal: run the ApplicationMaster in its YARN container", Hidden: true, Action: runAM}
+	return &cli.Command{Name: "am", Usage: "internal: run the ApplicationMaster in its YARN container", Hidden: true, Action: runAM,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "session", Usage: "run a session: jobs come from its clients"}}}
 }
 
 func runAM(c *cli.Context) error {
@@ -76,23 +78,25 @@ func runAM(c *cli.Context) error {
 		log.WithError(err).Warn("CONTAINER_ID does not name the AM's container")
 	}
 	s := &settings{c: conf}
-	defaults, err := jobDefaults(conf)
-	if err != nil {
-		return err
-	}
-	job, err := jobspec.Load(amJobFile, defaults)
-	if err != nil {
-		return err
-	}
-	if err := overrideJob(job, conf); err != nil {
-		return err
-	}
 	schedCfg, err := schedulerConfig(conf)
 	if err != nil {
 		return err
 	}
-	if notice := undefinedPoolNotice(conf, job, schedCfg.Pools); notice != "" {
-		log.Warn(notice)
+	var job *jobspec.Job // a session's come from its clients
+	if !c.Bool("session") {
+		defaults, err := jobDefaults(conf)
+		if err != nil {
+			return err
+		}
+		if job, err = jobspec.Load(amJobFile, defaults); err != nil {
+			return err
+		}
+		if err := overrideJob(job, conf); err != nil {
+			return err
+		}
+		if notice := undefinedPoolNotice(conf, job.Pool, schedCfg.Pools); notice != "" {
+			log.Warn(notice)
+		}
 	}
 	hconf, err := hadoopconf.FromEnvironment(os.LookupEnv)
 	if err != nil {
@@ -180,7 +184,15 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	sum, runErr := am.RunAppMaster(c.Context, am.AppMaster{Job: job, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
+	var sessionSecret []byte
+	if c.Bool("session") {
+		ccfg.Session = true
+		if sessionSecret, ok = creds.FindSecret(session.SecretAlias); !ok {
+			return errors.New("the container's credentials hold no session secret")
+		}
+	}
+	sum, runErr := am.RunAppMaster(c.Context, am.AppMaster{Job: job, SessionSecret: sessionSecret,
+		PoolNotice: func(pool string) string { return undefinedPoolNotice(conf, pool, schedCfg.Pools) }, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
 		RM: rm, NodeManagers: opts, Executors: launch, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), Launch: app,
 		NodeLabel: policy.NodeLabel, PortInNodeName: policy.PortInNodeName, Log: log,
 		// Only on success: a failed attempt may be retried, and the
@@ -190,8 +202,10 @@ func runAM(c *cli.Context) error {
 				removeStaging(ctx, log, hconf, user, dir)
 			}
 		}})
-	printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
-	printTimings(c.App.Writer, sum, policy.Initial[profiles[0].ID])
+	if job != nil {
+		printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
+		printTimings(c.App.Writer, sum, policy.Initial[profiles[0].ID])
+	}
 	return runErr
 }
 

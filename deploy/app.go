@@ -25,6 +25,9 @@ func NewApp() *cli.App {
 		},
 		Commands: []*cli.Command{
 			submitCommand(),
+			sessionCommand(),
+			jobsCommand(),
+			cancelCommand(),
 			statusCommand(),
 			killCommand(),
 			listCommand(),

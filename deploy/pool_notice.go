@@ -3,21 +3,20 @@ package deploy
 import (
 	"fmt"
 
-	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// undefinedPoolNotice says, as Spark's driver logs, that the job's pool is
+// undefinedPoolNotice says, as Spark's driver logs, that a job's pool is
 // one the allocation file does not define, so the scheduler creates it
 // with Spark's defaults; "" when the pool is defined. The pool "default"
 // needs no file.
-func undefinedPoolNotice(conf *config.Config, job *jobspec.Job, pools []scheduler.PoolConfig) string {
-	if job.Pool == "default" {
+func undefinedPoolNotice(conf *config.Config, pool string, pools []scheduler.PoolConfig) string {
+	if pool == "default" {
 		return ""
 	}
 	for _, p := range pools {
-		if p.Name == job.Pool {
+		if p.Name == pool {
 			return ""
 		}
 	}
@@ -25,6 +24,6 @@ func undefinedPoolNotice(conf *config.Config, job *jobspec.Job, pools []schedule
 	if file, _ := conf.String("spindle.scheduler.allocation.file"); file != "" {
 		why = file + " does not define it"
 	}
-	d := scheduler.DefaultPoolConfig(job.Pool)
-	return fmt.Sprintf("pool %q: %s; created with Spark's defaults (weight %d, minShare %d, %v)", job.Pool, why, d.Weight, d.MinShare, d.Mode)
+	d := scheduler.DefaultPoolConfig(pool)
+	return fmt.Sprintf("pool %q: %s; created with Spark's defaults (weight %d, minShare %d, %v)", pool, why, d.Weight, d.MinShare, d.Mode)
 }

@@ -3,7 +3,6 @@ package deploy
 import (
 	"testing"
 
-	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -29,7 +28,7 @@ func TestUndefinedPoolGetsANotice(t *testing.T) {
 		{withFile, "Prod", defined, `pool "Prod": pools.xml does not define it; created with Spark's defaults (weight 1, minShare 0, FIFO)`},
 		{noFile, "prod", nil, `pool "prod": no allocation file is set (spindle.scheduler.allocation.file); created with Spark's defaults (weight 1, minShare 0, FIFO)`},
 	} {
-		if got := undefinedPoolNotice(c.conf, &jobspec.Job{Name: "j", Pool: c.pool}, c.pools); got != c.want {
+		if got := undefinedPoolNotice(c.conf, c.pool, c.pools); got != c.want {
 			t.Errorf("pool %q: notice %q, want %q", c.pool, got, c.want)
 		}
 	}

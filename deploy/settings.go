@@ -66,6 +66,12 @@ func (s *settings) float(key string) float64 {
 	return v
 }
 
+func (s *settings) bytes(key string) int64 {
+	v, err := s.c.Bytes(key)
+	s.keep(err)
+	return v
+}
+
 func (s *settings) keep(err error) {
 	if s.err == nil {
 		s.err = err

@@ -18,6 +18,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/local"
 )
 
@@ -45,6 +46,8 @@ func submitCommand() *cli.Command {
 		&cli.StringFlag{Name: "files", Usage: "F1,F2: shipped to every executor's working directory"},
 		&cli.BoolFlag{Name: "wait", Value: true, Usage: "yarn: follow the application until it ends (the default)"},
 		&cli.BoolFlag{Name: "no-wait", Usage: "yarn: return once the application is submitted"},
+		&cli.StringFlag{Name: "session", Usage: "ID: run the job in this session (spindle session start), following it to its end"},
+		&cli.BoolFlag{Name: "detach", Usage: "with --session: return once the session has the job, leaving it running"},
 	}
 	for _, fk := range flagKeys {
 		usage := fk.usage
@@ -56,7 +59,7 @@ func submitCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "submit",
 		Usage:     "run a job: locally (--master local[N]) or on YARN (--master yarn)",
-		UsageText: "spindle submit [flags] JOB.yaml            (flags before the spec)\nspindle submit [flags] --tasks N -- COMMAND [ARGS...]",
+		UsageText: "spindle submit [flags] JOB.yaml            (flags before the spec)\nspindle submit [flags] --tasks N -- COMMAND [ARGS...]\nspindle submit --session ID [--pool POOL] [--detach] JOB.yaml",
 		Flags:     flags,
 		Action:    runSubmit,
 	}
@@ -112,6 +115,12 @@ func runSubmit(c *cli.Context) error {
 	job, err := loadJob(c, conf)
 	if err != nil {
 		return err
+	}
+	if c.IsSet("session") {
+		return runSessionSubmit(c, conf, job, c.String("session"))
+	}
+	if c.Bool("detach") {
+		return errors.New("--detach goes with --session")
 	}
 	master, err := conf.Master()
 	if err != nil {
@@ -175,16 +184,55 @@ func loadJob(c *cli.Context, conf *config.Config) (*jobspec.Job, error) {
 
 // runLocal runs job on n executor processes on this machine.
 func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobspec.Job, n int) error {
-	profile, err := executorProfile(conf)
+	appID := newLocalAppID()
+	l, appDir, err := localApp(c, conf, log, appID, n)
 	if err != nil {
 		return err
+	}
+	defer appDir.Close()
+	if notice := undefinedPoolNotice(conf, job.Pool, l.Scheduler.Pools); notice != "" {
+		fmt.Fprintln(c.App.ErrWriter, "spindle: "+notice)
+	}
+	files, err := shippedFiles(c.String("files"))
+	if err != nil {
+		return err
+	}
+	l.Launcher.Files = files
+	l.Job = job
+	progress := newProgressPrinter(c.App.Writer)
+	l.Progress = progress.update
+	sum, err := am.RunLocal(c.Context, l)
+	progress.finish()
+	if err != nil {
+		return err
+	}
+	logDir := appDir.Path
+	printSummary(c.App.Writer, sum, logDir)
+	if !sum.Succeeded {
+		return fmt.Errorf("job %s failed: %s", sum.Job, sum.Reason)
+	}
+	return nil
+}
+
+// newLocalAppID names a local application: local-<unix time>-<6 hex>.
+func newLocalAppID() string {
+	suffix := make([]byte, 3)
+	rand.Read(suffix)
+	return fmt.Sprintf("local-%d-%s", time.Now().Unix(), hex.EncodeToString(suffix))
+}
+
+// localApp settles local mode's driver for application appID on n
+// executors from conf: their profile and GPUs, the scheduler, the
+// application's directory (which the caller closes) and the executors'
+// secret and logs. The caller adds the job, or the session's clients.
+func localApp(c *cli.Context, conf *config.Config, log *logrus.Logger, appID string, n int) (am.Local, *local.AppDir, error) {
+	profile, err := executorProfile(conf)
+	if err != nil {
+		return am.Local{}, nil, err
 	}
 	schedCfg, err := schedulerConfig(conf)
 	if err != nil {
-		return err
-	}
-	if notice := undefinedPoolNotice(conf, job, schedCfg.Pools); notice != "" {
-		fmt.Fprintln(c.App.ErrWriter, "spindle: "+notice)
+		return am.Local{}, nil, err
 	}
 	s := &settings{c: conf}
 	workerGPUs, err := executor.WorkerGPUs(executor.WorkerSources{
@@ -192,60 +240,28 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 		DiscoveryScript: s.str("spindle.worker.resource.gpu.discoveryScript"),
 		Addresses:       s.str("spindle.worker.resource.gpu.addresses"),
 	})
-	if s.err != nil {
-		return s.err
-	}
-	if err != nil {
-		return err
-	}
-	split, err := executor.SplitDisjoint(workerGPUs, n, profile.GPUs)
-	if err != nil {
-		return err
-	}
-
-	secret := make([]byte, 32)
-	if _, err := rand.Read(secret); err != nil {
-		return err
-	}
-	suffix := make([]byte, 3)
-	rand.Read(suffix)
-	appID := fmt.Sprintf("local-%d-%s", time.Now().Unix(), hex.EncodeToString(suffix))
-	appDir, err := localAppDir(log, conf, appID)
-	if err != nil {
-		return err
-	}
-	defer appDir.Close()
-	logDir := appDir.Path
-	logCap, err := conf.Bytes("spindle.task.log.maxBytes")
-	if err != nil {
-		return err
-	}
-
-	files, err := shippedFiles(c.String("files"))
-	if err != nil {
-		return err
-	}
+	logCap := s.bytes("spindle.task.log.maxBytes")
 	// Executors log to their executor.log, not the terminal: at the level
 	// set, not the terminal's quiet one.
-	execLevel, err := conf.Enum("spindle.log.level")
+	execLevel := s.enum("spindle.log.level")
+	if s.err != nil {
+		return am.Local{}, nil, s.err
+	}
 	if err != nil {
-		return err
+		return am.Local{}, nil, err
 	}
 	if c.Bool("verbose") {
 		execLevel = "debug"
 	}
-	progress := newProgressPrinter(c.App.Writer)
-	sum, err := am.RunLocal(c.Context, am.Local{AppID: appID, Job: job, Scheduler: schedCfg, Profile: profile, GPUs: split, Progress: progress.update,
-		Log: log.WithField("app", appID),
-		Launcher: local.Config{Secret: secret, LogDir: logDir, Files: files, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), TaskLogMaxBytes: logCap,
-			LogLevel: execLevel}})
-	progress.finish()
+	split, err := executor.SplitDisjoint(workerGPUs, n, profile.GPUs)
 	if err != nil {
-		return err
+		return am.Local{}, nil, err
 	}
-	printSummary(c.App.Writer, sum, logDir)
-	if !sum.Succeeded {
-		return fmt.Errorf("job %s failed: %s", sum.Job, sum.Reason)
+	appDir, err := localAppDir(log, conf, appID)
+	if err != nil {
+		return am.Local{}, nil, err
 	}
-	return nil
+	return am.Local{AppID: appID, Scheduler: schedCfg, Profile: profile, GPUs: split, Log: log.WithField("app", appID),
+		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: appDir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
+			TaskLogMaxBytes: logCap, LogLevel: execLevel}}, appDir, nil
 }

@@ -3,8 +3,6 @@ package deploy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
@@ -62,43 +61,92 @@ func applicationTags(list string) ([]string, error) {
 // the application, the application is killed, as a local job is (--no-wait
 // submits without following).
 func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *jobspec.Job, specPath string) error {
+	app, err := submitYarn(c, conf, log, yarnApp{job: job, specPath: specPath, name: job.Name})
+	if err != nil {
+		return err
+	}
+	defer app.rm.Close()
+	defer app.stager.Close()
+	fmt.Fprintf(c.App.Writer, "submitted %s\n", app.appID)
+	if !c.Bool("wait") || c.Bool("no-wait") {
+		return nil
+	}
+	ctx, w := c.Context, c.App.Writer
+	err = follow(ctx, app.appID, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		return report(ctx, app.rm, app.id)
+	}, w, isTerminal(w), time.Second)
+	if ctx.Err() != nil {
+		err = killInterrupted(c.App.Writer, app.rm, app.id)
+	}
+	// The AM removes the staging directory when it succeeds; an application
+	// that failed or was killed may have left it.
+	removeStaged(ctx, log, app.stager, app.dir)
+	return err
+}
+
+// yarnApp is an application to submit: a job's, or a session's.
+type yarnApp struct {
+	job      *jobspec.Job // nil: a session
+	specPath string       // the job's spec file; "": the job came from the command line
+	name     string
+	// sessionSecret is a session's: its clients prove they hold it.
+	sessionSecret []byte
+}
+
+// submitted is an application YARN has accepted. The caller closes rm
+// and stager.
+type submitted struct {
+	rm     *yarn.ApplicationClient
+	id     *hadoopyarn.ApplicationIdProto
+	appID  string
+	stager *staging.Stager
+	dir    string // its staging directory
+}
+
+// submitYarn stages what app's ApplicationMaster needs and submits it.
+// An interrupt before the submission removes the staged files.
+func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app yarnApp) (_ *submitted, err error) {
 	ctx := c.Context
 	rm, hconf, err := yarnapp.Connect()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer rm.Close()
+	defer func() {
+		if err != nil {
+			rm.Close()
+		}
+	}()
 	user := yarnapp.User(os.LookupEnv)
 	s := &settings{c: conf}
-	profiles, stageProfiles, err := executorProfiles(conf, job)
+	profiles, stageProfiles, err := executorProfiles(conf, app.job)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	amMem, err := conf.SizeMiB("spindle.yarn.am.memory")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	queue, amCores, attempts := s.str("spindle.yarn.queue"), s.int("spindle.yarn.am.cores"), s.int("spindle.yarn.maxAppAttempts")
 	stagingTemplate := s.str("spindle.yarn.stagingDir")
 	tags, err := applicationTags(s.str("spindle.yarn.tags"))
 	if s.err != nil {
-		return s.err
+		return nil, s.err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	newApp, err := rm.GetNewApplication(ctx, &hadoopyarn.GetNewApplicationRequestProto{})
 	if err != nil {
-		return fmt.Errorf("asking the ResourceManager for an application id: %w", err)
+		return nil, fmt.Errorf("asking the ResourceManager for an application id: %w", err)
 	}
 	asks := []yarnapp.Ask{{Role: "ApplicationMaster", MemoryMB: amMem, VCores: amCores}}
 	for _, p := range profiles {
-		asks = append(asks, yarnapp.Ask{Role: profileRole(p, profiles, stageProfiles, job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs})
+		asks = append(asks, yarnapp.Ask{Role: profileRole(p, profiles, stageProfiles, app.job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs})
 	}
 	err = yarnapp.Check(ctx, rm, newApp.GetMaximumCapability(), queue, asks)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	appID := yarn.ApplicationID(newApp.GetApplicationId())
 	log = log.WithField("app", appID)
@@ -106,32 +154,36 @@ func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *j
 	// What the AM needs in its working directory.
 	tmp, err := os.MkdirTemp("", "spindle-submit-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	jobFile := specPath
-	if jobFile == "" {
-		// The short form has no file: ship it as JSON, which job specs accept.
-		if jobFile, err = writeJSONSpec(tmp, job); err != nil {
-			return err
-		}
-	}
 	settingsFile := filepath.Join(tmp, amSettingsFile)
 	var props bytes.Buffer
 	for _, st := range conf.Settings() {
 		fmt.Fprintf(&props, "%s=%s\n", st.Key, st.Value)
 	}
 	if err := os.WriteFile(settingsFile, props.Bytes(), 0o600); err != nil {
-		return err
+		return nil, err
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	files := []staging.File{
 		{Local: self, Name: "spindle", Executable: true},
-		{Local: jobFile, Name: amJobFile},
 		{Local: settingsFile, Name: amSettingsFile},
+	}
+	amCommand := "./spindle am --session"
+	if app.job != nil {
+		amCommand = "./spindle am"
+		jobFile := app.specPath
+		if jobFile == "" {
+			// The short form has no file: ship it as JSON, which job specs accept.
+			if jobFile, err = writeJSONSpec(tmp, app.job); err != nil {
+				return nil, err
+			}
+		}
+		files = append(files, staging.File{Local: jobFile, Name: amJobFile})
 	}
 	confDir, _ := os.LookupEnv("HADOOP_CONF_DIR")
 	for _, f := range []string{"core-site.xml", "hdfs-site.xml", "yarn-site.xml"} {
@@ -141,22 +193,24 @@ func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *j
 	}
 	shipped, err := shippedFiles(c.String("files"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, f := range shipped {
 		files = append(files, staging.File{Local: f, Name: "files." + filepath.Base(f)})
 	}
 	creds := &credentials.Credentials{}
 	creds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: wire.NewSecret()})
+	if app.sessionSecret != nil {
+		creds.AddSecret(credentials.Secret{Alias: session.SecretAlias, Value: app.sessionSecret})
+	}
 	tokens, err := credentialBytes(creds)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	stager, err := staging.New(hconf, user)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer stager.Close()
 	dir := staging.StagingDir(stagingTemplate, user, appID)
 	err = stageAndSubmit(ctx, log, stager, dir, tmp, files, func(ctx context.Context, resources []*hadoopyarn.StringLocalResourceMapProto) error {
 		env := []*hadoopyarn.StringStringMapProto{}
@@ -169,12 +223,12 @@ func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *j
 			Environment:    env,
 			Tokens:         tokens,
 			// The Hadoop configuration shipped beside it names the scheduler.
-			Command: []string{"HADOOP_CONF_DIR=$PWD ./spindle am 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
+			Command: []string{"HADOOP_CONF_DIR=$PWD " + amCommand + " 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
 		}
-		log.WithFields(logrus.Fields{"queue": queue, "name": job.Name, "am_memory_mb": amMem, "am_cores": amCores, "max_attempts": attempts}).
+		log.WithFields(logrus.Fields{"queue": queue, "name": app.name, "am_memory_mb": amMem, "am_cores": amCores, "max_attempts": attempts}).
 			Info("submitting the application")
 		_, err := rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
-			ApplicationId: newApp.GetApplicationId(), ApplicationName: proto.String(job.Name), Queue: proto.String(queue),
+			ApplicationId: newApp.GetApplicationId(), ApplicationName: proto.String(app.name), Queue: proto.String(queue),
 			ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(attempts)), ApplicationTags: tags,
 			AmContainerSpec: amSpec, Resource: yarn.NewResource(amMem, int32(amCores), nil),
 		}})
@@ -187,23 +241,10 @@ func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *j
 		return nil
 	})
 	if err != nil {
-		return err
+		stager.Close()
+		return nil, err
 	}
-	fmt.Fprintf(c.App.Writer, "submitted %s\n", appID)
-	if !c.Bool("wait") || c.Bool("no-wait") {
-		return nil
-	}
-	w, id := c.App.Writer, newApp.GetApplicationId()
-	err = follow(ctx, appID, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
-		return report(ctx, rm, id)
-	}, w, isTerminal(w), time.Second)
-	if ctx.Err() != nil {
-		err = killInterrupted(c.App.Writer, rm, id)
-	}
-	// The AM removes the staging directory when it succeeds; an application
-	// that failed or was killed may have left it.
-	removeStaged(ctx, log, stager, dir)
-	return err
+	return &submitted{rm: rm, id: newApp.GetApplicationId(), appID: appID, stager: stager, dir: dir}, nil
 }
 
 // stageAndSubmit stages files into dir, then a file naming those of them
@@ -280,14 +321,7 @@ func removeStaged(ctx context.Context, log logrus.FieldLogger, stager *staging.S
 
 // writeJSONSpec writes a job built from the command line as a spec file.
 func writeJSONSpec(dir string, job *jobspec.Job) (string, error) {
-	if len(job.Stages) != 1 {
-		return "", errors.New("only a one-stage job can come from the command line")
-	}
-	st := job.Stages[0]
-	spec := map[string]any{"name": job.Name, "pool": job.Pool, "stages": []map[string]any{{
-		"name": st.Name, "tasks": st.Tasks, "command": st.Command, "resources": map[string]any{"cpus": st.CPUs, "gpus": st.GPUs},
-	}}}
-	b, err := json.Marshal(spec)
+	b, err := jobJSON(job)
 	if err != nil {
 		return "", err
 	}

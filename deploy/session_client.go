@@ -1,0 +1,184 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spindle-yarn/spindle/deploy/session"
+	"github.com/spindle-yarn/spindle/deploy/yarnapp"
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// sessionClient finds session id from the user's record of it: a local
+// session's address is in the record, a YARN session's in its
+// application report (the AM's host and RPC port).
+func sessionClient(ctx context.Context, id string) (session.Client, session.Record, error) {
+	r, secret, err := session.Load(id)
+	if err != nil {
+		return session.Client{}, r, err
+	}
+	if !r.Yarn() {
+		if r.PID > 0 && syscall.Kill(r.PID, 0) == syscall.ESRCH {
+			session.Remove(id)
+			return session.Client{}, r, fmt.Errorf("session %s is gone: its driver (pid %d) is not running; its record is removed", id, r.PID)
+		}
+		return session.Client{Addr: r.Address, Secret: secret}, r, nil
+	}
+	report, err := yarnSessionReport(ctx, id)
+	if err != nil {
+		return session.Client{}, r, err
+	}
+	if s := report.GetYarnApplicationState(); s != hadoopyarn.YarnApplicationStateProto_RUNNING {
+		return session.Client{}, r, fmt.Errorf("session %s is not running: its application is %s (%s)", id, yarnapp.State(report), yarnapp.FinalStatus(report))
+	}
+	if report.GetRpcPort() <= 0 {
+		return session.Client{}, r, fmt.Errorf("session %s: its application master has not said where it takes clients yet", id)
+	}
+	return session.Client{Addr: net.JoinHostPort(report.GetHost(), strconv.Itoa(int(report.GetRpcPort()))), Secret: secret}, r, nil
+}
+
+// yarnSessionReport is a YARN session's application report.
+func yarnSessionReport(ctx context.Context, id string) (*hadoopyarn.ApplicationReportProto, error) {
+	appID, err := yarn.ParseApplicationID(id)
+	if err != nil {
+		return nil, err
+	}
+	rm, _, err := yarnapp.Connect()
+	if err != nil {
+		return nil, err
+	}
+	defer rm.Close()
+	return report(ctx, rm, appID)
+}
+
+func jobsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "jobs",
+		Usage:     "list a session's jobs",
+		UsageText: "spindle jobs SESSION",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return errors.New("want the session's id: spindle jobs SESSION")
+			}
+			client, _, err := sessionClient(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			jobs, err := client.Jobs(c.Context)
+			if err != nil {
+				return err
+			}
+			printJobs(c, jobs)
+			return nil
+		},
+	}
+}
+
+// printJobs writes jobs as a table.
+func printJobs(c *cli.Context, jobs []*wire.JobInfo) {
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "JOB\tNAME\tPOOL\tSTATE\tTASKS\tDURATION\tREASON")
+	for _, j := range jobs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", j.GetId(), j.GetName(), j.GetPool(), j.GetState(), j.GetSucceeded(), j.GetTasks(),
+			(time.Duration(j.GetDurationMs()) * time.Millisecond).Round(time.Second/10), j.GetReason())
+	}
+	tw.Flush()
+}
+
+func cancelCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "cancel",
+		Usage:     "cancel one of a session's jobs; its other jobs go on",
+		UsageText: "spindle cancel SESSION JOB",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return errors.New("want the session's id and the job's: spindle cancel SESSION JOB")
+			}
+			job, err := strconv.ParseInt(c.Args().Get(1), 10, 64)
+			if err != nil || job < 0 {
+				return fmt.Errorf("%q is not a job id: want the number spindle jobs lists", c.Args().Get(1))
+			}
+			client, _, err := sessionClient(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			j, err := client.Cancel(c.Context, job, "by spindle cancel")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "job %d (%s) cancelled\n", j.GetId(), j.GetName())
+			return nil
+		},
+	}
+}
+
+func runSessionStop(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return errors.New("want the session's id: spindle session stop SESSION")
+	}
+	id := c.Args().First()
+	client, r, err := sessionClient(c.Context, id)
+	if err != nil {
+		return err
+	}
+	jobs, err := client.Stop(c.Context, "spindle session stop")
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		if j.GetState() == "RUNNING" {
+			fmt.Fprintf(c.App.Writer, "job %d (%s) cancelled\n", j.GetId(), j.GetName())
+		}
+	}
+	// Wait for it to be over: its executors gone, and on YARN the
+	// application finished.
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		over, state, err := sessionOver(c.Context, r)
+		if err != nil {
+			return err
+		}
+		if over {
+			if r.Yarn() {
+				session.Remove(id)
+			}
+			fmt.Fprintf(c.App.Writer, "session %s stopped%s\n", id, state)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("session %s was told to stop, but has not ended within 2 minutes", id)
+		}
+		select {
+		case <-c.Context.Done():
+			return context.Cause(c.Context)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// sessionOver says whether a stopped session has ended: a local one's
+// driver has exited; a YARN one's application has finished (with its
+// state and final status, as " (FINISHED, SUCCEEDED)").
+func sessionOver(ctx context.Context, r session.Record) (bool, string, error) {
+	if !r.Yarn() {
+		return syscall.Kill(r.PID, 0) == syscall.ESRCH, "", nil
+	}
+	report, err := yarnSessionReport(ctx, r.ID)
+	if err != nil {
+		return false, "", err
+	}
+	switch report.GetYarnApplicationState() {
+	case hadoopyarn.YarnApplicationStateProto_FINISHED, hadoopyarn.YarnApplicationStateProto_FAILED, hadoopyarn.YarnApplicationStateProto_KILLED:
+		return true, fmt.Sprintf(" (%s, %s)", yarnapp.State(report), yarnapp.FinalStatus(report)), nil
+	}
+	return false, "", nil
+}
