@@ -15,7 +15,7 @@
 // Commands (key=value arguments; "reason=" and "why=" take the rest of
 // the line):
 //
-//	config ...                 (input lines: profile ...) starts the core
+//	config [mode=FAIR] ...     (input lines: profile ..., pool name=P weight=W minshare=M mode=FAIR) starts the core
 //	submit name=j tasks=N cpus=C gpus=G mem=MiB pool=P attempts=A [command=false] [profile=P: its stage's]
 //	register id=c1 host=h1 cores=1 gpus=0,1
 //	status id=c1 s0/0#0 ok|fail|killed|started [exit=1] [reason=...]

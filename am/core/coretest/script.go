@@ -302,8 +302,29 @@ func (s *script) config(bare []string, kv map[string]string, input []string) err
 	if cfg.HeartbeatTimeout, err = duration(kv, "heartbeat"); err != nil {
 		return err
 	}
+	if m, ok := kv["mode"]; ok {
+		if cfg.Scheduler.Mode, err = scheduler.ParseSchedulingMode(m); err != nil {
+			return err
+		}
+	}
 	for _, l := range input {
-		_, _, p := args(l)
+		kind, _, p := args(l)
+		if kind == "pool" {
+			pc := scheduler.DefaultPoolConfig(p["name"])
+			if pc.Weight, err = atoi(p, "weight", 1); err != nil {
+				return err
+			}
+			if pc.MinShare, err = atoi(p, "minshare", 0); err != nil {
+				return err
+			}
+			if m, ok := p["mode"]; ok {
+				if pc.Mode, err = scheduler.ParseSchedulingMode(m); err != nil {
+					return err
+				}
+			}
+			cfg.Scheduler.Pools = append(cfg.Scheduler.Pools, pc)
+			continue
+		}
 		var prof scheduler.Profile
 		id, err := atoi(p, "id", 0)
 		if err != nil {

@@ -1,0 +1,192 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// sessionUser is one user's view of sessions: a state directory and a
+// temporary directory of their own.
+type sessionUser struct {
+	t   *testing.T
+	env []string
+}
+
+func newSessionUser(t *testing.T, extra ...string) *sessionUser {
+	return &sessionUser{t, append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "TMPDIR="+t.TempDir()), extra...)}
+}
+
+// run runs spindle to its end.
+func (u *sessionUser) run(args ...string) (string, error) {
+	u.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, spindleBinary(u.t), args...)
+	cmd.Env = u.env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// start starts spindle, collecting its output.
+func (u *sessionUser) start(args ...string) (*exec.Cmd, *syncBuffer) {
+	u.t.Helper()
+	cmd := exec.Command(spindleBinary(u.t), args...)
+	cmd.Env = u.env
+	buf := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = buf, buf
+	if err := cmd.Start(); err != nil {
+		u.t.Fatal(err)
+	}
+	u.t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, buf
+}
+
+var sessionLine = regexp.MustCompile(`(?m)^SESSION=(\S+)$`)
+
+// startSession runs `spindle session start` with args and returns the
+// session's id, stopping it when the test ends.
+func (u *sessionUser) startSession(args ...string) string {
+	u.t.Helper()
+	out, err := u.run(append([]string{"session", "start"}, args...)...)
+	m := sessionLine.FindStringSubmatch(out)
+	if err != nil || m == nil || !strings.HasSuffix(strings.TrimSpace(out), m[0]) {
+		u.t.Fatalf("session start: %v; want SESSION=<id> as the last line\n%s", err, out)
+	}
+	u.t.Cleanup(func() { u.run("session", "stop", m[1]) })
+	return m[1]
+}
+
+// sessionRecord reads a session's record in the user's state directory.
+func (u *sessionUser) sessionRecord(id string) (dir string, rec map[string]any) {
+	u.t.Helper()
+	for _, kv := range u.env {
+		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+			dir = filepath.Join(v, "spindle", "sessions", id)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "session.json"))
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		u.t.Fatal(err)
+	}
+	return dir, rec
+}
+
+// A local session serves many clients at once: a job that fails and one
+// that is cancelled touch no other; jobs are listed with their pool and
+// state; nobody without the secret gets anything; stopping it ends it and
+// everything it started.
+func TestLocalSessionServesManyClients(t *testing.T) {
+	u := newSessionUser(t)
+	id := u.startSession("--master", "local[2]", "--conf", "spindle.executor.cores=2")
+	dir, rec := u.sessionRecord(id)
+	for path, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, filepath.Join(dir, "secret"): 0o600} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode() != want {
+			t.Errorf("%s: %v, %v; want mode %v", path, fi.Mode(), err, want)
+		}
+	}
+	driver := int(rec["pid"].(float64))
+
+	// Three clients at once: one job succeeds, one fails, one is left
+	// running (--detach).
+	ok, okOut := u.start("submit", "--session", id, "--name", "ok", "--tasks", "4", "--", "sh", "-c", "sleep 0.5")
+	bad, badOut := u.start("submit", "--session", id, "--name", "bad", "--conf", "spindle.task.maxFailures=1", "--tasks", "2", "--", "false")
+	out, err := u.run("submit", "--session", id, "--name", "long", "--pool", "adhoc", "--detach", "--tasks", "1", "--", "sleep", "120")
+	if err != nil || !strings.Contains(out, "submitted to session "+id) || !strings.Contains(out, `pool "adhoc"`) {
+		t.Fatalf("detached submit: %v\n%s", err, out)
+	}
+	if err := ok.Wait(); err != nil || !strings.Contains(okOut.String(), "job ok SUCCEEDED") {
+		t.Errorf("the good job: %v\n%s", err, okOut.String())
+	}
+	if err := bad.Wait(); err == nil || !strings.Contains(badOut.String(), "job bad FAILED") {
+		t.Errorf("the failing job: %v, want a non-zero exit\n%s", err, badOut.String())
+	}
+	out, err = u.run("jobs", id)
+	for _, want := range []string{`ok\s+default\s+SUCCEEDED\s+4/4`, `bad\s+default\s+FAILED\s+0/2`, `long\s+adhoc\s+RUNNING\s+0/1`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("spindle jobs: %v; no line matches %s\n%s", err, want, out)
+		}
+	}
+	jobID := regexp.MustCompile(`(?m)^(\d+)\s+long\s`).FindStringSubmatch(out)
+	if jobID == nil {
+		t.Fatalf("no job long in\n%s", out)
+	}
+	if out, err := u.run("cancel", id, jobID[1]); err != nil || !strings.Contains(out, "cancelled") {
+		t.Errorf("cancel: %v\n%s", err, out)
+	}
+	if out, _ := u.run("jobs", id); !regexp.MustCompile(`long\s+adhoc\s+CANCELLED`).MatchString(out) || !regexp.MustCompile(`ok\s+default\s+SUCCEEDED`).MatchString(out) {
+		t.Errorf("after the cancel:\n%s", out)
+	}
+
+	// The session's port takes nothing unauthenticated.
+	addr := rec["address"].(string)
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Write(append([]byte("SPWR\x01E"), bytes.Repeat([]byte{0}, 200)...))
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, _ := io.ReadAll(conn)
+	conn.Close()
+	if len(got) > 38 { // at most the session's hello
+		t.Errorf("an unauthenticated peer read %d bytes", len(got))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if c, err := wire.Dial(ctx, "tcp", addr, wire.NewSecret()); err == nil {
+		c.Close()
+		t.Error("a client with another secret connected")
+	}
+
+	// Its 2 executors, and the guards they keep for their next tasks.
+	if running := processesOf(id); len(running) < 2 {
+		t.Errorf("the session runs %d processes, want its 2 executors at least: %v", len(running), running)
+	}
+	out, err = u.run("session", "stop", id)
+	if err != nil || !strings.Contains(out, "session "+id+" stopped") {
+		t.Fatalf("session stop: %v\n%s", err, out)
+	}
+	if alive(driver) {
+		t.Errorf("the session's driver (pid %d) outlived session stop", driver)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("the session's record %s outlived it", dir)
+	}
+	if left := processesOf(id); len(left) > 0 {
+		t.Errorf("processes of session %s left running: %v", id, left)
+	}
+	if out, err := u.run("jobs", id); err == nil || !strings.Contains(out, "no record of the session") {
+		t.Errorf("jobs of a stopped session: %v\n%s", err, out)
+	}
+}
+
+// processesOf are the live processes whose environment names app.
+func processesOf(app string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || !alive(pid) {
+			continue
+		}
+		if envValue(environ(pid), "SPINDLE_APP_ID") == app {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
