@@ -1,0 +1,140 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// A session on YARN: one application serves many clients' jobs on
+// executors it shares among them, growing with the backlog and giving
+// idle executors back down to minExecutors between bursts; its client
+// port takes nothing unauthenticated; session stop cancels what runs and
+// ends the application FINISHED/SUCCEEDED.
+func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
+	c := testcluster.Get(t)
+	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	id := u.startSession("--master", "yarn", "--name", "yarn-session", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=1",
+		"--conf", "spindle.dynamicAllocation.enabled=true", "--conf", "spindle.dynamicAllocation.minExecutors=1",
+		"--conf", "spindle.dynamicAllocation.maxExecutors=4", "--conf", "spindle.dynamicAllocation.executorIdleTimeout=2s",
+		"--conf", "spindle.dynamicAllocation.warmPool.size=0", "--conf", "spindle.dynamicAllocation.surplusIdleTimeout=1s")
+	appID, err := yarn.ParseApplicationID(id)
+	if err != nil {
+		t.Fatalf("SESSION=%s: %v", id, err)
+	}
+	rm := applicationClient(t, c)
+
+	// Idle, the session keeps minExecutors: the AM and one executor.
+	waitContainers(t, c, 2, 2, time.Minute, "an idle session")
+
+	// Two clients at once: a burst of 8 one-core tasks and a job that fails.
+	burst, burstOut := u.start("submit", "--session", id, "--name", "burst", "--tasks", "8", "--", "sleep", "3")
+	bad, badOut := u.start("submit", "--session", id, "--name", "bad", "--conf", "spindle.task.maxFailures=1", "--tasks", "1", "--", "false")
+	peak := 0
+	done := make(chan error, 1)
+	go func() { done <- burst.Wait() }()
+	for running := true; running; {
+		select {
+		case err := <-done:
+			running = false
+			if err != nil || !strings.Contains(burstOut.String(), "job burst SUCCEEDED") {
+				t.Fatalf("the burst: %v\n%s", err, burstOut.String())
+			}
+		case <-time.After(200 * time.Millisecond):
+			peak = max(peak, runningContainers(t, c))
+		}
+	}
+	if err := bad.Wait(); err == nil || !strings.Contains(badOut.String(), "job bad FAILED") {
+		t.Errorf("the failing job: %v, want a non-zero exit\n%s", err, badOut.String())
+	}
+	if peak < 4 {
+		t.Errorf("at most %d containers ran during the burst: the session did not grow with the backlog", peak)
+	}
+	// Between bursts, idle executors go back, down to minExecutors.
+	waitContainers(t, c, 2, 2, time.Minute, "the session after the burst")
+
+	// A second burst runs on the same application.
+	if out, err := u.run("submit", "--session", id, "--name", "again", "--tasks", "2", "--", "true"); err != nil || !strings.Contains(out, "job again SUCCEEDED") {
+		t.Errorf("a later job: %v\n%s", err, out)
+	}
+	out, err := u.run("jobs", id)
+	for _, want := range []string{`burst\s+default\s+SUCCEEDED\s+8/8`, `bad\s+default\s+FAILED`, `again\s+default\s+SUCCEEDED\s+2/2`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("spindle jobs: %v; no line matches %s\n%s", err, want, out)
+		}
+	}
+
+	// The AM's client port, from the application report: nothing
+	// unauthenticated gets through.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := rm.GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: appID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := net.JoinHostPort(r.GetApplicationReport().GetHost(), strconv.Itoa(int(r.GetApplicationReport().GetRpcPort())))
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatalf("the session's port %s: %v", addr, err)
+	}
+	conn.Write(append([]byte("SPWR\x01E"), bytes.Repeat([]byte{0}, 200)...))
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, _ := io.ReadAll(conn)
+	conn.Close()
+	if len(got) > 38 {
+		t.Errorf("an unauthenticated peer read %d bytes", len(got))
+	}
+	dctx, dcancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer dcancel()
+	if c, err := wire.Dial(dctx, "tcp", addr, wire.NewSecret()); err == nil {
+		c.Close()
+		t.Error("a client with another secret connected")
+	}
+
+	// Stopping cancels the running job and ends the application.
+	long, longOut := u.start("submit", "--session", id, "--name", "long", "--tasks", "1", "--", "sleep", "300")
+	waitFor(t, time.Minute, "the long job to run", func() bool {
+		out, _ := u.run("jobs", id)
+		return regexp.MustCompile(`long\s+default\s+RUNNING\s+0/1`).MatchString(out)
+	})
+	out, err = u.run("session", "stop", id)
+	if err != nil || !strings.Contains(out, "job") || !strings.Contains(out, "(long) cancelled") || !strings.Contains(out, "stopped (FINISHED, SUCCEEDED)") {
+		t.Fatalf("session stop: %v\n%s", err, out)
+	}
+	if err := long.Wait(); err == nil || !strings.Contains(longOut.String(), "job long FAILED") {
+		t.Errorf("the long job's client: %v, want it told the job was cancelled\n%s", err, longOut.String())
+	}
+	waitContainers(t, c, 0, 0, time.Minute, "the stopped session")
+}
+
+// waitContainers waits until between lo and hi containers run on the
+// cluster.
+func waitContainers(t *testing.T, c *testcluster.Cluster, lo, hi int, within time.Duration, what string) {
+	t.Helper()
+	n := -1
+	waitFor(t, within, what+" to hold "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+" containers", func() bool {
+		n = runningContainers(t, c)
+		return n >= lo && n <= hi
+	})
+}
+
+// waitFor polls cond every 200ms until it holds, failing t after within.
+func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", within, what)
+		}
+	}
+}
