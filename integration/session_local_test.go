@@ -190,3 +190,22 @@ func processesOf(app string) []int {
 	}
 	return pids
 }
+
+// Interrupting a client that follows its job cancels the job (off a
+// terminal there is nobody to ask), and the session goes on.
+func TestLocalSessionInterruptedClientCancelsItsJob(t *testing.T) {
+	u := newSessionUser(t)
+	id := u.startSession("--master", "local[1]")
+	cmd, out := u.start("submit", "--session", id, "--name", "held", "--tasks", "1", "--", "sleep", "120")
+	waitFor(t, 30*time.Second, "the job to run", func() bool { return strings.Contains(out.String(), "submitted to session") })
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err == nil || !strings.Contains(out.String(), "job held FAILED: cancelled: by its submitter (interrupted)") {
+		t.Errorf("the interrupted client: %v, want it to cancel its job and say so\n%s", err, out.String())
+	}
+	if jobs, err := u.run("jobs", id); err != nil || !regexp.MustCompile(`held\s+default\s+CANCELLED`).MatchString(jobs) {
+		t.Errorf("after the interrupt: %v\n%s", err, jobs)
+	}
+	if res, err := u.run("submit", "--session", id, "--name", "after", "--tasks", "1", "--", "true"); err != nil || !strings.Contains(res, "job after SUCCEEDED") {
+		t.Errorf("the session after an interrupted client: %v\n%s", err, res)
+	}
+}
