@@ -47,6 +47,8 @@ type stopRequest struct {
 	reply  chan []core.JobInfo
 }
 
+type statsRequest struct{ reply chan core.SessionStats }
+
 // follower is a client following a job: the loop hands it the job's
 // progress, at most every followEvery and never waiting on the client
 // (a slow one misses updates, not the end), and the last update once the
@@ -149,6 +151,13 @@ func (d *Driver) serveClient(ctx context.Context, conn *wire.Conn) {
 			return
 		}
 		conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(jobs...)}})
+	case m.GetStatsRequest() != nil:
+		st, ok := ask(d, ctx, func(reply chan core.SessionStats) event { return statsRequest{reply} })
+		if !ok {
+			refuse(errors.New("the session is ending"))
+			return
+		}
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_Stats{Stats: sessionStats(st)}})
 	default:
 		refuse(errors.New("not a session request"))
 	}
@@ -237,6 +246,8 @@ func (d *Driver) handleSession(now time.Time, ev event) {
 	case stopRequest:
 		d.core.Stop(now, ev.reason)
 		ev.reply <- d.core.Jobs(now)
+	case statsRequest:
+		ev.reply <- d.core.Stats(now)
 	}
 }
 
@@ -281,6 +292,12 @@ func jobInfo(j core.JobInfo) *wire.JobInfo {
 	return &wire.JobInfo{Id: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: int32(j.Tasks), Succeeded: int32(j.Succeeded),
 		Running: int32(j.Running), FailedAttempts: int32(j.FailedAttempts), SubmittedUnixMs: j.Submitted.UnixMilli(),
 		DurationMs: j.Duration.Milliseconds(), Reason: j.Reason}
+}
+
+func sessionStats(st core.SessionStats) *wire.Stats {
+	return &wire.Stats{ExecutorSeconds: st.ExecutorSeconds, IdleExecutorSeconds: st.IdleExecutorSeconds, PeakExecutors: int32(st.PeakExecutors),
+		ContainerRequests: int32(st.ContainerRequests), JobsSucceeded: int32(st.JobsSucceeded), JobsFailed: int32(st.JobsFailed),
+		JobsCancelled: int32(st.JobsCancelled)}
 }
 
 func jobList(jobs ...core.JobInfo) *wire.JobList {

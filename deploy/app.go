@@ -28,6 +28,7 @@ func NewApp() *cli.App {
 			sessionCommand(),
 			jobsCommand(),
 			cancelCommand(),
+			replayCommand(),
 			statusCommand(),
 			killCommand(),
 			listCommand(),

@@ -28,6 +28,10 @@ type containers struct {
 	nextAt time.Time
 	eager  time.Duration
 	starts []ContainerStart
+	// outstanding is each profile's ask as the RM holds it after its last
+	// answer; requested counts the containers asked for in all (countAsks).
+	outstanding map[scheduler.ProfileID]int
+	requested   int
 }
 
 type container struct {
@@ -37,7 +41,7 @@ type container struct {
 }
 
 func newContainers(cfg *ContainerConfig, profiles []scheduler.Profile, alloc *dynalloc.Manager) *containers {
-	k := &containers{cfg: cfg, profiles: profiles, targets: map[scheduler.ProfileID]int{}, live: map[string]*container{},
+	k := &containers{cfg: cfg, profiles: profiles, targets: map[scheduler.ProfileID]int{}, live: map[string]*container{}, outstanding: map[scheduler.ProfileID]int{},
 		gpus: NewGPUIndices(), health: newNodeHealth(cfg.MaxFailuresPerNode, cfg.ExcludeTimeout, cfg.MaxFailures), eager: cfg.InitialAllocation}
 	for _, p := range profiles {
 		k.targets[p.ID] = cfg.Initial[p.ID]
@@ -124,6 +128,7 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 	if k == nil || k.inflight == nil {
 		return
 	}
+	k.countAsks(k.inflight, res.Allocated)
 	k.inflight = nil
 	for _, done := range res.Completed {
 		x := k.forget(done.Container)
@@ -187,6 +192,24 @@ func (c *Core) keep(ct Container) {
 	k.starts = append(k.starts, ContainerStart{Container: ct.ID, Node: ct.Node, Profile: *prof, GPUIndices: gpus})
 }
 
+// countAsks counts the containers an answered allocate asked for anew, as
+// `spindle sim`'s RM counts them: an ask is the new total outstanding, so
+// only its rise over what the RM still owed is new, and each container
+// allocated fills one owed. It counts what the AM asked, not what YARN
+// granted: surplus a real RM allocates against an ask it had filled before
+// reading the next is released (keep), not counted here.
+func (k *containers) countAsks(req *AllocateRequest, got []Container) {
+	for _, a := range req.Asks {
+		k.requested += max(a.Count-k.outstanding[a.Profile.ID], 0)
+		k.outstanding[a.Profile.ID] = a.Count
+	}
+	for _, ct := range got {
+		if k.outstanding[ct.Profile] > 0 {
+			k.outstanding[ct.Profile]--
+		}
+	}
+}
+
 // forget drops a live container, giving back its GPU indices; nil when it
 // was not live.
 func (k *containers) forget(id string) *container {
@@ -229,6 +252,7 @@ func (c *Core) Resynced(now time.Time) {
 		k.inflight = nil
 	}
 	k.health.resend()
+	clear(k.outstanding) // the RM forgot them with the application
 	k.nextAt = now
 	c.notice(Notice{Warning: true, Message: "registered again with the ResourceManager, which had forgotten the application; asks and exclusions sent anew"})
 }

@@ -25,6 +25,7 @@ type Core struct {
 	every      []*ExecutorSummary // every executor that registered, lost ones too
 	registered []time.Time
 	rejected   int
+	usage      usage // executor time, for Stats
 
 	jobs   map[scheduler.JobID]*job
 	stages map[scheduler.StageID]*stageOf

@@ -18,6 +18,7 @@ type executor struct {
 	// its connection ending is then no loss.
 	stopping string
 	departed time.Time // when its connection ended, while departing
+	running  int       // attempts the scheduler has on it (usage)
 }
 
 // Registration is an executor's first message.
@@ -50,6 +51,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 		return err
 	}
 	c.registered = append(c.registered, now)
+	c.usage.registered(now)
 	s := &ExecutorSummary{ID: r.Executor, Host: r.Host}
 	c.every = append(c.every, s)
 	c.execs[r.Executor] = &executor{id: r.Executor, lastSeen: now, sum: s}
@@ -133,8 +135,11 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 	}
 	// A report for an attempt the scheduler already wrote off (its
 	// executor was declared lost) changes nothing.
-	if err := c.sched.TaskFinished(now, st.Attempt, r); err == nil && r.Outcome == scheduler.Succeeded && j != nil {
-		j.succeeded++
+	if err := c.sched.TaskFinished(now, st.Attempt, r); err == nil {
+		c.usage.taskEnded(now, x)
+		if r.Outcome == scheduler.Succeeded && j != nil {
+			j.succeeded++
+		}
 	}
 	if c.cfg.OneTaskPerExecutor {
 		c.retire(now, x)
@@ -208,6 +213,7 @@ func (c *Core) lose(now time.Time, x *executor, loss scheduler.ExecutorLoss) {
 
 // remove takes an executor out of the core and the scheduler.
 func (c *Core) remove(now time.Time, x *executor, loss scheduler.ExecutorLoss) {
+	c.usage.removed(now, x)
 	delete(c.execs, x.id)
 	delete(c.departing, x.id)
 	c.sched.RemoveExecutor(now, x.id, loss)

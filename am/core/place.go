@@ -30,6 +30,9 @@ func (c *Core) place(now time.Time) {
 				continue
 			}
 			c.rd.Launches = append(c.rd.Launches, launch)
+			if x := c.execs[l.Executor]; x != nil { // always: the scheduler places only on registered executors
+				c.usage.taskStarted(now, x)
+			}
 			if st.job.sum.FirstLaunch.IsZero() {
 				st.job.sum.FirstLaunch = now
 			}
@@ -123,6 +126,7 @@ func (c *Core) jobEnded(now time.Time, f scheduler.JobResult) {
 		info.State = JobFailed
 	}
 	c.remember(info)
+	c.usage.jobEnded(info.State)
 	if f.Succeeded {
 		c.notice(Notice{Job: sum.Job, Message: fmt.Sprintf("job succeeded: %d tasks, %d attempts in %v", sum.Tasks, sum.Attempts, sum.Duration)})
 	} else if !j.cancelled { // Cancel said so

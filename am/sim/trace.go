@@ -240,3 +240,27 @@ func parseRow(cr *csv.Reader, rec []string, line int, name string) (StageRow, er
 	}
 	return row, nil
 }
+
+// ScaleTrace returns jobs run scale times faster: every submit_s and
+// task_s divided by scale (above 0). The dynamic allocation timeouts and
+// the cluster's delays do not scale, so a scaled trace is a workload of
+// its own: `spindle sim --time-scale` and `spindle replay --time-scale`
+// scale it the same way, to compare the two.
+func ScaleTrace(jobs []TraceJob, scale float64) ([]TraceJob, error) {
+	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale <= 0 {
+		return nil, fmt.Errorf("time scale %v: want a number above 0 (2 runs the trace twice as fast)", scale)
+	}
+	out := make([]TraceJob, len(jobs))
+	for i, j := range jobs {
+		j.SubmitS /= scale
+		stages := make([]StageRow, len(j.Stages))
+		for k, st := range j.Stages {
+			st.SubmitS /= scale
+			st.TaskS /= scale
+			stages[k] = st
+		}
+		j.Stages = stages
+		out[i] = j
+	}
+	return out, nil
+}

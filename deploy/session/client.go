@@ -97,6 +97,19 @@ func (c Client) Stop(ctx context.Context, reason string) ([]*wire.JobInfo, error
 	return c.jobList(ctx, &wire.Envelope{Message: &wire.Envelope_StopSession{StopSession: &wire.StopSession{Reason: reason}}})
 }
 
+// Stats is what the session's executors have cost since it started, and
+// its jobs that ended.
+func (c Client) Stats(ctx context.Context) (*wire.Stats, error) {
+	var st *wire.Stats
+	err := c.do(ctx, &wire.Envelope{Message: &wire.Envelope_StatsRequest{StatsRequest: &wire.StatsRequest{}}}, func(m *wire.Envelope) (bool, error) {
+		if st = m.GetStats(); st == nil {
+			return false, fmt.Errorf("the session answered a stats request with %T", m.GetMessage())
+		}
+		return false, nil
+	})
+	return st, err
+}
+
 func (c Client) jobList(ctx context.Context, req *wire.Envelope) ([]*wire.JobInfo, error) {
 	var jobs []*wire.JobInfo
 	err := c.do(ctx, req, func(m *wire.Envelope) (bool, error) {

@@ -51,5 +51,24 @@ func everyMessage() []*Envelope {
 		}}}}},
 		{Message: &Envelope_Heartbeat{Heartbeat: &Heartbeat{UnixNanos: 1_700_000_000_123_456_789}}},
 		{Message: &Envelope_Shutdown{Shutdown: &Shutdown{Reason: "job finished"}}},
+		// A session and its clients.
+		{Message: &Envelope_SubmitJob{SubmitJob: &SubmitJob{Spec: []byte("name: j\nstages: [{name: s, tasks: 2, command: \"true\"}]\n"), Source: "job.yaml",
+			TaskCpus: 2, TaskGpus: 0.5, MaxAttempts: 3, Name: "j2", Pool: "prod", DefaultPool: "default", Follow: true}}},
+		{Message: &Envelope_JobAccepted{JobAccepted: &JobAccepted{JobId: 7, Notices: []string{`pool "prod": created with Spark's defaults`}}}},
+		{Message: &Envelope_JobUpdate{JobUpdate: &JobUpdate{Job: jobInfo(7), Executors: 3, Ended: true, Attempts: 3, Retries: 1,
+			OutputCut: []string{"exec-1/stage0-task0-attempt0.stdout"}}}},
+		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}},
+		{Message: &Envelope_JobList{JobList: &JobList{Jobs: []*JobInfo{jobInfo(7), jobInfo(8)}}}},
+		{Message: &Envelope_CancelJob{CancelJob: &CancelJob{JobId: 8, Reason: "by spindle cancel"}}},
+		{Message: &Envelope_StopSession{StopSession: &StopSession{Reason: "spindle session stop"}}},
+		{Message: &Envelope_StatsRequest{StatsRequest: &StatsRequest{}}},
+		{Message: &Envelope_Stats{Stats: &Stats{ExecutorSeconds: 1168.5, IdleExecutorSeconds: 677.25, PeakExecutors: 8, ContainerRequests: 23,
+			JobsSucceeded: 11, JobsFailed: 1, JobsCancelled: 2}}},
 	}
+}
+
+// jobInfo is a job as a session lists it.
+func jobInfo(id int64) *JobInfo {
+	return &JobInfo{Id: id, Name: "j", Pool: "prod", State: "RUNNING", Tasks: 10, Succeeded: 4, Running: 2, FailedAttempts: 1,
+		SubmittedUnixMs: 1_795_459_840_000, DurationMs: 12_345, Reason: ""}
 }

@@ -102,6 +102,8 @@ type Envelope struct {
 	//	*Envelope_JobList
 	//	*Envelope_CancelJob
 	//	*Envelope_StopSession
+	//	*Envelope_StatsRequest
+	//	*Envelope_Stats
 	Message       isEnvelope_Message `protobuf_oneof:"message"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -279,6 +281,24 @@ func (x *Envelope) GetStopSession() *StopSession {
 	return nil
 }
 
+func (x *Envelope) GetStatsRequest() *StatsRequest {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_StatsRequest); ok {
+			return x.StatsRequest
+		}
+	}
+	return nil
+}
+
+func (x *Envelope) GetStats() *Stats {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_Stats); ok {
+			return x.Stats
+		}
+	}
+	return nil
+}
+
 type isEnvelope_Message interface {
 	isEnvelope_Message()
 }
@@ -347,6 +367,14 @@ type Envelope_StopSession struct {
 	StopSession *StopSession `protobuf:"bytes,15,opt,name=stop_session,json=stopSession,proto3,oneof"` // client → session; JobList of every job back
 }
 
+type Envelope_StatsRequest struct {
+	StatsRequest *StatsRequest `protobuf:"bytes,16,opt,name=stats_request,json=statsRequest,proto3,oneof"` // client → session
+}
+
+type Envelope_Stats struct {
+	Stats *Stats `protobuf:"bytes,17,opt,name=stats,proto3,oneof"` // session → client
+}
+
 func (*Envelope_Register) isEnvelope_Message() {}
 
 func (*Envelope_Registered) isEnvelope_Message() {}
@@ -376,6 +404,10 @@ func (*Envelope_JobList) isEnvelope_Message() {}
 func (*Envelope_CancelJob) isEnvelope_Message() {}
 
 func (*Envelope_StopSession) isEnvelope_Message() {}
+
+func (*Envelope_StatsRequest) isEnvelope_Message() {}
+
+func (*Envelope_Stats) isEnvelope_Message() {}
 
 // The executor introduces itself once the channel is authenticated.
 type Register struct {
@@ -1653,11 +1685,144 @@ func (x *StopSession) GetReason() string {
 	return ""
 }
 
+type StatsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StatsRequest) Reset() {
+	*x = StatsRequest{}
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StatsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StatsRequest) ProtoMessage() {}
+
+func (x *StatsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
+func (*StatsRequest) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+}
+
+// What a session's executors cost since it started, in the terms of
+// `spindle sim`'s report. An executor counts from its registration to its
+// end (the simulator counts a container from its grant), idle while it
+// runs no task.
+type Stats struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	ExecutorSeconds     float64                `protobuf:"fixed64,1,opt,name=executor_seconds,json=executorSeconds,proto3" json:"executor_seconds,omitempty"`
+	IdleExecutorSeconds float64                `protobuf:"fixed64,2,opt,name=idle_executor_seconds,json=idleExecutorSeconds,proto3" json:"idle_executor_seconds,omitempty"`
+	PeakExecutors       int32                  `protobuf:"varint,3,opt,name=peak_executors,json=peakExecutors,proto3" json:"peak_executors,omitempty"`
+	ContainerRequests   int32                  `protobuf:"varint,4,opt,name=container_requests,json=containerRequests,proto3" json:"container_requests,omitempty"` // 0 in local mode, which asks for none
+	// The jobs that ended, by how.
+	JobsSucceeded int32 `protobuf:"varint,5,opt,name=jobs_succeeded,json=jobsSucceeded,proto3" json:"jobs_succeeded,omitempty"`
+	JobsFailed    int32 `protobuf:"varint,6,opt,name=jobs_failed,json=jobsFailed,proto3" json:"jobs_failed,omitempty"`
+	JobsCancelled int32 `protobuf:"varint,7,opt,name=jobs_cancelled,json=jobsCancelled,proto3" json:"jobs_cancelled,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Stats) Reset() {
+	*x = Stats{}
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Stats) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Stats) ProtoMessage() {}
+
+func (x *Stats) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Stats.ProtoReflect.Descriptor instead.
+func (*Stats) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Stats) GetExecutorSeconds() float64 {
+	if x != nil {
+		return x.ExecutorSeconds
+	}
+	return 0
+}
+
+func (x *Stats) GetIdleExecutorSeconds() float64 {
+	if x != nil {
+		return x.IdleExecutorSeconds
+	}
+	return 0
+}
+
+func (x *Stats) GetPeakExecutors() int32 {
+	if x != nil {
+		return x.PeakExecutors
+	}
+	return 0
+}
+
+func (x *Stats) GetContainerRequests() int32 {
+	if x != nil {
+		return x.ContainerRequests
+	}
+	return 0
+}
+
+func (x *Stats) GetJobsSucceeded() int32 {
+	if x != nil {
+		return x.JobsSucceeded
+	}
+	return 0
+}
+
+func (x *Stats) GetJobsFailed() int32 {
+	if x != nil {
+		return x.JobsFailed
+	}
+	return 0
+}
+
+func (x *Stats) GetJobsCancelled() int32 {
+	if x != nil {
+		return x.JobsCancelled
+	}
+	return 0
+}
+
 var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xf6\a\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xf8\b\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
 	"\n" +
@@ -1679,7 +1844,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\bjob_list\x18\r \x01(\v2\x1e.spindle.executor.wire.JobListH\x00R\ajobList\x12A\n" +
 	"\n" +
 	"cancel_job\x18\x0e \x01(\v2 .spindle.executor.wire.CancelJobH\x00R\tcancelJob\x12G\n" +
-	"\fstop_session\x18\x0f \x01(\v2\".spindle.executor.wire.StopSessionH\x00R\vstopSessionB\t\n" +
+	"\fstop_session\x18\x0f \x01(\v2\".spindle.executor.wire.StopSessionH\x00R\vstopSession\x12J\n" +
+	"\rstats_request\x18\x10 \x01(\v2#.spindle.executor.wire.StatsRequestH\x00R\fstatsRequest\x124\n" +
+	"\x05stats\x18\x11 \x01(\v2\x1c.spindle.executor.wire.StatsH\x00R\x05statsB\t\n" +
 	"\amessage\"\x8c\x01\n" +
 	"\bRegister\x12\x1f\n" +
 	"\vexecutor_id\x18\x01 \x01(\tR\n" +
@@ -1789,7 +1956,17 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"%\n" +
 	"\vStopSession\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reasonB/Z-github.com/spindle-yarn/spindle/executor/wireb\x06proto3"
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"\x0e\n" +
+	"\fStatsRequest\"\xab\x02\n" +
+	"\x05Stats\x12)\n" +
+	"\x10executor_seconds\x18\x01 \x01(\x01R\x0fexecutorSeconds\x122\n" +
+	"\x15idle_executor_seconds\x18\x02 \x01(\x01R\x13idleExecutorSeconds\x12%\n" +
+	"\x0epeak_executors\x18\x03 \x01(\x05R\rpeakExecutors\x12-\n" +
+	"\x12container_requests\x18\x04 \x01(\x05R\x11containerRequests\x12%\n" +
+	"\x0ejobs_succeeded\x18\x05 \x01(\x05R\rjobsSucceeded\x12\x1f\n" +
+	"\vjobs_failed\x18\x06 \x01(\x05R\n" +
+	"jobsFailed\x12%\n" +
+	"\x0ejobs_cancelled\x18\a \x01(\x05R\rjobsCancelledB/Z-github.com/spindle-yarn/spindle/executor/wireb\x06proto3"
 
 var (
 	file_executor_wire_wire_proto_rawDescOnce sync.Once
@@ -1804,29 +1981,31 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_executor_wire_wire_proto_goTypes = []any{
-	(Status_State)(0),   // 0: spindle.executor.wire.Status.State
-	(*Envelope)(nil),    // 1: spindle.executor.wire.Envelope
-	(*Register)(nil),    // 2: spindle.executor.wire.Register
-	(*Registered)(nil),  // 3: spindle.executor.wire.Registered
-	(*Rejected)(nil),    // 4: spindle.executor.wire.Rejected
-	(*LaunchBatch)(nil), // 5: spindle.executor.wire.LaunchBatch
-	(*Launch)(nil),      // 6: spindle.executor.wire.Launch
-	(*EnvVar)(nil),      // 7: spindle.executor.wire.EnvVar
-	(*Kill)(nil),        // 8: spindle.executor.wire.Kill
-	(*StatusBatch)(nil), // 9: spindle.executor.wire.StatusBatch
-	(*Status)(nil),      // 10: spindle.executor.wire.Status
-	(*Heartbeat)(nil),   // 11: spindle.executor.wire.Heartbeat
-	(*Shutdown)(nil),    // 12: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),   // 13: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil), // 14: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),     // 15: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),   // 16: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),    // 17: spindle.executor.wire.ListJobs
-	(*JobList)(nil),     // 18: spindle.executor.wire.JobList
-	(*CancelJob)(nil),   // 19: spindle.executor.wire.CancelJob
-	(*StopSession)(nil), // 20: spindle.executor.wire.StopSession
+	(Status_State)(0),    // 0: spindle.executor.wire.Status.State
+	(*Envelope)(nil),     // 1: spindle.executor.wire.Envelope
+	(*Register)(nil),     // 2: spindle.executor.wire.Register
+	(*Registered)(nil),   // 3: spindle.executor.wire.Registered
+	(*Rejected)(nil),     // 4: spindle.executor.wire.Rejected
+	(*LaunchBatch)(nil),  // 5: spindle.executor.wire.LaunchBatch
+	(*Launch)(nil),       // 6: spindle.executor.wire.Launch
+	(*EnvVar)(nil),       // 7: spindle.executor.wire.EnvVar
+	(*Kill)(nil),         // 8: spindle.executor.wire.Kill
+	(*StatusBatch)(nil),  // 9: spindle.executor.wire.StatusBatch
+	(*Status)(nil),       // 10: spindle.executor.wire.Status
+	(*Heartbeat)(nil),    // 11: spindle.executor.wire.Heartbeat
+	(*Shutdown)(nil),     // 12: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),    // 13: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),  // 14: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),      // 15: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),    // 16: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),     // 17: spindle.executor.wire.ListJobs
+	(*JobList)(nil),      // 18: spindle.executor.wire.JobList
+	(*CancelJob)(nil),    // 19: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),  // 20: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil), // 21: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),        // 22: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	2,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
@@ -1844,17 +2023,19 @@ var file_executor_wire_wire_proto_depIdxs = []int32{
 	18, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
 	19, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
 	20, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	6,  // 15: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	7,  // 16: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	10, // 17: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 18: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	15, // 19: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	15, // 20: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	21, // [21:21] is the sub-list for method output_type
-	21, // [21:21] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	21, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	22, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	6,  // 17: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	7,  // 18: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	10, // 19: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 20: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	15, // 21: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	15, // 22: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	23, // [23:23] is the sub-list for method output_type
+	23, // [23:23] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -1878,6 +2059,8 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_JobList)(nil),
 		(*Envelope_CancelJob)(nil),
 		(*Envelope_StopSession)(nil),
+		(*Envelope_StatsRequest)(nil),
+		(*Envelope_Stats)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1885,7 +2068,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   20,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,61 @@
+package am
+
+import (
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// A session tells its clients what its executors have cost: time, idle
+// time while none of their tasks ran, the most at once, the jobs that
+// ended by how; a local session asks for no containers.
+func TestSessionServesItsStats(t *testing.T) {
+	d, _ := startSession(t)
+	stats := func() *wire.Stats {
+		t.Helper()
+		out, err := request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_StatsRequest{StatsRequest: &wire.StatsRequest{}}})
+		if err != nil || len(out) != 1 || out[0].GetStats() == nil {
+			t.Fatalf("stats: %v, %v", out, err)
+		}
+		return out[0].GetStats()
+	}
+
+	if out, err := request(t, d, sessionSecret, submit("name: quick\nstages:\n  - {name: s, tasks: 3, command: [\"true\"]}\n", true)); err != nil ||
+		out[len(out)-1].GetJobUpdate().GetJob().GetState() != "SUCCEEDED" {
+		t.Fatalf("followed submit: %v, %v", out, err)
+	}
+	out, _ := request(t, d, sessionSecret, submit("name: long\nstages:\n  - {name: s, tasks: 1, command: [\"sleep\", \"60\"]}\n", false))
+	long := out[0].GetJobAccepted().GetJobId()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		out, _ = request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_ListJobs{ListJobs: &wire.ListJobs{}}})
+		if jobs := out[0].GetJobList().GetJobs(); len(jobs) == 2 && jobs[1].GetRunning() == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("long's task did not start: %v", out)
+		}
+	}
+
+	// The one executor runs long's task: its time goes on, its idle time
+	// does not.
+	before := stats()
+	time.Sleep(200 * time.Millisecond)
+	during := stats()
+	if during.GetExecutorSeconds()-before.GetExecutorSeconds() < 0.2 || during.GetIdleExecutorSeconds() != before.GetIdleExecutorSeconds() ||
+		during.GetIdleExecutorSeconds() >= during.GetExecutorSeconds() {
+		t.Errorf("while a task runs: %v, then %v; want 0.2s more executor time and no more idle", before, during)
+	}
+	if during.GetPeakExecutors() != 1 || during.GetContainerRequests() != 0 || during.GetJobsSucceeded() != 1 || during.GetJobsCancelled() != 0 {
+		t.Errorf("stats %v: want 1 executor at most, no container requests, 1 job succeeded", during)
+	}
+
+	if _, err := request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_CancelJob{CancelJob: &wire.CancelJob{JobId: long}}}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); stats().GetJobsCancelled() != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancelled job is not counted: %v", stats())
+		}
+	}
+}
