@@ -34,6 +34,8 @@ const (
 	amJobFile       = "job.yaml"
 	amSettingsFile  = "spindle.conf"
 	amExecutorFiles = "executor-resources.pb" // the executors' local resources
+	// amAllocationFile is spindle.scheduler.allocation.file's copy.
+	amAllocationFile = "fairscheduler.xml"
 )
 
 // printTimings reports how long the application took to get going, from

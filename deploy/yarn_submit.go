@@ -159,7 +159,13 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	defer os.RemoveAll(tmp)
 	settingsFile := filepath.Join(tmp, amSettingsFile)
 	var props bytes.Buffer
+	// The allocation file names a file here: the AM gets it shipped
+	// beside it, and reads it there.
+	allocationFile := ""
 	for _, st := range conf.Settings() {
+		if st.Key == "spindle.scheduler.allocation.file" && st.Value != "" {
+			allocationFile, st.Value = st.Value, amAllocationFile
+		}
 		fmt.Fprintf(&props, "%s=%s\n", st.Key, st.Value)
 	}
 	if err := os.WriteFile(settingsFile, props.Bytes(), 0o600); err != nil {
@@ -172,6 +178,9 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	files := []staging.File{
 		{Local: self, Name: "spindle", Executable: true},
 		{Local: settingsFile, Name: amSettingsFile},
+	}
+	if allocationFile != "" {
+		files = append(files, staging.File{Local: allocationFile, Name: amAllocationFile})
 	}
 	amCommand := "./spindle am --session"
 	if app.job != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,15 +19,21 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
-// A session on YARN: one application serves many clients' jobs on
-// executors it shares among them, growing with the backlog and giving
+// A session on YARN: one application serves many clients' jobs, in the
+// pools of the allocation file it was started with, on executors it
+// shares among them, growing with the backlog and giving
 // idle executors back down to minExecutors between bursts; its client
 // port takes nothing unauthenticated; session stop cancels what runs and
 // ends the application FINISHED/SUCCEEDED.
 func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	c := testcluster.Get(t)
 	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	pools := filepath.Join(t.TempDir(), "pools.xml")
+	if err := os.WriteFile(pools, []byte(`<allocations><pool name="prod"><weight>2</weight><schedulingMode>FAIR</schedulingMode></pool></allocations>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	id := u.startSession("--master", "yarn", "--name", "yarn-session", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=1",
+		"--conf", "spindle.scheduler.mode=FAIR", "--conf", "spindle.scheduler.allocation.file="+pools,
 		"--conf", "spindle.dynamicAllocation.enabled=true", "--conf", "spindle.dynamicAllocation.minExecutors=1",
 		"--conf", "spindle.dynamicAllocation.maxExecutors=4", "--conf", "spindle.dynamicAllocation.executorIdleTimeout=2s",
 		"--conf", "spindle.dynamicAllocation.warmPool.size=0", "--conf", "spindle.dynamicAllocation.surplusIdleTimeout=1s")
@@ -64,12 +72,15 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	// Between bursts, idle executors go back, down to minExecutors.
 	waitContainers(t, c, 2, 2, time.Minute, "the session after the burst")
 
-	// A second burst runs on the same application.
-	if out, err := u.run("submit", "--session", id, "--name", "again", "--tasks", "2", "--", "true"); err != nil || !strings.Contains(out, "job again SUCCEEDED") {
-		t.Errorf("a later job: %v\n%s", err, out)
+	// A second burst runs on the same application, in a pool of the
+	// session's allocation file (shipped to its AM): no notice of a pool
+	// made up.
+	if out, err := u.run("submit", "--session", id, "--name", "again", "--pool", "prod", "--tasks", "2", "--", "true"); err != nil ||
+		!strings.Contains(out, "job again SUCCEEDED") || strings.Contains(out, `pool "prod"`) {
+		t.Errorf("a later job in pool prod: %v\n%s", err, out)
 	}
 	out, err := u.run("jobs", id)
-	for _, want := range []string{`burst\s+default\s+SUCCEEDED\s+8/8`, `bad\s+default\s+FAILED`, `again\s+default\s+SUCCEEDED\s+2/2`} {
+	for _, want := range []string{`burst\s+default\s+SUCCEEDED\s+8/8`, `bad\s+default\s+FAILED`, `again\s+prod\s+SUCCEEDED\s+2/2`} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("spindle jobs: %v; no line matches %s\n%s", err, want, out)
 		}
