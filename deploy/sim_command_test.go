@@ -141,3 +141,23 @@ func TestSimBoundsNameTheFlag(t *testing.T) {
 		t.Errorf("submit_s 1e10: err = %v\n%s", err, out)
 	}
 }
+
+// --time-scale runs the trace X times faster: with no allocation or
+// start-up delay and a fixed set of executors, every time divides by X;
+// a scale that is not above 0 is refused, naming the flag.
+func TestSimTimeScaleDividesTheTracesTimes(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.csv")
+	if err := os.WriteFile(trace, []byte("submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,4,20,1,0\n10,b,s,2,30,1,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"sim", "--trace", trace, "--conf", "spindle.executor.instances=2", "--alloc-delay", "0s", "--startup-delay", "0s", "--json"}
+	one, ten := simResult(t, args...), simResult(t, append(args, "--time-scale", "10")...)
+	for _, k := range []string{"makespan_s", "executor_seconds", "mean_job_s"} {
+		if one[k] == 0 || ten[k] != one[k]/10 {
+			t.Errorf("%s: %v at scale 1, %v at scale 10; want a tenth", k, one[k], ten[k])
+		}
+	}
+	if out, err := run(t, append(args, "--time-scale", "0")...); err == nil || !strings.Contains(err.Error(), "--time-scale: time scale 0: want a number above 0") {
+		t.Errorf("--time-scale 0: %v\n%s", err, out)
+	}
+}
