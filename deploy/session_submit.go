@@ -83,7 +83,6 @@ func runSessionSubmit(c *cli.Context, conf *config.Config, job *jobspec.Job, id 
 		case <-ctx.Done():
 			return
 		}
-		progress.finish()
 		if askToCancel(c, jobID) {
 			if _, err := client.Cancel(ctx, jobID, "by its submitter (interrupted)"); err != nil {
 				fmt.Fprintf(c.App.ErrWriter, "spindle: cancelling job %d: %v\n", jobID, err)
@@ -137,7 +136,8 @@ func askToCancel(c *cli.Context, job int64) bool {
 	if !isTerminal(os.Stdin) || !isTerminal(c.App.Writer) {
 		return true
 	}
-	fmt.Fprintf(c.App.Writer, "cancel job %d? [y/N] ", job)
+	// On a line of its own: the progress bar may hold this one.
+	fmt.Fprintf(c.App.Writer, "\ncancel job %d? [y/N] ", job)
 	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
 	if err != nil {
 		return false
