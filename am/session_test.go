@@ -2,7 +2,10 @@ package am
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -148,6 +151,36 @@ func TestSessionServesItsClients(t *testing.T) {
 	for _, secret := range [][]byte{testSecret, []byte("0000000000000000000000000000000")} {
 		if out, err := request(t, d, secret, &wire.Envelope{Message: &wire.Envelope_StopSession{StopSession: &wire.StopSession{}}}); err == nil && len(out) > 0 {
 			t.Errorf("a client with the wrong secret got %v", out)
+		}
+	}
+
+	// The tracking page lists the session's jobs, its pools in
+	// fair-share order, and its executors.
+	rec := httptest.NewRecorder()
+	TrackingHandler(d).ServeHTTP(rec, httptest.NewRequest("GET", "/status.json", nil))
+	var st core.Status
+	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+		t.Fatalf("status.json: %v\n%s", err, rec.Body.String())
+	}
+	var jobs, pools []string
+	for _, j := range st.Jobs {
+		jobs = append(jobs, fmt.Sprintf("%s/%s/%s/%d", j.Name, j.Pool, j.State, j.Running))
+	}
+	for _, p := range st.Pools {
+		pools = append(pools, fmt.Sprintf("%s:%d/%d", p.Name, p.Running, p.Weight))
+	}
+	if got := strings.Join(jobs, " "); got != "quick/default/SUCCEEDED/0 long/adhoc/RUNNING/1" {
+		t.Errorf("status.json jobs: %s", got)
+	}
+	// default is served first: no task running, against adhoc's one.
+	if got := strings.Join(pools, " "); got != "default:0/1 adhoc:1/1" || len(st.Executors) != 1 {
+		t.Errorf("status.json pools %s, executors %+v", got, st.Executors)
+	}
+	rec = httptest.NewRecorder()
+	TrackingHandler(d).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	for _, want := range []string{"pools 2, in fair-share order\n  default (FIFO, weight 1, minShare 0): 0 running", "  1 long in adhoc: RUNNING, 0/1 tasks, 1 running"} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("the tracking page has no %q:\n%s", want, rec.Body.String())
 		}
 	}
 

@@ -11,9 +11,9 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 )
 
-// TrackingHandler serves the job's Status: the page behind the tracking
-// URL the ApplicationMaster registers, which the RM's web proxy shows as
-// the application's. GET / is text for people; GET /status.json the same
+// TrackingHandler serves the application's Status: the page behind the
+// tracking URL the ApplicationMaster registers, which the RM's web proxy
+// shows as the application's; a session's lists its jobs and pools too. GET / is text for people; GET /status.json the same
 // as JSON for scripts.
 func TrackingHandler(d *Driver) http.Handler {
 	mux := http.NewServeMux()
@@ -53,5 +53,20 @@ func writeStatus(w io.Writer, st core.Status) {
 	fmt.Fprintf(w, "executors %d\n", len(st.Executors))
 	for _, e := range st.Executors {
 		fmt.Fprintf(w, "  %s on %s: %d running\n", e.ID, e.Host, e.Running)
+	}
+	if len(st.Jobs) > 1 || len(st.Pools) > 1 {
+		fmt.Fprintf(w, "pools %d, in fair-share order\n", len(st.Pools))
+		for _, p := range st.Pools {
+			fmt.Fprintf(w, "  %s (%s, weight %d, minShare %d): %d running, %d pending, %d jobs\n", p.Name, p.Mode, p.Weight, p.MinShare, p.Running, p.Pending, p.Jobs)
+		}
+		fmt.Fprintf(w, "jobs %d\n", len(st.Jobs))
+		for _, j := range st.Jobs {
+			line := fmt.Sprintf("  %d %s in %s: %s, %d/%d tasks, %d running, %s", j.ID, j.Name, j.Pool, j.State, j.Succeeded, j.Tasks, j.Running,
+				time.Duration(j.DurationS*float64(time.Second)).Round(time.Second/10))
+			if j.Reason != "" {
+				line += ": " + j.Reason
+			}
+			fmt.Fprintln(w, line)
+		}
 	}
 }

@@ -33,8 +33,8 @@ func (c *Core) Progress(now time.Time) []Progress {
 	return out
 }
 
-// Status is the oldest running job as the tracking page shows it, with
-// every executor.
+// Status is the application as the tracking page shows it: the oldest
+// running job in detail, every job, every pool and every executor.
 func (c *Core) Status(now time.Time) Status {
 	st := Status{App: c.cfg.AppID}
 	if ids := c.jobIDs(); len(ids) > 0 {
@@ -49,6 +49,14 @@ func (c *Core) Status(now time.Time) Status {
 	}
 	for _, e := range c.sched.Executors() {
 		st.Executors = append(st.Executors, ExecutorStatus{ID: string(e.ID), Host: e.Host, Running: e.Running})
+	}
+	for _, j := range c.Jobs(now) {
+		st.Jobs = append(st.Jobs, JobStatus{ID: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: j.Tasks, Succeeded: j.Succeeded,
+			Running: j.Running, FailedAttempts: j.FailedAttempts, DurationS: j.Duration.Seconds(), Reason: j.Reason})
+	}
+	for _, p := range c.sched.Pools() {
+		st.Pools = append(st.Pools, PoolStatus{Name: p.Name, Mode: p.Mode.String(), Weight: p.Weight, MinShare: p.MinShare, Running: p.Running,
+			Pending: p.Pending, Jobs: p.Jobs})
 	}
 	return st
 }

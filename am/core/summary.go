@@ -64,6 +64,36 @@ type Status struct {
 	FailedAttempts int              `json:"failed_attempts"`
 	Waiting        []WaitingStage   `json:"waiting,omitempty"`
 	Executors      []ExecutorStatus `json:"executors"`
+	// Jobs are every job as Jobs lists them (a session's many); Pools
+	// every pool, in the order fair sharing would next serve them.
+	Jobs  []JobStatus  `json:"jobs"`
+	Pools []PoolStatus `json:"pools"`
+}
+
+// JobStatus is one job in a Status.
+type JobStatus struct {
+	ID             int64   `json:"id"`
+	Name           string  `json:"name"`
+	Pool           string  `json:"pool"`
+	State          string  `json:"state"`
+	Tasks          int     `json:"tasks"`
+	Succeeded      int     `json:"succeeded"`
+	Running        int     `json:"running"`
+	FailedAttempts int     `json:"failed_attempts"`
+	DurationS      float64 `json:"duration_s"`
+	Reason         string  `json:"reason,omitempty"`
+}
+
+// PoolStatus is one pool in a Status: its settings, and its active jobs'
+// tasks.
+type PoolStatus struct {
+	Name     string `json:"name"`
+	Mode     string `json:"mode"`
+	Weight   int    `json:"weight"`
+	MinShare int    `json:"min_share"`
+	Running  int    `json:"running"`
+	Pending  int    `json:"pending"`
+	Jobs     int    `json:"jobs"`
 }
 
 // WaitingStage says why a stage's pending tasks are not running, in the

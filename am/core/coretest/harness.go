@@ -106,6 +106,12 @@ func FormatStatus(st core.Status) string {
 	for _, e := range ex {
 		fmt.Fprintf(&b, "executor %s on %s: %d running\n", e.ID, e.Host, e.Running)
 	}
+	for _, p := range st.Pools {
+		fmt.Fprintf(&b, "pool %s %s weight=%d minshare=%d: %d running, %d pending, %d jobs\n", p.Name, p.Mode, p.Weight, p.MinShare, p.Running, p.Pending, p.Jobs)
+	}
+	for _, j := range st.Jobs {
+		fmt.Fprintf(&b, "job %d %s in %s %s: %d/%d, %d running\n", j.ID, j.Name, j.Pool, j.State, j.Succeeded, j.Tasks, j.Running)
+	}
 	return b.String()
 }
 
