@@ -47,7 +47,8 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	waitContainers(t, c, 2, 2, time.Minute, "an idle session")
 
 	// Two clients at once: a burst of 8 one-core tasks and a job that fails.
-	burst, burstOut := u.start("submit", "--session", id, "--name", "burst", "--tasks", "8", "--", "sleep", "3")
+	ran := filepath.Join(t.TempDir(), "ran")
+	burst, burstOut := u.start("submit", "--session", id, "--name", "burst", "--tasks", "8", "--", "sh", "-c", "echo $SPINDLE_EXECUTOR_ID >> "+ran+"; sleep 3")
 	bad, badOut := u.start("submit", "--session", id, "--name", "bad", "--conf", "spindle.task.maxFailures=1", "--tasks", "1", "--", "false")
 	peak := 0
 	done := make(chan error, 1)
@@ -69,18 +70,31 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	if peak < 4 {
 		t.Errorf("at most %d containers ran during the burst: the session did not grow with the backlog", peak)
 	}
+	// The burst's executors, still there, run the next job's tasks: no
+	// new container for it.
+	burstExecutors := readFile(t, ran)
+	os.Remove(ran)
+	if out, err := u.run("submit", "--session", id, "--name", "next", "--tasks", "4", "--", "sh", "-c", "echo $SPINDLE_EXECUTOR_ID >> "+ran); err != nil {
+		t.Fatalf("the next job: %v\n%s", err, out)
+	}
+	for _, e := range strings.Fields(readFile(t, ran)) {
+		if !strings.Contains(burstExecutors, e) {
+			t.Errorf("the next job ran on %s, a container the burst did not have (%s)", e, strings.Fields(burstExecutors))
+		}
+	}
 	// Between bursts, idle executors go back, down to minExecutors.
 	waitContainers(t, c, 2, 2, time.Minute, "the session after the burst")
 
 	// A second burst runs on the same application, in a pool of the
 	// session's allocation file (shipped to its AM): no notice of a pool
-	// made up.
-	if out, err := u.run("submit", "--session", id, "--name", "again", "--pool", "prod", "--tasks", "2", "--", "true"); err != nil ||
-		!strings.Contains(out, "job again SUCCEEDED") || strings.Contains(out, `pool "prod"`) {
-		t.Errorf("a later job in pool prod: %v\n%s", err, out)
+	// made up; executors come back for it.
+	again, againOut := u.start("submit", "--session", id, "--name", "again", "--pool", "prod", "--tasks", "6", "--", "sleep", "3")
+	waitContainers(t, c, 4, 5, time.Minute, "the session's executors to come back for the second burst")
+	if err := again.Wait(); err != nil || !strings.Contains(againOut.String(), "job again SUCCEEDED") || strings.Contains(againOut.String(), `pool "prod"`) {
+		t.Errorf("a later job in pool prod: %v\n%s", err, againOut.String())
 	}
 	out, err := u.run("jobs", id)
-	for _, want := range []string{`burst\s+default\s+SUCCEEDED\s+8/8`, `bad\s+default\s+FAILED`, `again\s+prod\s+SUCCEEDED\s+2/2`} {
+	for _, want := range []string{`burst\s+default\s+SUCCEEDED\s+8/8`, `bad\s+default\s+FAILED`, `again\s+prod\s+SUCCEEDED\s+6/6`} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("spindle jobs: %v; no line matches %s\n%s", err, want, out)
 		}
@@ -127,6 +141,17 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 		t.Errorf("the long job's client: %v, want it told the job was cancelled\n%s", err, longOut.String())
 	}
 	waitContainers(t, c, 0, 0, time.Minute, "the stopped session")
+	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(processesOf(id)) == 0 })
+}
+
+// readFile is path's content, failing t when it cannot be read.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // waitContainers waits until between lo and hi containers run on the
@@ -148,4 +173,24 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 			t.Fatalf("waited %v for %s", within, what)
 		}
 	}
+}
+
+// A YARN session of 8 task slots: pools share them by Spark's rules
+// between clients' jobs; failures stay with their job; strangers are
+// refused; session stop leaves no container and no process.
+func TestYarnSessionSharesByPoolsAndKeepsJobsApart(t *testing.T) {
+	c := testcluster.Get(t)
+	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	id := u.startSession("--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=2",
+		"--conf", "spindle.executor.instances=4", "--conf", "spindle.scheduler.mode=FAIR", "--conf", "spindle.scheduler.allocation.file="+writePools(t))
+	// The 8 slots are there before the clients come.
+	waitContainers(t, c, 5, 5, time.Minute, "the session's AM and 4 executors")
+	checkPoolShares(t, u, id)
+	checkFailuresStayWithTheirJob(t, u, id)
+	checkStrangersRefused(t, u, id)
+	if out, err := u.run("session", "stop", id); err != nil || !strings.Contains(out, "stopped (FINISHED, SUCCEEDED)") {
+		t.Fatalf("session stop: %v\n%s", err, out)
+	}
+	waitContainers(t, c, 0, 0, time.Minute, "the stopped session")
+	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(processesOf(id)) == 0 })
 }
