@@ -124,7 +124,10 @@ func runSessionSubmit(c *cli.Context, conf *config.Config, job *jobspec.Job, id 
 		Duration: time.Duration(j.GetDurationMs()) * time.Millisecond, OutputCut: last.GetOutputCut()}
 	printSummary(c.App.Writer, sum, logs)
 	if !sum.Succeeded {
-		return fmt.Errorf("job %s %s: %s", sum.Job, strings.ToLower(j.GetState()), sum.Reason)
+		if j.GetState() == string(core.JobCancelled) {
+			return fmt.Errorf("job %s %s", sum.Job, sum.Reason) // "cancelled: why"
+		}
+		return fmt.Errorf("job %s failed: %s", sum.Job, sum.Reason)
 	}
 	return nil
 }

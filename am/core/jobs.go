@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -38,13 +39,15 @@ type JobInfo struct {
 // with every job it ever ran.
 const JobHistory = 1000
 
-// Jobs are the application's jobs in submission order: the last
-// JobHistory that ended, then those running.
+// Jobs are the application's jobs in submission order: those running
+// and the last JobHistory that ended.
 func (c *Core) Jobs(now time.Time) []JobInfo {
 	out := append([]JobInfo(nil), c.history...)
 	for _, id := range c.jobIDs() {
 		out = append(out, c.running(now, c.jobs[id]))
 	}
+	// The history is in the order jobs ended.
+	sort.Slice(out, func(i, k int) bool { return out[i].ID < out[k].ID })
 	return out
 }
 

@@ -55,3 +55,34 @@ func TestJobsRememberTheLastJobHistoryEnded(t *testing.T) {
 		t.Errorf("job 1: %+v, %v", info, ok)
 	}
 }
+
+// Jobs lists in submission order, whichever ended first.
+func TestJobsInSubmissionOrder(t *testing.T) {
+	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Core.Register(h.Now, core.Registration{Executor: "e1", Host: "h1", Cores: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"slow", "quick"} {
+		job, err := jobspec.Short(name, 1, []string{name}, jobspec.Defaults{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.Core.Submit(h.Now, job, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rd := h.Ready()
+	for _, l := range rd.Launches {
+		if l.Job == "quick" {
+			h.Core.Statuses(h.Now, "e1", []core.TaskStatus{{Attempt: l.Attempt, State: core.TaskSucceeded}})
+		}
+	}
+	h.Ready()
+	jobs := h.Core.Jobs(h.Now)
+	if len(jobs) != 2 || jobs[0].Name != "slow" || jobs[0].State != core.JobRunning || jobs[1].Name != "quick" || jobs[1].State != core.JobSucceeded {
+		t.Errorf("jobs %+v: want slow (running), then quick (ended)", jobs)
+	}
+}
