@@ -87,13 +87,14 @@ func (u *sessionUser) sessionRecord(id string) (dir string, rec map[string]any) 
 	return dir, rec
 }
 
-// A local session serves many clients at once: a job that fails and one
-// that is cancelled touch no other; jobs are listed with their pool and
+// A local session serves many clients at once: tasks get exact GPU
+// addresses; a job that fails and one that is cancelled touch no other; jobs are listed with their pool and
 // state; nobody without the secret gets anything; stopping it ends it and
 // everything it started.
 func TestLocalSessionServesManyClients(t *testing.T) {
 	u := newSessionUser(t)
-	id := u.startSession("--master", "local[2]", "--conf", "spindle.executor.cores=2")
+	id := u.startSession("--master", "local[2]", "--conf", "spindle.executor.cores=2",
+		"--conf", "spindle.worker.resource.gpu.addresses=0,1", "--conf", "spindle.executor.resource.gpu.amount=1")
 	dir, rec := u.sessionRecord(id)
 	for path, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, filepath.Join(dir, "secret"): 0o600} {
 		if fi, err := os.Stat(path); err != nil || fi.Mode() != want {
@@ -104,7 +105,8 @@ func TestLocalSessionServesManyClients(t *testing.T) {
 
 	// Three clients at once: one job succeeds, one fails, one is left
 	// running (--detach).
-	ok, okOut := u.start("submit", "--session", id, "--name", "ok", "--tasks", "4", "--", "sh", "-c", "sleep 0.5")
+	gpus := filepath.Join(t.TempDir(), "gpus")
+	ok, okOut := u.start("submit", "--session", id, "--name", "ok", "--task-gpus", "0.5", "--tasks", "4", "--", "sh", "-c", "echo $CUDA_VISIBLE_DEVICES >> "+gpus+"; sleep 0.5")
 	bad, badOut := u.start("submit", "--session", id, "--name", "bad", "--conf", "spindle.task.maxFailures=1", "--tasks", "2", "--", "false")
 	out, err := u.run("submit", "--session", id, "--name", "long", "--pool", "adhoc", "--detach", "--tasks", "1", "--", "sleep", "120")
 	if err != nil || !strings.Contains(out, "submitted to session "+id) || !strings.Contains(out, `pool "adhoc"`) {
@@ -112,6 +114,10 @@ func TestLocalSessionServesManyClients(t *testing.T) {
 	}
 	if err := ok.Wait(); err != nil || !strings.Contains(okOut.String(), "job ok SUCCEEDED") {
 		t.Errorf("the good job: %v\n%s", err, okOut.String())
+	}
+	// Each task saw exactly one of its executor's GPUs.
+	if got := strings.Fields(readFile(t, gpus)); len(got) != 4 || strings.Trim(strings.Join(got, ""), "01") != "" {
+		t.Errorf("the tasks of half a GPU saw CUDA_VISIBLE_DEVICES %q, want one of 0 and 1 each", got)
 	}
 	if err := bad.Wait(); err == nil || !strings.Contains(badOut.String(), "job bad FAILED") {
 		t.Errorf("the failing job: %v, want a non-zero exit\n%s", err, badOut.String())
