@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -51,8 +52,10 @@ type Driver struct {
 	done   chan struct{} // closed when Run returns
 	conns  map[scheduler.ExecutorID]*wire.Conn
 	rm     *rmState // nil in local mode
-	// followers are session clients following a job (session.go).
+	// followers are session clients following a job (session.go);
+	// clients counts the goroutines serving them.
 	followers []*follower
+	clients   sync.WaitGroup
 }
 
 type event interface{}
@@ -125,6 +128,9 @@ func (d *Driver) Addr() string { return d.ln.Addr().String() }
 func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []scheduler.ProfileID) (core.Summary, core.Final, error) {
 	defer close(d.done) // however Run ends, goroutines stop waiting on the loop
 	defer d.ln.Close()
+	// After stopLoop (defers run last first): its clients' goroutines
+	// send what they have, followers their job's last update.
+	defer d.waitClients()
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	defer stopLoop()
 	var id scheduler.JobID

@@ -64,6 +64,26 @@ type follower struct {
 // followEvery paces a followed job's progress updates.
 const followEvery = 500 * time.Millisecond
 
+// clientsGrace bounds how long a session that ended waits for its
+// clients' goroutines to send what they have: followers their job's last
+// update.
+const clientsGrace = 5 * time.Second
+
+// waitClients waits for the clients' goroutines, once the loop has ended
+// and cancelled their context, for at most clientsGrace.
+func (d *Driver) waitClients() {
+	done := make(chan struct{})
+	go func() {
+		d.clients.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(clientsGrace):
+		d.log.Warn("session clients still being served as the session ends")
+	}
+}
+
 // requestTimeout bounds the wait for a client's request: a peer that holds
 // the secret but says nothing does not keep a connection for good.
 const requestTimeout = 10 * time.Second
@@ -73,7 +93,11 @@ func (d *Driver) acceptClients(ctx context.Context) {
 		conn, err := d.cfg.Clients.Accept(ctx)
 		switch {
 		case err == nil:
-			go d.serveClient(ctx, conn)
+			d.clients.Add(1)
+			go func() {
+				defer d.clients.Done()
+				d.serveClient(ctx, conn)
+			}()
 		case errors.Is(err, wire.ErrHandshake):
 			d.log.WithError(err).Warn("session client refused")
 		case ctx.Err() != nil || errors.Is(err, net.ErrClosed):
@@ -180,6 +204,8 @@ func ask[T any](d *Driver, ctx context.Context, ev func(chan T) event) (T, bool)
 		return r, true
 	case <-d.done:
 		return zero, false
+	case <-ctx.Done():
+		return zero, false
 	}
 }
 
@@ -192,7 +218,13 @@ func follow(ctx context.Context, conn *wire.Conn, f *follower) {
 		case u = <-f.final:
 		case u = <-f.updates:
 		case <-ctx.Done():
-			return
+			// The session ended: a job it ended with has its last
+			// update waiting.
+			select {
+			case u = <-f.final:
+			default:
+				return
+			}
 		}
 		if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_JobUpdate{JobUpdate: u}}); err != nil || u.GetEnded() {
 			return

@@ -184,11 +184,13 @@ func TestSessionServesItsClients(t *testing.T) {
 		}
 	}
 
-	// Cancelling one running job leaves the other running.
-	out, _ = request(t, d, sessionSecret, submit("name: other\nstages:\n  - {name: s, tasks: 1, command: [\"sleep\", \"60\"]}\n", false))
-	if len(out) != 1 || out[0].GetJobAccepted().GetJobId() != 2 {
-		t.Fatalf("submit: %v", out)
-	}
+	// Cancelling one running job leaves the other running. Its client
+	// follows it to the end the session's stop gives it.
+	followed := make(chan []*wire.Envelope, 1)
+	go func() {
+		out, _ := request(t, d, sessionSecret, submit("name: other\nstages:\n  - {name: s, tasks: 1, command: [\"sleep\", \"60\"]}\n", true))
+		followed <- out
+	}()
 	out, _ = request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_CancelJob{CancelJob: &wire.CancelJob{JobId: 1, Reason: "not needed"}}})
 	if got := jobStates(out); got != "long/adhoc/RUNNING" && got != "long/adhoc/CANCELLED" {
 		t.Errorf("cancel answered %v", out)
@@ -215,6 +217,10 @@ func TestSessionServesItsClients(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the stopped session did not end")
+	}
+	out = <-followed
+	if last := out[len(out)-1].GetJobUpdate(); out[0].GetJobAccepted().GetJobId() != 2 || !last.GetEnded() || last.GetJob().GetState() != "CANCELLED" {
+		t.Errorf("the follower of a job the stop cancelled got %v", out)
 	}
 	if _, err := request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_ListJobs{ListJobs: &wire.ListJobs{}}}); err == nil {
 		t.Error("the ended session still answers")
