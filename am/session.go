@@ -115,25 +115,39 @@ func (d *Driver) serveClient(ctx context.Context, conn *wire.Conn) {
 		return
 	}
 	conn.SetReadDeadline(time.Time{})
-	refuse := func(err error) {
+	answer, f, err := d.answer(ctx, m)
+	if err != nil {
 		conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
+		return
+	}
+	if err := conn.Send(answer); err != nil || f == nil {
+		if f != nil {
+			close(f.gone)
+		}
+		return
+	}
+	follow(ctx, conn, f)
+}
+
+// answer is the session's answer to request m (an error refuses it) and,
+// for a submit that follows its job, the follower.
+func (d *Driver) answer(ctx context.Context, m *wire.Envelope) (*wire.Envelope, *follower, error) {
+	list := func(jobs ...core.JobInfo) *wire.Envelope {
+		return &wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(jobs...)}}
 	}
 	switch {
 	case m.GetSubmitJob() != nil:
 		req := m.GetSubmitJob()
 		job, err := sessionJob(req)
 		if err != nil {
-			refuse(err)
-			return
+			return nil, nil, err
 		}
-		r, ok := ask(d, ctx, func(reply chan submitReply) event { return submitRequest{job, req.GetFollow(), reply} })
-		if !ok {
-			refuse(errors.New("the session is ending"))
-			return
+		r, err := ask(d, ctx, func(reply chan submitReply) event { return submitRequest{job, req.GetFollow(), reply} })
+		if err == nil {
+			err = r.err
 		}
-		if r.err != nil {
-			refuse(r.err)
-			return
+		if err != nil {
+			return nil, nil, err
 		}
 		accepted := &wire.JobAccepted{JobId: int64(r.id)}
 		if d.cfg.PoolNotice != nil {
@@ -141,71 +155,51 @@ func (d *Driver) serveClient(ctx context.Context, conn *wire.Conn) {
 				accepted.Notices = append(accepted.Notices, n)
 			}
 		}
-		if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_JobAccepted{JobAccepted: accepted}}); err != nil || r.follower == nil {
-			if r.follower != nil {
-				close(r.follower.gone)
-			}
-			return
-		}
-		follow(ctx, conn, r.follower)
+		return &wire.Envelope{Message: &wire.Envelope_JobAccepted{JobAccepted: accepted}}, r.follower, nil
 	case m.GetListJobs() != nil:
-		jobs, ok := ask(d, ctx, func(reply chan []core.JobInfo) event { return listRequest{reply} })
-		if !ok {
-			refuse(errors.New("the session is ending"))
-			return
-		}
-		conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(jobs...)}})
+		jobs, err := ask(d, ctx, func(reply chan []core.JobInfo) event { return listRequest{reply} })
+		return list(jobs...), nil, err
 	case m.GetCancelJob() != nil:
 		req := m.GetCancelJob()
-		r, ok := ask(d, ctx, func(reply chan cancelReply) event {
+		r, err := ask(d, ctx, func(reply chan cancelReply) event {
 			return cancelRequest{scheduler.JobID(req.GetJobId()), req.GetReason(), reply}
 		})
-		switch {
-		case !ok:
-			refuse(errors.New("the session is ending"))
-		case r.err != nil:
-			refuse(r.err)
-		default:
-			conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(r.job)}})
+		if err == nil {
+			err = r.err
 		}
+		return list(r.job), nil, err
 	case m.GetStopSession() != nil:
-		jobs, ok := ask(d, ctx, func(reply chan []core.JobInfo) event { return stopRequest{m.GetStopSession().GetReason(), reply} })
-		if !ok {
-			refuse(errors.New("the session is ending"))
-			return
-		}
-		conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: jobList(jobs...)}})
+		jobs, err := ask(d, ctx, func(reply chan []core.JobInfo) event { return stopRequest{m.GetStopSession().GetReason(), reply} })
+		return list(jobs...), nil, err
 	case m.GetStatsRequest() != nil:
-		st, ok := ask(d, ctx, func(reply chan core.SessionStats) event { return statsRequest{reply} })
-		if !ok {
-			refuse(errors.New("the session is ending"))
-			return
-		}
-		conn.Send(&wire.Envelope{Message: &wire.Envelope_Stats{Stats: sessionStats(st)}})
-	default:
-		refuse(errors.New("not a session request"))
+		st, err := ask(d, ctx, func(reply chan core.SessionStats) event { return statsRequest{reply} })
+		return &wire.Envelope{Message: &wire.Envelope_Stats{Stats: sessionStats(st)}}, nil, err
 	}
+	return nil, nil, errors.New("not a session request")
 }
 
-// ask sends the loop a request and waits for its answer; false once the
-// loop has ended.
-func ask[T any](d *Driver, ctx context.Context, ev func(chan T) event) (T, bool) {
+// errEnding refuses a request the loop, ending, will not answer.
+var errEnding = errors.New("the session is ending")
+
+// ask sends the loop a request and waits for its answer; errEnding once
+// the loop has ended.
+func ask[T any](d *Driver, ctx context.Context, ev func(chan T) event) (T, error) {
 	reply := make(chan T, 1)
 	var zero T
 	select {
 	case d.events <- ev(reply):
 	case <-d.done:
-		return zero, false
+		return zero, errEnding
 	case <-ctx.Done():
-		return zero, false
+		return zero, errEnding
 	}
 	select {
 	case r := <-reply:
-		return r, true
+		return r, nil
 	case <-d.done:
-		return zero, false
+		return zero, errEnding
 	case <-ctx.Done():
-		return zero, false
+		return zero, errEnding
 	}
 }
 
@@ -285,7 +279,13 @@ func (d *Driver) handleSession(now time.Time, ev event) {
 
 // updateFollowers hands each follower its job's progress, or its end
 // (finished are the summaries of the jobs that ended in this batch).
+//
+// It runs after every batch: a job's progress is looked up only when its
+// follower is due an update, or the job ended.
 func (d *Driver) updateFollowers(now time.Time, finished []core.Summary) {
+	if len(d.followers) == 0 {
+		return
+	}
 	ended := map[scheduler.JobID]core.Summary{}
 	for _, s := range finished {
 		ended[s.ID] = s
@@ -297,8 +297,13 @@ func (d *Driver) updateFollowers(now time.Time, finished []core.Summary) {
 			continue
 		default:
 		}
+		s, done := ended[f.job]
+		if !done && now.Sub(f.last) < followEvery {
+			kept = append(kept, f)
+			continue
+		}
 		info, ok := d.core.Job(now, f.job)
-		if s, done := ended[f.job]; done || !ok || info.State != core.JobRunning {
+		if done || !ok || info.State != core.JobRunning {
 			u := &wire.JobUpdate{Job: jobInfo(info), Executors: int32(d.core.Executors()), Ended: true}
 			if done {
 				u.Attempts, u.Retries, u.OutputCut = int32(s.Attempts), int32(s.Retries), s.OutputCut
@@ -307,15 +312,12 @@ func (d *Driver) updateFollowers(now time.Time, finished []core.Summary) {
 			continue
 		}
 		kept = append(kept, f)
-		if now.Sub(f.last) >= followEvery {
-			f.last = now
-			u := &wire.JobUpdate{Job: jobInfo(info), Executors: int32(d.core.Executors())}
-			select {
-			case <-f.updates: // the client has not taken the last one: this one replaces it
-			default:
-			}
-			f.updates <- u
+		f.last = now
+		select {
+		case <-f.updates: // the client has not taken the last one: this one replaces it
+		default:
 		}
+		f.updates <- &wire.JobUpdate{Job: jobInfo(info), Executors: int32(d.core.Executors())}
 	}
 	d.followers = kept
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/sim"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -50,17 +50,9 @@ func runReplay(c *cli.Context) error {
 	}
 	scale := c.Float64("time-scale")
 	path := c.Args().First()
-	f, err := os.Open(path)
+	jobs, err := readTrace(path, scale)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	jobs, err := sim.ParseTrace(f, path)
-	if err != nil {
-		return err
-	}
-	if jobs, err = sim.ScaleTrace(jobs, scale); err != nil {
-		return fmt.Errorf("--time-scale: %w", err)
 	}
 	reqs := make([]*wire.SubmitJob, len(jobs))
 	for i, j := range jobs {
@@ -121,37 +113,15 @@ func runReplay(c *cli.Context) error {
 	return nil
 }
 
-// replaySpec is a trace job as a job spec (am/jobspec), every task a
-// sleep of its task_s.
-type replaySpec struct {
-	Name   string        `json:"name"`
-	Pool   string        `json:"pool,omitempty"` // none: the session's default
-	Stages []replayStage `json:"stages"`
-}
-
-type replayStage struct {
-	Name      string          `json:"name"`
-	After     []string        `json:"after,omitempty"`
-	Tasks     int             `json:"tasks"`
-	Command   []string        `json:"command"`
-	Resources replayResources `json:"resources"`
-}
-
-type replayResources struct {
-	CPUs int     `json:"cpus"`
-	GPUs float64 `json:"gpus"`
-}
-
 // traceJobSpec writes a trace job as a JSON spec whose tasks sleep their
 // task_s.
 func traceJobSpec(j sim.TraceJob) ([]byte, error) {
-	spec := replaySpec{Name: j.Name, Pool: j.Pool}
+	job := &jobspec.Job{Name: j.Name, Pool: j.Pool} // no pool: the session's default
 	for _, st := range j.Stages {
-		spec.Stages = append(spec.Stages, replayStage{Name: st.Stage, After: st.After, Tasks: st.Tasks,
-			Command:   []string{"sleep", strconv.FormatFloat(st.TaskS, 'f', -1, 64)},
-			Resources: replayResources{CPUs: st.CPUs, GPUs: st.GPUs}})
+		job.Stages = append(job.Stages, jobspec.Stage{Name: st.Stage, After: st.After, Tasks: st.Tasks,
+			Command: []string{"sleep", strconv.FormatFloat(st.TaskS, 'f', -1, 64)}, CPUs: st.CPUs, GPUs: st.GPUs})
 	}
-	return json.Marshal(spec)
+	return job.MarshalSpec()
 }
 
 // replayed is one trace job as the replay saw it: when it was submitted

@@ -34,7 +34,12 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 		}
 		return session.Client{Addr: r.Address, Secret: secret}, r, nil
 	}
-	report, err := yarnSessionReport(ctx, id)
+	rm, err := sessionRM(id)
+	if err != nil {
+		return session.Client{}, r, err
+	}
+	defer rm.Close()
+	report, err := rm.report(ctx)
 	if err != nil {
 		return session.Client{}, r, err
 	}
@@ -47,19 +52,31 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 	return session.Client{Addr: net.JoinHostPort(report.GetHost(), strconv.Itoa(int(report.GetRpcPort()))), Secret: secret}, r, nil
 }
 
-// yarnSessionReport is a YARN session's application report.
-func yarnSessionReport(ctx context.Context, id string) (*hadoopyarn.ApplicationReportProto, error) {
+// yarnSession reaches a YARN session's application through the RM: one
+// connection, for as many reports as its user wants.
+type yarnSession struct {
+	rm *yarn.ApplicationClient
+	id *hadoopyarn.ApplicationIdProto
+}
+
+func sessionRM(id string) (yarnSession, error) {
 	appID, err := yarn.ParseApplicationID(id)
 	if err != nil {
-		return nil, err
+		return yarnSession{}, err
 	}
 	rm, _, err := yarnapp.Connect()
 	if err != nil {
-		return nil, err
+		return yarnSession{}, err
 	}
-	defer rm.Close()
-	return report(ctx, rm, appID)
+	return yarnSession{rm, appID}, nil
 }
+
+// report is the session's application report.
+func (y yarnSession) report(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+	return report(ctx, y.rm, y.id)
+}
+
+func (y yarnSession) Close() error { return y.rm.Close() }
 
 func jobsCommand() *cli.Command {
 	return &cli.Command{
@@ -142,8 +159,17 @@ func runSessionStop(c *cli.Context) error {
 	}
 	// Wait for it to be over: its executors gone, and on YARN the
 	// application finished.
+	var rm *yarnSession
+	if r.Yarn() {
+		y, err := sessionRM(id)
+		if err != nil {
+			return err
+		}
+		defer y.Close()
+		rm = &y
+	}
 	for deadline := time.Now().Add(2 * time.Minute); ; {
-		over, state, err := sessionOver(c.Context, r)
+		over, state, err := sessionOver(c.Context, r, rm)
 		if err != nil {
 			return err
 		}
@@ -166,13 +192,13 @@ func runSessionStop(c *cli.Context) error {
 }
 
 // sessionOver says whether a stopped session has ended: a local one's
-// driver has exited; a YARN one's application has finished (with its
-// state and final status, as " (FINISHED, SUCCEEDED)").
-func sessionOver(ctx context.Context, r session.Record) (bool, string, error) {
-	if !r.Yarn() {
+// driver has exited; a YARN one's application (rm reaches it) has
+// finished, with its state and final status, as " (FINISHED, SUCCEEDED)".
+func sessionOver(ctx context.Context, r session.Record, rm *yarnSession) (bool, string, error) {
+	if rm == nil {
 		return syscall.Kill(r.PID, 0) == syscall.ESRCH, "", nil
 	}
-	report, err := yarnSessionReport(ctx, r.ID)
+	report, err := rm.report(ctx)
 	if err != nil {
 		return false, "", err
 	}

@@ -110,11 +110,7 @@ func startLocalSession(c *cli.Context, conf *config.Config) error {
 			session.Remove(id)
 		}
 	}()
-	var props bytes.Buffer
-	for _, st := range conf.Settings() {
-		fmt.Fprintf(&props, "%s=%s\n", st.Key, st.Value)
-	}
-	if err := os.WriteFile(filepath.Join(dir, localSessionSettings), props.Bytes(), 0o600); err != nil {
+	if err := writeSettings(filepath.Join(dir, localSessionSettings), conf, nil); err != nil {
 		return err
 	}
 	self, err := os.Executable()

@@ -3,8 +3,6 @@ package deploy
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,7 +29,7 @@ func sessionJob(c *cli.Context, conf *config.Config, job *jobspec.Job) (*wire.Su
 	}
 	req := &wire.SubmitJob{TaskCpus: int32(d.CPUs), TaskGpus: d.GPUs, MaxAttempts: int32(d.MaxAttempts), Follow: !c.Bool("detach")}
 	if c.IsSet("tasks") {
-		if req.Spec, err = jobJSON(job); err != nil {
+		if req.Spec, err = job.MarshalSpec(); err != nil {
 			return nil, err
 		}
 		req.Source = "command line"
@@ -147,16 +145,4 @@ func askToCancel(c *cli.Context, job int64) bool {
 	}
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
-}
-
-// jobJSON writes a job built from the command line as a spec.
-func jobJSON(job *jobspec.Job) ([]byte, error) {
-	if len(job.Stages) != 1 {
-		return nil, errors.New("only a one-stage job can come from the command line")
-	}
-	st := job.Stages[0]
-	spec := map[string]any{"name": job.Name, "pool": job.Pool, "stages": []map[string]any{{
-		"name": st.Name, "tasks": st.Tasks, "command": st.Command, "resources": map[string]any{"cpus": st.CPUs, "gpus": st.GPUs},
-	}}}
-	return json.Marshal(spec)
 }

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"time"
@@ -21,6 +22,21 @@ func loadConfig(propertiesFile string, overrides []string, flags ...config.Flag)
 		files = append(files, p)
 	}
 	return config.LoadFiles(files, overrides, flags...)
+}
+
+// writeSettings writes conf's settings to path (0600), as a properties
+// file config.LoadFiles reads back: how a process Spindle starts (an AM,
+// a local session's driver) gets the settings it was started with. over
+// replaces some keys' values.
+func writeSettings(path string, conf *config.Config, over map[string]string) error {
+	var props bytes.Buffer
+	for _, st := range conf.Settings() {
+		if v, ok := over[st.Key]; ok {
+			st.Value = v
+		}
+		fmt.Fprintf(&props, "%s=%s\n", st.Key, st.Value)
+	}
+	return os.WriteFile(path, props.Bytes(), 0o600)
 }
 
 // settings reads typed values off a configuration, keeping the first

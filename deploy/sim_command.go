@@ -69,17 +69,9 @@ func runSim(c *cli.Context) error {
 	}
 
 	path := c.String("trace")
-	f, err := os.Open(path)
+	jobs, err := readTrace(path, c.Float64("time-scale"))
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	jobs, err := sim.ParseTrace(f, path)
-	if err != nil {
-		return err
-	}
-	if jobs, err = sim.ScaleTrace(jobs, c.Float64("time-scale")); err != nil {
-		return fmt.Errorf("--time-scale: %w", err)
 	}
 	// The simulation watches no context: an interrupt ends the command
 	// without waiting for it, and the process with it.
@@ -126,4 +118,22 @@ func printSimResult(out io.Writer, first string, res sim.Result) {
 	fmt.Fprintf(out, "container requests     %d\n", res.ContainerRequests)
 	fmt.Fprintf(out, "jobs                   %d (%d failed), mean %.1f s, p95 %.1f s\n", res.Jobs, res.FailedJobs, res.MeanJobS, res.P95JobS)
 	fmt.Fprintf(out, "tasks                  %d\n", res.Tasks)
+}
+
+// readTrace reads the trace at path, run scale times faster (--time-scale,
+// as spindle sim and spindle replay take it).
+func readTrace(path string, scale float64) ([]sim.TraceJob, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	jobs, err := sim.ParseTrace(f, path)
+	if err != nil {
+		return nil, err
+	}
+	if jobs, err = sim.ScaleTrace(jobs, scale); err != nil {
+		return nil, fmt.Errorf("--time-scale: %w", err)
+	}
+	return jobs, nil
 }

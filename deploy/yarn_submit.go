@@ -158,17 +158,17 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	}
 	defer os.RemoveAll(tmp)
 	settingsFile := filepath.Join(tmp, amSettingsFile)
-	var props bytes.Buffer
 	// The allocation file names a file here: the AM gets it shipped
 	// beside it, and reads it there.
-	allocationFile := ""
-	for _, st := range conf.Settings() {
-		if st.Key == "spindle.scheduler.allocation.file" && st.Value != "" {
-			allocationFile, st.Value = st.Value, amAllocationFile
-		}
-		fmt.Fprintf(&props, "%s=%s\n", st.Key, st.Value)
+	allocationFile, err := conf.String("spindle.scheduler.allocation.file")
+	if err != nil {
+		return nil, err
 	}
-	if err := os.WriteFile(settingsFile, props.Bytes(), 0o600); err != nil {
+	over := map[string]string{}
+	if allocationFile != "" {
+		over["spindle.scheduler.allocation.file"] = amAllocationFile
+	}
+	if err := writeSettings(settingsFile, conf, over); err != nil {
 		return nil, err
 	}
 	self, err := os.Executable()
@@ -330,7 +330,7 @@ func removeStaged(ctx context.Context, log logrus.FieldLogger, stager *staging.S
 
 // writeJSONSpec writes a job built from the command line as a spec file.
 func writeJSONSpec(dir string, job *jobspec.Job) (string, error) {
-	b, err := jobJSON(job)
+	b, err := job.MarshalSpec()
 	if err != nil {
 		return "", err
 	}

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,7 +159,7 @@ func TestLocalSessionServesManyClients(t *testing.T) {
 	}
 
 	// Its 2 executors, and the guards they keep for their next tasks.
-	if running := processesOf(id); len(running) < 2 {
+	if running := applicationProcesses(id); len(running) < 2 {
 		t.Errorf("the session runs %d processes, want its 2 executors at least: %v", len(running), running)
 	}
 	out, err = u.run("session", "stop", id)
@@ -173,28 +172,12 @@ func TestLocalSessionServesManyClients(t *testing.T) {
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("the session's record %s outlived it", dir)
 	}
-	if left := processesOf(id); len(left) > 0 {
+	if left := applicationProcesses(id); len(left) > 0 {
 		t.Errorf("processes of session %s left running: %v", id, left)
 	}
 	if out, err := u.run("jobs", id); err == nil || !strings.Contains(out, "no record of the session") {
 		t.Errorf("jobs of a stopped session: %v\n%s", err, out)
 	}
-}
-
-// processesOf are the live processes whose environment names app.
-func processesOf(app string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || !alive(pid) {
-			continue
-		}
-		if envValue(environ(pid), "SPINDLE_APP_ID") == app {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 // Interrupting a client that follows its job cancels the job (off a

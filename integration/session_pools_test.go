@@ -214,7 +214,7 @@ func TestLocalSessionSharesByPoolsAndKeepsJobsApart(t *testing.T) {
 	if out, err := u.run("session", "stop", id); err != nil {
 		t.Fatalf("session stop: %v\n%s", err, out)
 	}
-	if left := processesOf(id); len(left) > 0 {
+	if left := applicationProcesses(id); len(left) > 0 {
 		t.Errorf("processes of session %s left running: %v", id, left)
 	}
 }

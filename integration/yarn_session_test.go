@@ -141,7 +141,7 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 		t.Errorf("the long job's client: %v, want it told the job was cancelled\n%s", err, longOut.String())
 	}
 	waitContainers(t, c, 0, 0, time.Minute, "the stopped session")
-	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(processesOf(id)) == 0 })
+	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(applicationProcesses(id)) == 0 })
 }
 
 // readFile is path's content, failing t when it cannot be read.
@@ -192,5 +192,5 @@ func TestYarnSessionSharesByPoolsAndKeepsJobsApart(t *testing.T) {
 		t.Fatalf("session stop: %v\n%s", err, out)
 	}
 	waitContainers(t, c, 0, 0, time.Minute, "the stopped session")
-	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(processesOf(id)) == 0 })
+	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(applicationProcesses(id)) == 0 })
 }

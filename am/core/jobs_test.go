@@ -16,18 +16,10 @@ func TestJobsRememberTheLastJobHistoryEnded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Core.Register(h.Now, core.Registration{Executor: "e1", Host: "h1", Cores: 1}); err != nil {
-		t.Fatal(err)
-	}
+	h.Register(t, "e1", 1)
 	run := func(n int) {
 		for i := 0; i < n; i++ {
-			job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := h.Core.Submit(h.Now, job, nil); err != nil {
-				t.Fatal(err)
-			}
+			h.Submit(t, "j", 1, jobspec.Defaults{}, "true")
 			rd := h.Ready()
 			if len(rd.Launches) != 1 {
 				t.Fatalf("job %d: %d launches", i, len(rd.Launches))
@@ -62,17 +54,9 @@ func TestJobsInSubmissionOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Core.Register(h.Now, core.Registration{Executor: "e1", Host: "h1", Cores: 2}); err != nil {
-		t.Fatal(err)
-	}
+	h.Register(t, "e1", 2)
 	for _, name := range []string{"slow", "quick"} {
-		job, err := jobspec.Short(name, 1, []string{name}, jobspec.Defaults{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := h.Core.Submit(h.Now, job, nil); err != nil {
-			t.Fatal(err)
-		}
+		h.Submit(t, name, 1, jobspec.Defaults{}, name)
 	}
 	rd := h.Ready()
 	for _, l := range rd.Launches {

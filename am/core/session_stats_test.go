@@ -19,22 +19,11 @@ func TestStatsCountExecutorTimeAtEachChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	register := func(id scheduler.ExecutorID) {
-		t.Helper()
-		if err := h.Core.Register(h.Now, core.Registration{Executor: id, Host: "h", Cores: 1}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	register := func(id scheduler.ExecutorID) { h.Register(t, id, 1) }
 	// run submits a one-task job and returns its launch.
 	run := func(name string) core.TaskLaunch {
 		t.Helper()
-		job, err := jobspec.Short(name, 1, []string{"true"}, jobspec.Defaults{MaxAttempts: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := h.Core.Submit(h.Now, job, nil); err != nil {
-			t.Fatal(err)
-		}
+		h.Submit(t, name, 1, jobspec.Defaults{MaxAttempts: 1}, "true")
 		rd := h.Ready()
 		if len(rd.Launches) != 1 {
 			t.Fatalf("job %s: %d launches, want 1", name, len(rd.Launches))
@@ -100,16 +89,8 @@ func TestStatsCountADepartingExecutorUntilItIsLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Core.Register(h.Now, core.Registration{Executor: "e1", Host: "h", Cores: 1}); err != nil {
-		t.Fatal(err)
-	}
-	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.Core.Submit(h.Now, job, nil); err != nil {
-		t.Fatal(err)
-	}
+	h.Register(t, "e1", 1)
+	h.Submit(t, "j", 1, jobspec.Defaults{}, "true")
 	if rd := h.Ready(); len(rd.Launches) != 1 {
 		t.Fatalf("%d launches, want 1", len(rd.Launches))
 	}

@@ -1,8 +1,6 @@
 package jobspec
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,7 +12,7 @@ import (
 // error names the source; and that a spec Parse accepts keeps the
 // invariants the rest of Spindle relies on, converts for the scheduler,
 // expands for its first task without panicking, and reads back the same
-// when written out as JSON. Its seeds are testdata/fuzz/FuzzParse.
+// when written out as JSON (MarshalSpec). Its seeds are testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
 	const source = "fuzz.yaml"
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -37,7 +35,10 @@ func FuzzParse(f *testing.F) {
 			_, _ = s.TaskEnv(job.Name, 0, 0)
 		}
 
-		asJSON := specJSON(t, job)
+		asJSON, err := job.MarshalSpec()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(asJSON) > maxSpecBytes {
 			return
 		}
@@ -86,47 +87,4 @@ func checkInvariants(t *testing.T, job *Job) {
 			}
 		}
 	}
-}
-
-// specJSON writes job as a JSON spec.
-func specJSON(t *testing.T, job *Job) []byte {
-	type resources struct {
-		CPUs     int     `json:"cpus"`
-		MemoryMB int64   `json:"memory,omitempty"`
-		GPUs     float64 `json:"gpus"`
-	}
-	type stage struct {
-		Name           string            `json:"name"`
-		After          []string          `json:"after,omitempty"`
-		Tasks          int               `json:"tasks"`
-		Command        []string          `json:"command,omitempty"`
-		Builtin        string            `json:"builtin,omitempty"`
-		Resources      resources         `json:"resources"`
-		MaxAttempts    int               `json:"maxAttempts,omitempty"`
-		Env            map[string]string `json:"env,omitempty"`
-		PreferredHosts []string          `json:"preferredHosts,omitempty"`
-	}
-	spec := struct {
-		Name   string  `json:"name"`
-		Pool   string  `json:"pool"`
-		Stages []stage `json:"stages"`
-	}{Name: job.Name, Pool: job.Pool}
-	for _, s := range job.Stages {
-		env := map[string]string{}
-		for _, v := range s.Env {
-			env[v.Name] = v.Value
-		}
-		spec.Stages = append(spec.Stages, stage{
-			Name: s.Name, After: s.After, Tasks: s.Tasks, Command: s.Command, Builtin: s.Builtin,
-			Resources:   resources{CPUs: s.CPUs, MemoryMB: s.MemoryMB, GPUs: s.GPUs},
-			MaxAttempts: s.MaxAttempts, Env: env, PreferredHosts: s.PreferredHosts,
-		})
-	}
-	out, err := json.Marshal(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// YAML reads a raw NEL (U+0085) in a string as a line break; JSON
-	// does not escape it.
-	return bytes.ReplaceAll(out, []byte("\u0085"), []byte(`\u0085`))
 }

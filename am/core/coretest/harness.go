@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -26,6 +28,30 @@ func New(cfg core.Config) (*Harness, error) {
 		return nil, err
 	}
 	return &Harness{Core: c, Now: Epoch}, nil
+}
+
+// Register registers executor id, of cores, on host "h", failing t when
+// the core refuses it.
+func (h *Harness) Register(t testing.TB, id scheduler.ExecutorID, cores int) {
+	t.Helper()
+	if err := h.Core.Register(h.Now, core.Registration{Executor: id, Host: "h", Cores: cores}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Submit submits a one-stage job of tasks tasks running argv, with d for
+// what it leaves out, failing t when the core refuses it.
+func (h *Harness) Submit(t testing.TB, name string, tasks int, d jobspec.Defaults, argv ...string) scheduler.JobID {
+	t.Helper()
+	job, err := jobspec.Short(name, tasks, argv, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := h.Core.Submit(h.Now, job, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // Advance moves the clock.
