@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -37,7 +38,6 @@ type YARN struct {
 type rmState struct {
 	y          *YARN
 	responseID int32
-	asked      int // containers the last logged ask wanted
 	// containers are the allocated containers not known to have
 	// completed: their protos start them and name them in releases.
 	containers map[string]*hadoopyarn.ContainerProto
@@ -107,19 +107,18 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 			msg.Release = append(msg.Release, ct.GetId())
 		}
 	}
-	asked := 0
+	var asks []string // allocation request id:outstanding
 	for _, a := range req.Asks {
-		asked += a.Count
+		asks = append(asks, fmt.Sprintf("%d:%d", askID(a.Profile.ID), a.Count))
 		msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel))
 	}
 	if len(req.Exclude)+len(req.Include) > 0 {
 		msg.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: req.Exclude, BlacklistRemovals: req.Include}
 		d.log.WithFields(logrus.Fields{"excluded": req.Exclude, "included": req.Include}).Warn("changing the nodes excluded from the application's asks")
 	}
-	// Every heartbeat carries the whole ask: say so when it changes.
-	if asked != r.asked || len(req.Release) > 0 {
-		d.log.WithFields(logrus.Fields{"asked": asked, "released": len(req.Release)}).Info("asking the ResourceManager for containers")
-		r.asked = asked
+	// An allocate carries only the asks that changed: say so when it does.
+	if len(req.Asks)+len(req.Release) > 0 {
+		d.log.WithFields(logrus.Fields{"asks": strings.Join(asks, " "), "released": len(req.Release)}).Info("asking the ResourceManager for containers")
 	}
 	go func() {
 		resp, err := r.y.RM.Allocate(ctx, msg)

@@ -76,7 +76,7 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`level=info msg="registered with the ResourceManager" app=` + app + ` attempt=` + attempt + ` .*tracking_url=`),
-		regexp.MustCompile(`level=info msg="asking the ResourceManager for containers" app=` + app + ` asked=2`),
+		regexp.MustCompile(`level=info msg="asking the ResourceManager for containers" app=` + app + ` asks="1:2"`),
 		regexp.MustCompile(`level=info msg="containers allocated" allocated=\d+ app=` + app),
 		regexp.MustCompile(`level=info msg="stage started: 4 tasks" app=` + app + ` attempt=` + attempt + ` job=yarn-logged stage=s`),
 		regexp.MustCompile(`level=info msg="stage succeeded: 4 tasks in \S+" app=` + app + ` attempt=` + attempt + ` job=yarn-logged stage=s`),

@@ -28,8 +28,9 @@ type containers struct {
 	nextAt time.Time
 	eager  time.Duration
 	starts []ContainerStart
-	// outstanding is each profile's ask as the RM holds it after its last
-	// answer; requested counts the containers asked for in all (countAsks).
+	// outstanding is the ask table: each profile's outstanding count as
+	// the RM holds it, as far as the AM knows (request); requested counts
+	// the containers asked for in all.
 	outstanding map[scheduler.ProfileID]int
 	requested   int
 }
@@ -80,12 +81,26 @@ func (k *containers) owed() bool {
 	return false
 }
 
-// request builds the next allocate from the ask table and marks it out.
+// request builds the next allocate and marks it out. Its asks follow
+// YARN's semantics for a ResourceRequest: the count is the new total
+// outstanding for that allocation request id, replacing what the RM held,
+// and the RM lowers it by itself as it allocates. So an ask goes out only
+// when a profile's want differs from the ask table, which counts down as
+// containers arrive: the same total sent again on every heartbeat would
+// restore counts the RM had already filled, in the moment before its
+// containers reach the AM, and it would allocate them twice (what Hadoop
+// 3.5's RM did: 8 containers for 4 wanted).
 func (k *containers) request(now time.Time, progress float32) *AllocateRequest {
 	req := &AllocateRequest{Release: k.release, Progress: progress}
 	k.release = nil
 	for _, p := range k.profiles {
-		req.Asks = append(req.Asks, Ask{Profile: p, Count: max(k.targets[p.ID]-k.liveOf(p.ID), 0)})
+		want := max(k.targets[p.ID]-k.liveOf(p.ID), 0)
+		if want == k.outstanding[p.ID] {
+			continue
+		}
+		k.requested += max(want-k.outstanding[p.ID], 0)
+		k.outstanding[p.ID] = want
+		req.Asks = append(req.Asks, Ask{Profile: p, Count: want})
 	}
 	k.health.expire(now)
 	req.Exclude, req.Include = k.health.changes()
@@ -128,8 +143,12 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 	if k == nil || k.inflight == nil {
 		return
 	}
-	k.countAsks(k.inflight, res.Allocated)
 	k.inflight = nil
+	for _, ct := range res.Allocated {
+		if k.outstanding[ct.Profile] > 0 {
+			k.outstanding[ct.Profile]-- // the RM counted it down when it allocated
+		}
+	}
 	for _, done := range res.Completed {
 		x := k.forget(done.Container)
 		if x == nil {
@@ -192,24 +211,6 @@ func (c *Core) keep(ct Container) {
 	k.starts = append(k.starts, ContainerStart{Container: ct.ID, Node: ct.Node, Profile: *prof, GPUIndices: gpus})
 }
 
-// countAsks counts the containers an answered allocate asked for anew, as
-// `spindle sim`'s RM counts them: an ask is the new total outstanding, so
-// only its rise over what the RM still owed is new, and each container
-// allocated fills one owed. It counts what the AM asked, not what YARN
-// granted: surplus a real RM allocates against an ask it had filled before
-// reading the next is released (keep), not counted here.
-func (k *containers) countAsks(req *AllocateRequest, got []Container) {
-	for _, a := range req.Asks {
-		k.requested += max(a.Count-k.outstanding[a.Profile.ID], 0)
-		k.outstanding[a.Profile.ID] = a.Count
-	}
-	for _, ct := range got {
-		if k.outstanding[ct.Profile] > 0 {
-			k.outstanding[ct.Profile]--
-		}
-	}
-}
-
 // forget drops a live container, giving back its GPU indices; nil when it
 // was not live.
 func (k *containers) forget(id string) *container {
@@ -252,7 +253,7 @@ func (c *Core) Resynced(now time.Time) {
 		k.inflight = nil
 	}
 	k.health.resend()
-	clear(k.outstanding) // the RM forgot them with the application
+	clear(k.outstanding) // the RM forgot them with the application: ask anew
 	k.nextAt = now
 	c.notice(Notice{Warning: true, Message: "registered again with the ResourceManager, which had forgotten the application; asks and exclusions sent anew"})
 }
@@ -269,11 +270,22 @@ func (c *Core) allocate(now time.Time) {
 	for i, p := range c.cfg.Profiles {
 		profiles[i] = dynalloc.Profile{ID: p.ID, Demand: c.sched.Demand(now, p.ID), Executors: byProfile[p.ID]}
 	}
+	demand := map[scheduler.ProfileID]int{}
+	for _, p := range profiles {
+		demand[p.ID] = tasksOf(p)
+	}
 	for _, d := range c.alloc.Update(now, profiles) {
-		if old := c.yarn.targets[d.Profile]; old != d.Total {
-			c.notice(Notice{Message: fmt.Sprintf("dynamic allocation: profile %d target %d → %d executors", d.Profile, old, d.Total)})
+		total := d.Total
+		if c.cfg.OneTaskPerExecutor {
+			// An executor's task done, its container ends with it: no
+			// ramp-down delay may keep asking for one in its place, only
+			// the tasks that run or wait still want containers.
+			total = min(total, demand[d.Profile])
 		}
-		c.yarn.targets[d.Profile] = d.Total
+		if old := c.yarn.targets[d.Profile]; old != total {
+			c.notice(Notice{Message: fmt.Sprintf("dynamic allocation: profile %d target %d → %d executors", d.Profile, old, total)})
+		}
+		c.yarn.targets[d.Profile] = total
 		ids := append([]scheduler.ExecutorID(nil), d.Release...)
 		sort.Slice(ids, func(i, k int) bool { return ids[i] < ids[k] })
 		for _, id := range ids {
@@ -282,4 +294,13 @@ func (c *Core) allocate(now time.Time) {
 			}
 		}
 	}
+}
+
+// tasksOf counts a profile's tasks running or waiting to.
+func tasksOf(p dynalloc.Profile) int {
+	n := 0
+	for _, d := range p.Demand {
+		n += d.Running + d.Pending
+	}
+	return n
 }

@@ -73,9 +73,10 @@ type ContainerStart struct {
 	GPUIndices []string
 }
 
-// AllocateRequest is what the next allocate call carries: the whole ask
-// table (YARN takes each ask as the new total outstanding, not an
-// increment), containers to release, exclusion changes and progress.
+// AllocateRequest is what the next allocate call carries: the asks that
+// changed (each the new total outstanding for its profile, as YARN takes
+// it; a profile not named keeps what the RM holds), containers to
+// release, exclusion changes and progress.
 type AllocateRequest struct {
 	Asks    []Ask
 	Release []string // container ids
@@ -85,7 +86,8 @@ type AllocateRequest struct {
 	Progress         float32
 }
 
-// Ask is how many more containers of a profile's shape are wanted.
+// Ask is how many more containers of a profile's shape are wanted: the
+// profile's outstanding total, replacing the one asked before.
 type Ask struct {
 	Profile scheduler.Profile
 	Count   int

@@ -19,8 +19,9 @@ type SessionStats struct {
 	ExecutorSeconds     float64
 	IdleExecutorSeconds float64
 	PeakExecutors       int
-	// ContainerRequests counts the containers asked of the RM (containers.go,
-	// countAsks); 0 in local mode, which asks for none.
+	// ContainerRequests counts the containers asked of the RM: each ask's
+	// rise over the outstanding count it replaces (containers.go, request);
+	// 0 in local mode, which asks for none.
 	ContainerRequests int
 	// The jobs that ended, by how.
 	JobsSucceeded, JobsFailed, JobsCancelled int

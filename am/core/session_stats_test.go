@@ -105,7 +105,7 @@ func TestStatsCountADepartingExecutorUntilItIsLost(t *testing.T) {
 }
 
 // Container requests count what the asks add to what the RM still owes,
-// as spindle sim's RM counts them: an ask repeated is nothing new, a
+// as spindle sim's RM counts them: an unchanged want is not asked again, a
 // container allocated fills one owed, and an RM that forgot the
 // application owes nothing.
 func TestStatsCountContainerRequests(t *testing.T) {
@@ -115,7 +115,7 @@ func TestStatsCountContainerRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	// allocate answers the allocate that Ready sends, with the containers
-	// ids allocated and those completed, and returns its ask.
+	// ids allocated and those completed, and returns its ask (-1: none).
 	allocate := func(allocated, completed []string) int {
 		t.Helper()
 		h.Advance(time.Second)
@@ -131,16 +131,19 @@ func TestStatsCountContainerRequests(t *testing.T) {
 			res.Completed = append(res.Completed, core.Completion{Container: id})
 		}
 		h.Core.Allocated(h.Now, res)
+		if len(rd.Allocate.Asks) == 0 {
+			return -1
+		}
 		return rd.Allocate.Asks[0].Count
 	}
 	for i, step := range []struct {
 		allocated, completed []string
 		ask, requests        int
 	}{
-		{ask: 2, requests: 2, allocated: []string{"c1"}}, // 1 still owed
-		{ask: 1, requests: 2},                            // the same one
-		{ask: 1, requests: 2, allocated: []string{"c2"}}, // none owed
-		{ask: 0, requests: 2, completed: []string{"c1"}},
+		{ask: 2, requests: 2, allocated: []string{"c1"}},  // 1 still owed
+		{ask: -1, requests: 2},                            // the RM holds it
+		{ask: -1, requests: 2, allocated: []string{"c2"}}, // none owed
+		{ask: -1, requests: 2, completed: []string{"c1"}},
 		{ask: 1, requests: 3}, // c1's replacement
 	} {
 		if ask := allocate(step.allocated, step.completed); ask != step.ask || h.Core.Stats(h.Now).ContainerRequests != step.requests {

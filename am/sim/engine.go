@@ -370,29 +370,32 @@ func (r *run) sleep(next time.Time) {
 	}
 }
 
-// answer is the simulated RM's reply to an allocate. An ask is the new
-// number of outstanding requests: more are each granted AllocDelay after
-// they were first asked for, fewer cancel the newest. Grants wait while
-// the cluster holds Capacity containers.
+// answer is the simulated RM's reply to an allocate. As in YARN, an ask
+// is the new number of outstanding requests, and an allocate without one
+// leaves them be: more are each granted AllocDelay after they were first
+// asked for, fewer cancel the newest, and each grant counts them down.
+// Grants wait while the cluster holds Capacity containers.
 func (r *run) answer(req *core.AllocateRequest) (core.AllocateResult, error) {
 	var res core.AllocateResult
 	for _, id := range req.Release {
 		r.close(r.boxes[id])
 	}
-	want := 0
-	for _, a := range req.Asks {
-		want += a.Count
-	}
-	if want > MaxExecutors-r.held {
-		return res, fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), r.held+want, MaxExecutors)
-	}
-	if want > len(r.asked) {
-		r.res.ContainerRequests += want - len(r.asked)
-		for len(r.asked) < want {
-			r.asked = append(r.asked, r.now.Add(r.opts.AllocDelay))
+	if len(req.Asks) > 0 {
+		want := 0
+		for _, a := range req.Asks {
+			want += a.Count
 		}
+		if want > MaxExecutors-r.held {
+			return res, fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), r.held+want, MaxExecutors)
+		}
+		if want > len(r.asked) {
+			r.res.ContainerRequests += want - len(r.asked)
+			for len(r.asked) < want {
+				r.asked = append(r.asked, r.now.Add(r.opts.AllocDelay))
+			}
+		}
+		r.asked = r.asked[:want]
 	}
-	r.asked = r.asked[:want]
 	for len(r.asked) > 0 && !r.asked[0].After(r.now) && (r.opts.Capacity == 0 || r.held < r.opts.Capacity) {
 		r.asked = r.asked[1:]
 		b := &box{id: fmt.Sprintf("container_%06d", r.nextBox), granted: r.now}
