@@ -47,25 +47,26 @@ func newRMState(y *YARN) *rmState {
 	return &rmState{y: y, containers: map[string]*hadoopyarn.ContainerProto{}}
 }
 
-// askID is the priority and allocation-request id of profile p's ask: one
-// per profile, so that the RM keeps their counts apart and says which ask
-// each container fills.
-func askID(p scheduler.ProfileID) int64 { return int64(p) + 1 }
+// priority is profile p's asks' priority: one per profile, so that
+// profiles of other shapes never share a scheduler key (0 is the AM's).
+func priority(p scheduler.ProfileID) int32 { return int32(p) + 1 }
 
-// resourceRequest is ask a as YARN's ResourceRequest: anywhere, under
-// the profile's ask id, on nodes of label when it is set.
+// resourceRequest is ask a as YARN's ResourceRequest: anywhere, at its
+// profile's priority, under its own allocation request id (which the RM
+// echoes in the containers that fill it), on nodes of label when it is
+// set.
 func resourceRequest(a core.Ask, label string) *hadoopyarn.ResourceRequestProto {
 	gpus := map[string]int64{yarn.GPU: int64(a.Profile.GPUs)}
 	if a.Profile.GPUs == 0 {
 		gpus = nil
 	}
 	ask := &hadoopyarn.ResourceRequestProto{
-		Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(int32(askID(a.Profile.ID)))},
+		Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(priority(a.Profile.ID))},
 		ResourceName:        proto.String("*"),
 		Capability:          yarn.NewResource(a.Profile.MemoryMB, int32(a.Profile.Cores), gpus),
 		NumContainers:       proto.Int32(int32(a.Count)),
 		RelaxLocality:       proto.Bool(true),
-		AllocationRequestId: proto.Int64(askID(a.Profile.ID)),
+		AllocationRequestId: proto.Int64(a.ID),
 	}
 	if label != "" {
 		ask.NodeLabelExpression = proto.String(label)
@@ -74,14 +75,14 @@ func resourceRequest(a core.Ask, label string) *hadoopyarn.ResourceRequestProto 
 }
 
 // allocatedContainer is an allocated container as the core sees it: the
-// profile whose ask it fills (from the allocation request id the RM
-// echoes), its node, and the node's name as the blacklist takes it.
+// allocation request id of the ask it fills, its node, and the node's name
+// as the blacklist takes it.
 func allocatedContainer(ct *hadoopyarn.ContainerProto, portInNodeName bool) core.Container {
 	node, name := nodemanager.NodeID(ct.GetNodeId()), ct.GetNodeId().GetHost()
 	if portInNodeName {
 		name = node
 	}
-	return core.Container{ID: yarn.ContainerID(ct.GetId()), Node: node, NodeName: name, Profile: scheduler.ProfileID(ct.GetAllocationRequestId() - 1)}
+	return core.Container{ID: yarn.ContainerID(ct.GetId()), Node: node, NodeName: name, Ask: ct.GetAllocationRequestId()}
 }
 
 // allocateDone is an allocate's outcome, in the loop.
@@ -109,7 +110,7 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	}
 	var asks []string // allocation request id:outstanding
 	for _, a := range req.Asks {
-		asks = append(asks, fmt.Sprintf("%d:%d", askID(a.Profile.ID), a.Count))
+		asks = append(asks, fmt.Sprintf("%d:%d", a.ID, a.Count))
 		msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel))
 	}
 	if len(req.Exclude)+len(req.Include) > 0 {

@@ -133,13 +133,18 @@ func TestDriverObeysTheRMsCommands(t *testing.T) {
 	if f.registered != 2 || len(reqs) < 5 {
 		t.Fatalf("registered %d times in %d allocates; want 2 (once per forgetting) in at least 5", f.registered, len(reqs))
 	}
+	lastID := reqs[0].GetAsk()[0].GetAllocationRequestId()
 	for _, i := range []int{1, 3} { // the allocates after registering again
 		if reqs[i].GetResponseId() != 0 {
 			t.Errorf("allocate %d, after registering again, sent responseId %d, want 0", i, reqs[i].GetResponseId())
 		}
+		// The RM forgot the asks: all 3 are asked anew, under a new id.
 		ask := reqs[i].GetAsk()
-		if len(ask) != 1 || ask[0].GetNumContainers() != 3 || ask[0].GetAllocationRequestId() != 1 || yarn.ResourceValue(ask[0].GetCapability(), yarn.GPU) != 1 {
-			t.Errorf("allocate %d asks %v, want 3 containers of 1 %s with allocation request id 1", i, ask, yarn.GPU)
+		if len(ask) != 1 || ask[0].GetNumContainers() != 3 || ask[0].GetAllocationRequestId() <= lastID || yarn.ResourceValue(ask[0].GetCapability(), yarn.GPU) != 1 {
+			t.Errorf("allocate %d asks %v, want 3 containers of 1 %s under an allocation request id above %d", i, ask, yarn.GPU, lastID)
+		}
+		if len(ask) > 0 {
+			lastID = ask[0].GetAllocationRequestId()
 		}
 	}
 	if got := reqs[2].GetResponseId(); got != 1 {
@@ -147,21 +152,25 @@ func TestDriverObeysTheRMsCommands(t *testing.T) {
 	}
 }
 
-// Each profile's ask goes to YARN under an id of its own (priority and
-// allocation request id), with its capability, GPUs only where it has
-// them, and the node label; the container the RM allocates for that id
-// comes back to the core as that profile's, named as the blacklist takes
-// its node. A container with no allocation request id fills no ask.
+// Each profile's asks go to YARN at a priority of the profile's own, each
+// ask under its own allocation request id, with the profile's capability,
+// GPUs only where it has them, and the node label; the container the RM
+// allocates for an id comes back to the core with that id, named as the
+// blacklist takes its node.
 func TestAsksAndContainersKeepProfilesApart(t *testing.T) {
 	profiles := []scheduler.Profile{{ID: 0, Cores: 1, MemoryMB: 512}, {ID: 1, Cores: 4, MemoryMB: 4096, GPUs: 2}}
-	ids := map[int64]bool{}
-	for _, p := range profiles {
-		rr := resourceRequest(core.Ask{Profile: p, Count: 3}, "gpu")
-		id := rr.GetAllocationRequestId()
-		if ids[id] || int64(rr.GetPriority().GetPriority()) != id {
-			t.Errorf("profile %d asks with allocation request id %d and priority %d: want an id of its own, as its priority", p.ID, id, rr.GetPriority().GetPriority())
+	priorities := map[int32]bool{}
+	for i, p := range profiles {
+		id := int64(7 + i)
+		rr := resourceRequest(core.Ask{ID: id, Profile: p, Count: 3}, "gpu")
+		if rr.GetAllocationRequestId() != id {
+			t.Errorf("ask %d goes out with allocation request id %d", id, rr.GetAllocationRequestId())
 		}
-		ids[id] = true
+		prio := rr.GetPriority().GetPriority()
+		if priorities[prio] || prio < 1 {
+			t.Errorf("profile %d asks at priority %d: want one of its own, above the AM's 0", p.ID, prio)
+		}
+		priorities[prio] = true
 		c := rr.GetCapability()
 		if c.GetMemory() != p.MemoryMB || c.GetVirtualCores() != int32(p.Cores) || yarn.ResourceValue(c, yarn.GPU) != int64(p.GPUs) ||
 			rr.GetNumContainers() != 3 || rr.GetResourceName() != "*" || rr.GetNodeLabelExpression() != "gpu" {
@@ -173,21 +182,21 @@ func TestAsksAndContainersKeepProfilesApart(t *testing.T) {
 		ct := &hadoopyarn.ContainerProto{Id: containerID(5), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("n1"), Port: proto.Int32(8041)}, AllocationRequestId: proto.Int64(id)}
 		for _, portInName := range []bool{false, true} {
 			got := allocatedContainer(ct, portInName)
-			want := core.Container{ID: "container_1_0001_01_000005", Node: "n1:8041", NodeName: "n1", Profile: p.ID}
+			want := core.Container{ID: "container_1_0001_01_000005", Node: "n1:8041", NodeName: "n1", Ask: id}
 			if portInName {
 				want.NodeName = "n1:8041"
 			}
 			if got != want {
-				t.Errorf("profile %d's container (port in node name %v) reaches the core as %+v, want %+v", p.ID, portInName, got, want)
+				t.Errorf("ask %d's container (port in node name %v) reaches the core as %+v, want %+v", id, portInName, got, want)
 			}
 		}
 	}
-	if rr := resourceRequest(core.Ask{Profile: profiles[0], Count: 1}, ""); rr.NodeLabelExpression != nil {
+	if rr := resourceRequest(core.Ask{ID: 1, Profile: profiles[0], Count: 1}, ""); rr.NodeLabelExpression != nil {
 		t.Errorf("with no label the ask sets one: %q", rr.GetNodeLabelExpression())
 	}
 	stray := allocatedContainer(&hadoopyarn.ContainerProto{Id: containerID(6), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("n1"), Port: proto.Int32(1)}}, false)
-	if slices.ContainsFunc(profiles, func(p scheduler.Profile) bool { return p.ID == stray.Profile }) {
-		t.Errorf("a container with no allocation request id reaches the core as profile %d's", stray.Profile)
+	if stray.Ask >= 1 { // the core's ask ids start at 1
+		t.Errorf("a container with no allocation request id reaches the core as ask %d's", stray.Ask)
 	}
 }
 

@@ -28,21 +28,24 @@ type containers struct {
 	nextAt time.Time
 	eager  time.Duration
 	starts []ContainerStart
-	// outstanding is the ask table: each profile's outstanding count as
-	// the RM holds it, as far as the AM knows (request); requested counts
-	// the containers asked for in all.
-	outstanding map[scheduler.ProfileID]int
-	requested   int
+	asks   *askTable
+	// limit, in fine mode, bounds each profile's containers by its tasks
+	// running or waiting (Core.limitToTasks); nil otherwise.
+	limit map[scheduler.ProfileID]int
 }
 
 type container struct {
 	node, name string // NodeId and node name (see nodeHealth)
 	profile    scheduler.Profile
 	gpus       []string
+	// leaving: its executor was told to stop (retired or released), so it
+	// no longer serves its profile's target, though it holds its GPUs
+	// until YARN says it completed.
+	leaving bool
 }
 
 func newContainers(cfg *ContainerConfig, profiles []scheduler.Profile, alloc *dynalloc.Manager) *containers {
-	k := &containers{cfg: cfg, profiles: profiles, targets: map[scheduler.ProfileID]int{}, live: map[string]*container{}, outstanding: map[scheduler.ProfileID]int{},
+	k := &containers{cfg: cfg, profiles: profiles, targets: map[scheduler.ProfileID]int{}, live: map[string]*container{}, asks: newAskTable(),
 		gpus: NewGPUIndices(), health: newNodeHealth(cfg.MaxFailuresPerNode, cfg.ExcludeTimeout, cfg.MaxFailures), eager: cfg.InitialAllocation}
 	for _, p := range profiles {
 		k.targets[p.ID] = cfg.Initial[p.ID]
@@ -61,46 +64,76 @@ func (k *containers) profileOf(id string) (scheduler.ProfileID, bool) {
 	return 0, false
 }
 
+// liveOf counts profile p's containers that serve its target: live and
+// not leaving.
 func (k *containers) liveOf(p scheduler.ProfileID) int {
 	n := 0
 	for _, x := range k.live {
-		if x.profile.ID == p {
+		if x.profile.ID == p && !x.leaving {
 			n++
 		}
 	}
 	return n
 }
 
+// leave marks a live container as leaving: its executor was told to stop.
+// Counting it until it completes would lower the want meanwhile, and a
+// lowered ask races the RM's allocations against the higher one: the RM
+// may have filled it already, and the lower count is then allocated again.
+func (k *containers) leave(id string) {
+	if x := k.live[id]; x != nil {
+		x.leaving = true
+	}
+}
+
+// wanted is how many containers profile p wants: its target, and in fine
+// mode no more than its tasks that run or wait. An executor's task done,
+// its container ends with it: no ramp-down delay of dynamic allocation
+// may keep asking for one in its place.
+func (k *containers) wanted(p scheduler.ProfileID) int {
+	n := k.targets[p]
+	if k.limit != nil {
+		n = min(n, k.limit[p])
+	}
+	return n
+}
+
+// limitToTasks sets, in fine mode, each profile's limit to its tasks that
+// run or wait: a container runs one task.
+func (c *Core) limitToTasks(now time.Time) {
+	if c.yarn == nil || !c.cfg.OneTaskPerExecutor {
+		return
+	}
+	if c.yarn.limit == nil {
+		c.yarn.limit = map[scheduler.ProfileID]int{}
+	}
+	for _, p := range c.cfg.Profiles {
+		n := 0
+		for _, d := range c.sched.Demand(now, p.ID) {
+			n += d.Running + d.Pending
+		}
+		c.yarn.limit[p.ID] = n
+	}
+}
+
 // owed says whether any profile has fewer containers than its target.
 func (k *containers) owed() bool {
 	for _, p := range k.profiles {
-		if k.targets[p.ID] > k.liveOf(p.ID) {
+		if k.wanted(p.ID) > k.liveOf(p.ID) {
 			return true
 		}
 	}
 	return false
 }
 
-// request builds the next allocate and marks it out. Its asks follow
-// YARN's semantics for a ResourceRequest: the count is the new total
-// outstanding for that allocation request id, replacing what the RM held,
-// and the RM lowers it by itself as it allocates. So an ask goes out only
-// when a profile's want differs from the ask table, which counts down as
-// containers arrive: the same total sent again on every heartbeat would
-// restore counts the RM had already filled, in the moment before its
-// containers reach the AM, and it would allocate them twice (what Hadoop
-// 3.5's RM did: 8 containers for 4 wanted).
+// request builds the next allocate and marks it out: the asks that bring
+// each profile's outstanding count to what it wants (asks.go), releases,
+// and exclusion changes.
 func (k *containers) request(now time.Time, progress float32) *AllocateRequest {
 	req := &AllocateRequest{Release: k.release, Progress: progress}
 	k.release = nil
 	for _, p := range k.profiles {
-		want := max(k.targets[p.ID]-k.liveOf(p.ID), 0)
-		if want == k.outstanding[p.ID] {
-			continue
-		}
-		k.requested += max(want-k.outstanding[p.ID], 0)
-		k.outstanding[p.ID] = want
-		req.Asks = append(req.Asks, Ask{Profile: p, Count: want})
+		req.Asks = append(req.Asks, k.asks.want(p, max(k.wanted(p.ID)-k.liveOf(p.ID), 0))...)
 	}
 	k.health.expire(now)
 	req.Exclude, req.Include = k.health.changes()
@@ -115,8 +148,9 @@ type Container struct {
 	// scheduler calls the node (host, or host:port where nodes carry
 	// their port), which exclusions name.
 	Node, NodeName string
-	// Profile is the ask it fills.
-	Profile scheduler.ProfileID
+	// Ask is the allocation request id of the ask it fills, as the RM
+	// echoes it.
+	Ask int64
 }
 
 // Completion is a container that ended, with its exit status as YARN
@@ -144,11 +178,6 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 		return
 	}
 	k.inflight = nil
-	for _, ct := range res.Allocated {
-		if k.outstanding[ct.Profile] > 0 {
-			k.outstanding[ct.Profile]-- // the RM counted it down when it allocated
-		}
-	}
 	for _, done := range res.Completed {
 		x := k.forget(done.Container)
 		if x == nil {
@@ -161,6 +190,7 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 		}
 		c.executorEnded(now, scheduler.ExecutorID(done.Container), loss)
 	}
+	c.limitToTasks(now)
 	for _, ct := range res.Allocated {
 		c.keep(ct)
 	}
@@ -182,18 +212,20 @@ func (c *Core) keep(ct Container) {
 	k := c.yarn
 	k.health.seen(ct.Node, ct.NodeName)
 	var prof *scheduler.Profile
-	for i := range k.profiles {
-		if k.profiles[i].ID == ct.Profile {
-			prof = &k.profiles[i]
+	if id, ok := k.asks.arrived(ct.Ask); ok {
+		for i := range k.profiles {
+			if k.profiles[i].ID == id {
+				prof = &k.profiles[i]
+			}
 		}
 	}
 	why := ""
 	var gpus []string
 	switch {
 	case prof == nil:
-		why = "it fills no ask of this application's"
-	case k.liveOf(prof.ID) >= k.targets[prof.ID]:
-		why = fmt.Sprintf("surplus: %d of %d wanted are held", k.liveOf(prof.ID), k.targets[prof.ID])
+		why = fmt.Sprintf("it fills no open ask (allocation request id %d): surplus", ct.Ask)
+	case k.liveOf(prof.ID) >= k.wanted(prof.ID):
+		why = fmt.Sprintf("surplus: %d of %d wanted are held", k.liveOf(prof.ID), k.wanted(prof.ID))
 	case k.health.isExcluded(ct.NodeName):
 		why = "its node is excluded"
 	default:
@@ -253,7 +285,7 @@ func (c *Core) Resynced(now time.Time) {
 		k.inflight = nil
 	}
 	k.health.resend()
-	clear(k.outstanding) // the RM forgot them with the application: ask anew
+	k.asks.forget() // the RM forgot them with the application: ask anew
 	k.nextAt = now
 	c.notice(Notice{Warning: true, Message: "registered again with the ResourceManager, which had forgotten the application; asks and exclusions sent anew"})
 }
@@ -270,22 +302,11 @@ func (c *Core) allocate(now time.Time) {
 	for i, p := range c.cfg.Profiles {
 		profiles[i] = dynalloc.Profile{ID: p.ID, Demand: c.sched.Demand(now, p.ID), Executors: byProfile[p.ID]}
 	}
-	demand := map[scheduler.ProfileID]int{}
-	for _, p := range profiles {
-		demand[p.ID] = tasksOf(p)
-	}
 	for _, d := range c.alloc.Update(now, profiles) {
-		total := d.Total
-		if c.cfg.OneTaskPerExecutor {
-			// An executor's task done, its container ends with it: no
-			// ramp-down delay may keep asking for one in its place, only
-			// the tasks that run or wait still want containers.
-			total = min(total, demand[d.Profile])
+		if old := c.yarn.targets[d.Profile]; old != d.Total {
+			c.notice(Notice{Message: fmt.Sprintf("dynamic allocation: profile %d target %d → %d executors", d.Profile, old, d.Total)})
 		}
-		if old := c.yarn.targets[d.Profile]; old != total {
-			c.notice(Notice{Message: fmt.Sprintf("dynamic allocation: profile %d target %d → %d executors", d.Profile, old, total)})
-		}
-		c.yarn.targets[d.Profile] = total
+		c.yarn.targets[d.Profile] = d.Total
 		ids := append([]scheduler.ExecutorID(nil), d.Release...)
 		sort.Slice(ids, func(i, k int) bool { return ids[i] < ids[k] })
 		for _, id := range ids {
@@ -294,13 +315,4 @@ func (c *Core) allocate(now time.Time) {
 			}
 		}
 	}
-}
-
-// tasksOf counts a profile's tasks running or waiting to.
-func tasksOf(p dynalloc.Profile) int {
-	n := 0
-	for _, d := range p.Demand {
-		n += d.Running + d.Pending
-	}
-	return n
 }

@@ -176,6 +176,7 @@ func (c *Core) Ready(now time.Time) Ready {
 	}
 	if c.yarn != nil {
 		if c.yarn.inflight == nil && !now.Before(c.yarn.nextAt) {
+			c.limitToTasks(now)
 			c.rd.Allocate = c.yarn.request(now, c.progress())
 		}
 		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)

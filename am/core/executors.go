@@ -152,6 +152,9 @@ func (c *Core) retire(now time.Time, x *executor) {
 	if c.execs[x.id] != x {
 		return // already gone
 	}
+	if c.yarn != nil {
+		c.yarn.leave(string(x.id))
+	}
 	c.remove(now, x, scheduler.ExecutorLoss{Reason: "its one task ended (fine-grained mode)"})
 	c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: x.id, Reason: "task done"})
 }
@@ -226,6 +229,9 @@ func (c *Core) stop(x *executor, why string) {
 		return
 	}
 	x.stopping = why
+	if c.yarn != nil {
+		c.yarn.leave(string(x.id))
+	}
 	c.sched.DisableExecutor(x.id)
 	c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: x.id, Reason: why})
 }

@@ -74,9 +74,8 @@ type ContainerStart struct {
 }
 
 // AllocateRequest is what the next allocate call carries: the asks that
-// changed (each the new total outstanding for its profile, as YARN takes
-// it; a profile not named keeps what the RM holds), containers to
-// release, exclusion changes and progress.
+// changed (asks.go), containers to release, exclusion changes and
+// progress.
 type AllocateRequest struct {
 	Asks    []Ask
 	Release []string // container ids
@@ -86,9 +85,11 @@ type AllocateRequest struct {
 	Progress         float32
 }
 
-// Ask is how many more containers of a profile's shape are wanted: the
-// profile's outstanding total, replacing the one asked before.
+// Ask is a ResourceRequest: Count containers of Profile's shape
+// outstanding under allocation request id ID, replacing what that id
+// asked before (YARN's semantics).
 type Ask struct {
+	ID      int64
 	Profile scheduler.Profile
 	Count   int
 }

@@ -19,8 +19,7 @@ type SessionStats struct {
 	ExecutorSeconds     float64
 	IdleExecutorSeconds float64
 	PeakExecutors       int
-	// ContainerRequests counts the containers asked of the RM: each ask's
-	// rise over the outstanding count it replaces (containers.go, request);
+	// ContainerRequests counts the containers asked of the RM (asks.go);
 	// 0 in local mode, which asks for none.
 	ContainerRequests int
 	// The jobs that ended, by how.
@@ -104,7 +103,7 @@ func (c *Core) Stats(now time.Time) SessionStats {
 	st := SessionStats{ExecutorSeconds: u.exec, IdleExecutorSeconds: u.idle, PeakExecutors: u.peak,
 		JobsSucceeded: u.jobs[JobSucceeded], JobsFailed: u.jobs[JobFailed], JobsCancelled: u.jobs[JobCancelled]}
 	if c.yarn != nil {
-		st.ContainerRequests = c.yarn.requested
+		st.ContainerRequests = c.yarn.asks.requested
 	}
 	return st
 }

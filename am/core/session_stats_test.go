@@ -125,7 +125,7 @@ func TestStatsCountContainerRequests(t *testing.T) {
 		}
 		res := core.AllocateResult{ClusterNodes: 1}
 		for _, id := range allocated {
-			res.Allocated = append(res.Allocated, core.Container{ID: id, Node: "n:1", NodeName: "n"})
+			res.Allocated = append(res.Allocated, core.Container{ID: id, Node: "n:1", NodeName: "n", Ask: h.ContainerFor(0)})
 		}
 		for _, id := range completed {
 			res.Completed = append(res.Completed, core.Completion{Container: id})

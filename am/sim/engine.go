@@ -158,10 +158,10 @@ type run struct {
 
 	boxes map[string]*box
 	order []*box // every container ever granted, in grant order
-	// asked are the grant times of the outstanding requests, oldest
-	// first; held counts the containers granted and not yet ended;
-	// completed the ended ones the next allocate reports.
-	asked     []time.Time
+	// asked are the outstanding requests, oldest first; held counts the
+	// containers granted and not yet ended; completed the ended ones the
+	// next allocate reports.
+	asked     []request
 	held      int
 	completed []core.Completion
 	nextBox   int
@@ -370,33 +370,32 @@ func (r *run) sleep(next time.Time) {
 	}
 }
 
+// request is one container asked for under an allocation request id,
+// granted once due.
+type request struct {
+	ask int64
+	due time.Time
+}
+
 // answer is the simulated RM's reply to an allocate. As in YARN, an ask
-// is the new number of outstanding requests, and an allocate without one
-// leaves them be: more are each granted AllocDelay after they were first
-// asked for, fewer cancel the newest, and each grant counts them down.
-// Grants wait while the cluster holds Capacity containers.
+// is the new number of outstanding requests under its allocation request
+// id, and ids not asked keep theirs: more are each granted AllocDelay
+// after they were first asked for, fewer cancel the id's newest, and each
+// grant counts its id down. Grants wait while the cluster holds Capacity
+// containers.
 func (r *run) answer(req *core.AllocateRequest) (core.AllocateResult, error) {
 	var res core.AllocateResult
 	for _, id := range req.Release {
 		r.close(r.boxes[id])
 	}
-	if len(req.Asks) > 0 {
-		want := 0
-		for _, a := range req.Asks {
-			want += a.Count
-		}
-		if want > MaxExecutors-r.held {
-			return res, fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), r.held+want, MaxExecutors)
-		}
-		if want > len(r.asked) {
-			r.res.ContainerRequests += want - len(r.asked)
-			for len(r.asked) < want {
-				r.asked = append(r.asked, r.now.Add(r.opts.AllocDelay))
-			}
-		}
-		r.asked = r.asked[:want]
+	for _, a := range req.Asks {
+		r.setAsk(a.ID, a.Count)
 	}
-	for len(r.asked) > 0 && !r.asked[0].After(r.now) && (r.opts.Capacity == 0 || r.held < r.opts.Capacity) {
+	if len(r.asked) > MaxExecutors-r.held {
+		return res, fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), r.held+len(r.asked), MaxExecutors)
+	}
+	for len(r.asked) > 0 && !r.asked[0].due.After(r.now) && (r.opts.Capacity == 0 || r.held < r.opts.Capacity) {
+		ask := r.asked[0].ask
 		r.asked = r.asked[1:]
 		b := &box{id: fmt.Sprintf("container_%06d", r.nextBox), granted: r.now}
 		r.nextBox++
@@ -404,10 +403,34 @@ func (r *run) answer(req *core.AllocateRequest) (core.AllocateResult, error) {
 		r.order = append(r.order, b)
 		r.held++
 		r.res.PeakExecutors = max(r.res.PeakExecutors, r.held)
-		res.Allocated = append(res.Allocated, core.Container{ID: b.id, Node: "node-" + b.id, NodeName: "node-" + b.id, Profile: r.opts.Executor.ID})
+		res.Allocated = append(res.Allocated, core.Container{ID: b.id, Node: "node-" + b.id, NodeName: "node-" + b.id, Ask: ask})
 	}
 	res.Completed, r.completed = r.completed, nil
 	return res, nil
+}
+
+// setAsk makes id's outstanding requests n: new ones are due AllocDelay
+// from now; fewer drop the newest.
+func (r *run) setAsk(id int64, n int) {
+	have := 0
+	for _, q := range r.asked {
+		if q.ask == id {
+			have++
+		}
+	}
+	if n > have {
+		r.res.ContainerRequests += n - have
+		for range n - have {
+			r.asked = append(r.asked, request{ask: id, due: r.now.Add(r.opts.AllocDelay)})
+		}
+		return
+	}
+	for i := len(r.asked) - 1; i >= 0 && have > n; i-- {
+		if r.asked[i].ask == id {
+			r.asked = append(r.asked[:i], r.asked[i+1:]...)
+			have--
+		}
+	}
 }
 
 // close ends a container's accounting at now.

@@ -20,7 +20,7 @@
 //	register id=c1 host=h1 cores=1 gpus=0,1
 //	status id=c1 s0/0#0 ok|fail|killed|started [exit=1] [reason=...]
 //	seen id=c1 | ended id=c1 reason=... | rejected
-//	allocated [nodes=N]        (input lines: container c1 node=n1:1 name=n1 profile=0
+//	allocated [nodes=N]        (input lines: container c1 node=n1:1 name=n1 profile=0|ask=1
 //	                            | completed c1 status=137 diag=...)
 //	launch-failed id=c1 why=...
 //	resynced | fail reason=... | cancel job=0 reason=... | stop reason=...
@@ -28,6 +28,11 @@
 //	advance 1s                 moves the clock
 //	ready                      prints the batch (Format)
 //	status-page                prints the Status
+//
+// A container names the ask it fills by its allocation request id
+// (ask=ID), or by its profile (profile=P): the harness keeps the asks the
+// core sent as an RM would, and Harness.ContainerFor picks the id an RM
+// would fill.
 //
 // Run a directory of scripts with Run; `go test -run X -update` rewrites
 // their expected output from what the core does now.

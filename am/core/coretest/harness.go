@@ -15,10 +15,20 @@ import (
 // Epoch is the harness's time zero.
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Harness is a core and its clock.
+// Harness is a core and its clock, with a record of the asks the core
+// sent, as an RM keeps them, for containers that name their profile
+// rather than their ask (ContainerFor).
 type Harness struct {
 	Core *core.Core
 	Now  time.Time
+	asks []*rmAsk // by allocation request id
+}
+
+// rmAsk is an ask as the RM holds it: its count falls as it is filled.
+type rmAsk struct {
+	id      int64
+	profile scheduler.ProfileID
+	count   int
 }
 
 // New starts a core at Epoch.
@@ -28,6 +38,42 @@ func New(cfg core.Config) (*Harness, error) {
 		return nil, err
 	}
 	return &Harness{Core: c, Now: Epoch}, nil
+}
+
+// ContainerFor is the allocation request id an RM would give a container
+// of profile p: its oldest ask with a count left, counted down; else its
+// newest ask (a surplus container); else 0, no ask at all.
+func (h *Harness) ContainerFor(p scheduler.ProfileID) int64 {
+	var newest int64
+	for _, a := range h.asks {
+		if a.profile != p {
+			continue
+		}
+		if a.count > 0 {
+			a.count--
+			return a.id
+		}
+		newest = a.id
+	}
+	return newest
+}
+
+// record keeps the asks of a batch's allocate as the RM would: each the
+// new count of its id.
+func (h *Harness) record(rd core.Ready) {
+	if rd.Allocate == nil {
+		return
+	}
+	for _, a := range rd.Allocate.Asks {
+		i := sort.Search(len(h.asks), func(i int) bool { return h.asks[i].id >= a.ID })
+		if i < len(h.asks) && h.asks[i].id == a.ID {
+			h.asks[i].count = a.Count
+			continue
+		}
+		h.asks = append(h.asks, nil)
+		copy(h.asks[i+1:], h.asks[i:])
+		h.asks[i] = &rmAsk{id: a.ID, profile: a.Profile.ID, count: a.Count}
+	}
 }
 
 // Register registers executor id, of cores, on host "h", failing t when
@@ -58,7 +104,11 @@ func (h *Harness) Submit(t testing.TB, name string, tasks int, d jobspec.Default
 func (h *Harness) Advance(d time.Duration) { h.Now = h.Now.Add(d) }
 
 // Ready calls the core's Ready at the harness's time.
-func (h *Harness) Ready() core.Ready { return h.Core.Ready(h.Now) }
+func (h *Harness) Ready() core.Ready {
+	rd := h.Core.Ready(h.Now)
+	h.record(rd)
+	return rd
+}
 
 // Format writes a batch as one line per action, in the batch's order,
 // times relative to now: what the scenario scripts compare.
@@ -79,7 +129,7 @@ func Format(rd core.Ready, now time.Time) string {
 	if a := rd.Allocate; a != nil {
 		var asks []string
 		for _, k := range a.Asks {
-			asks = append(asks, fmt.Sprintf("%d:%d", k.Profile.ID, k.Count))
+			asks = append(asks, fmt.Sprintf("#%d p%d:%d", k.ID, k.Profile.ID, k.Count))
 		}
 		fmt.Fprintf(&b, "allocate asks=[%s] release=%v exclude=%v include=%v progress=%.2f\n", strings.Join(asks, " "), a.Release, a.Exclude, a.Include, a.Progress)
 	}

@@ -244,7 +244,7 @@ func (s *script) run(b block) (string, error) {
 	case "rejected":
 		h.Core.Rejected()
 	case "allocated":
-		res, err := allocation(b.input)
+		res, err := h.allocation(b.input)
 		if err != nil {
 			return "", err
 		}
@@ -398,7 +398,9 @@ func (s *script) config(bare []string, kv map[string]string, input []string) err
 }
 
 // allocation reads an allocate's answer from input lines.
-func allocation(input []string) (core.AllocateResult, error) {
+// allocation reads an allocate's answer; a container names the ask it
+// fills (ask=ID), or its profile (profile=P, ContainerFor).
+func (h *Harness) allocation(input []string) (core.AllocateResult, error) {
 	var res core.AllocateResult
 	for _, l := range input {
 		kind, bare, kv := args(l)
@@ -407,15 +409,25 @@ func allocation(input []string) (core.AllocateResult, error) {
 		}
 		switch kind {
 		case "container":
-			p, err := atoi(kv, "profile", 0)
-			if err != nil {
-				return res, err
+			var ask int64
+			if v, ok := kv["ask"]; ok {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					return res, fmt.Errorf("ask=%q: not an allocation request id", v)
+				}
+				ask = n
+			} else {
+				p, err := atoi(kv, "profile", 0)
+				if err != nil {
+					return res, err
+				}
+				ask = h.ContainerFor(scheduler.ProfileID(p))
 			}
 			name := kv["name"]
 			if name == "" {
 				name = kv["node"]
 			}
-			res.Allocated = append(res.Allocated, core.Container{ID: bare[0], Node: kv["node"], NodeName: name, Profile: scheduler.ProfileID(p)})
+			res.Allocated = append(res.Allocated, core.Container{ID: bare[0], Node: kv["node"], NodeName: name, Ask: ask})
 		case "completed":
 			st, err := atoi(kv, "status", 0)
 			if err != nil {
