@@ -18,24 +18,38 @@ PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
 # (syscall is not listed: fmt reaches it through os.)
 IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
 
+# The whole integration suite runs on minicluster.sh's default Hadoop (the
+# newest 3.5.x); the YARN suite, every test that reaches the cluster, runs
+# on the newest 3.4.x and 3.3.x too (README.md, The test cluster).
+OTHER_HADOOP_VERSIONS ?= 3.4.3 3.3.6
+YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
+
 # Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
 FUZZTIME ?= 4s
 
-.PHONY: help build test test-unit test-integration fuzz bench demo proto verify-proto lint minicluster minicluster-stop
+.PHONY: help build test test-unit test-integration test-hadoop-versions fuzz bench demo proto verify-proto lint minicluster minicluster-stop
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-22s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## build the static spindle binary into bin/
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X $(MODULE)/deploy.version=$(VERSION)' -o $(BIN) ./cmd/spindle
 
-test: lint verify-proto test-unit fuzz test-integration ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster
+test: lint verify-proto test-unit fuzz test-integration test-hadoop-versions ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster of every supported Hadoop
 
 test-unit: ## unit tests with the race detector
 	CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
 
 test-integration: ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
 	$(GO) test -count=1 -p 1 -timeout 30m ./integration/...
+
+test-hadoop-versions: ## the YARN suite on the other supported Hadoop versions (OTHER_HADOOP_VERSIONS: the newest 3.4.x and 3.3.x)
+	@failed=""; \
+	for v in $(OTHER_HADOOP_VERSIONS); do \
+	  echo "=== the YARN suite on Hadoop $$v"; \
+	  HADOOP_VERSION=$$v $(GO) test -count=1 -p 1 -timeout 30m -run '$(YARN_SUITE)' ./integration/ || failed="$$failed $$v"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "FAIL: the YARN suite failed on Hadoop$$failed"; exit 1; fi
 
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" as FUZZTIME runs out, having found nothing

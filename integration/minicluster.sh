@@ -43,6 +43,8 @@ main_class=io.spindle.minicluster.Main
 : "${MINICLUSTER_OWNER_PID:=0}"
 : "${MINICLUSTER_HEAP:=1536m}"
 : "${MINICLUSTER_START_TIMEOUT:=180}"
+[[ $HADOOP_VERSION =~ ^[0-9]+(\.[0-9]+)*$ ]] || { echo "minicluster: HADOOP_VERSION=$HADOOP_VERSION is not a version like 3.5.0" >&2; exit 2; }
+build_dir="$harness/target/hadoop-$HADOOP_VERSION"
 
 # Hadoop 3.5 reflects into these JDK internals; Java 17 refuses without them.
 java_opens=(
@@ -121,23 +123,24 @@ tail_logs() {
 }
 
 # Builds the harness and writes its runtime classpath, once per Hadoop
-# version; a lock keeps two clusters starting at once from building together.
+# version, into a directory of that version's own; a lock keeps two clusters
+# starting at once from building together.
 build_harness() {
-  local stamp="$harness/target/hadoop.version" log=$1
-  mkdir -p "$harness/target"
+  local stamp="$build_dir/hadoop.version" log=$1
+  mkdir -p "$build_dir"
   exec 9>"$harness/target/.build.lock"
   flock 9
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$HADOOP_VERSION" ] &&
-    [ -f "$harness/target/classpath.txt" ] &&
+    [ -f "$build_dir/classpath.txt" ] &&
     [ -z "$(find "$harness/src" "$harness/pom.xml" -newer "$stamp" -print -quit)" ]; then
     exec 9>&-
     return 0
   fi
   echo "minicluster: building the harness for Hadoop $HADOOP_VERSION (first use downloads it; log: $log)" >&2
-  if ! mvn -B -q -f "$harness/pom.xml" -Dhadoop.version="$HADOOP_VERSION" package >"$log" 2>&1; then
+  if ! mvn -B -q -f "$harness/pom.xml" -Dhadoop.version="$HADOOP_VERSION" -Dharness.dir="$build_dir" package >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     exec 9>&-
-    die "building the harness failed (see $log)"
+    die "building the harness for Hadoop $HADOOP_VERSION failed (see $log)"
   fi
   echo "$HADOOP_VERSION" >"$stamp"
   exec 9>&-
@@ -174,7 +177,7 @@ start() {
       -Dspindle.logs.dir="$dir/logs" \
       -Dhadoop.log.dir="$dir/logs" \
       -Dtest.build.data="$dir/work" \
-      -cp "$harness/target/spindle-minicluster-1.0.jar:$(cat "$harness/target/classpath.txt")" \
+      -cp "$build_dir/spindle-minicluster-1.0.jar:$(cat "$build_dir/classpath.txt")" \
       "$main_class" --dir="$dir" \
       --nodemanagers="$NODEMANAGERS" --gpus-per-node="$GPUS_PER_NODE" \
       --nm-memory-mb="$MINICLUSTER_NM_MEMORY_MB" --nm-vcores="$MINICLUSTER_NM_VCORES" \

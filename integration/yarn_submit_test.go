@@ -27,7 +27,10 @@ import (
 // A GPU job through YARN end to end: spindle submit --master yarn stages
 // itself to HDFS, the ApplicationMaster asks for containers carrying
 // yarn.io/gpu, starts executors in them with per-node GPU indices, and runs
-// the tasks.
+// the tasks. The tasks take long enough (3s, 16 for 16 slots) that an
+// executor registering a NodeManager heartbeat or two after the others
+// (Hadoop 3.3 and 3.4 hand containers out a heartbeat at a time) still
+// gets some.
 func TestYarnGPUJobSucceedsWithDistinctIndicesPerNode(t *testing.T) {
 	c := testcluster.Get(t)
 	out := filepath.Join(t.TempDir(), "seen")
@@ -36,7 +39,7 @@ stages:
   - name: s
     tasks: 16
     resources: {cpus: 1, gpus: 0.5}
-    command: ["/bin/sh", "-c", "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES $PWD $(tr '\\0' '\\n' < /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/environ | sed -n 's/^SPINDLE_EXECUTOR_AM_GPU_INDICES=//p') >> %s; sleep 0.5"]
+    command: ["/bin/sh", "-c", "echo $SPINDLE_EXECUTOR_ID $CUDA_VISIBLE_DEVICES $PWD $(tr '\\0' '\\n' < /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/environ | sed -n 's/^SPINDLE_EXECUTOR_AM_GPU_INDICES=//p') >> %s; sleep 3"]
 `, out))
 	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=4", "--conf", "spindle.executor.cores=2",
 		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.memory=512m", spec)
@@ -362,27 +365,29 @@ func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container
 	if resp.StatusCode != http.StatusOK {
 		return nil // not yet known to the RM, or already gone
 	}
+	type entry struct {
+		Key   string  `json:"key"`
+		Value flexInt `json:"value"`
+	}
+	type rmContainer struct {
+		Priority           flexInt  `json:"priority"`
+		AllocatedVCores    flexInt  `json:"allocatedVCores"`
+		AllocatedResources struct { // a JAXB map
+			Entry oneOrMany[entry] `json:"entry"`
+		} `json:"allocatedResources"`
+	}
 	var got struct {
-		Container []struct {
-			Priority           int      `json:"priority"`
-			AllocatedVCores    int      `json:"allocatedVCores"`
-			AllocatedResources struct { // a JAXB map
-				Entry []struct {
-					Key   string `json:"key"`
-					Value int    `json:"value"`
-				} `json:"entry"`
-			} `json:"allocatedResources"`
-		} `json:"container"`
+		Container oneOrMany[rmContainer] `json:"container"`
 	}
 	if err := json.Unmarshal(body, &got); err != nil {
 		t.Fatalf("containers of %s: %v\n%s", app, err, body)
 	}
 	var out []container
 	for _, ct := range got.Container {
-		k := container{Priority: ct.Priority, VCores: ct.AllocatedVCores}
+		k := container{Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores)}
 		for _, e := range ct.AllocatedResources.Entry {
 			if e.Key == "yarn.io/gpu" {
-				k.GPUs = e.Value
+				k.GPUs = int(e.Value)
 			}
 		}
 		out = append(out, k)

@@ -103,17 +103,26 @@ func GetWith(t testing.TB, cfg Config) *Cluster {
 	s.once.Do(func() { s.cluster, s.err = start(cfg) })
 	if s.err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("the mini cluster did not start: %v", s.err)
+			t.Fatalf("the mini cluster (%s) did not start: %v", wantedVersion(), s.err)
 		}
-		t.Skipf("the mini cluster did not start (with CI=true this fails): %v", s.err)
+		t.Skipf("the mini cluster (%s) did not start (with CI=true this fails): %v", wantedVersion(), s.err)
 	}
 	c := s.cluster
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("tail of the mini cluster's logs in %s:\n%s", c.Dir, LogTail(c.Dir, 30))
+			t.Logf("failed on Hadoop %s; tail of the mini cluster's logs in %s:\n%s", c.HadoopVersion, c.Dir, LogTail(c.Dir, 30))
 		}
 	})
 	return c
+}
+
+// wantedVersion names the Hadoop minicluster.sh starts: HADOOP_VERSION's,
+// or its default.
+func wantedVersion() string {
+	if v := os.Getenv("HADOOP_VERSION"); v != "" {
+		return "Hadoop " + v
+	}
+	return "minicluster.sh's default Hadoop"
 }
 
 func start(cfg Config) (*Cluster, error) {

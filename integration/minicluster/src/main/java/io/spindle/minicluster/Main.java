@@ -86,6 +86,7 @@ public final class Main {
     yarn = new MiniYARNCluster("spindle", 1, s.nodeManagers, 1, 1);
     yarn.init(yarnConf);
     yarn.start();
+    WebAppRouting.restore(yarn, s.nodeManagers);
     waitForNodes(s);
     LOG.info("YARN is up with {} NodeManagers of {} GPUs", s.nodeManagers, s.gpusPerNode);
 
