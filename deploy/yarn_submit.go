@@ -175,10 +175,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	if err != nil {
 		return nil, err
 	}
-	files := []staging.File{
-		{Local: self, Name: "spindle", Executable: true},
-		{Local: settingsFile, Name: amSettingsFile},
-	}
+	files := []staging.File{{Local: settingsFile, Name: amSettingsFile}}
 	if allocationFile != "" {
 		files = append(files, staging.File{Local: allocationFile, Name: amAllocationFile})
 	}
@@ -221,7 +218,21 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 		return nil, err
 	}
 	dir := staging.StagingDir(stagingTemplate, user, appID)
-	err = stageAndSubmit(ctx, log, stager, dir, tmp, files, func(ctx context.Context, resources []*hadoopyarn.StringLocalResourceMapProto) error {
+	// The binary comes from the user's cache, uploaded there once per
+	// build; staged with the application when the cache cannot serve.
+	binary := staging.File{Local: self, Name: "spindle", Executable: true}
+	cacheDir := staging.CacheDir(stagingTemplate, user)
+	cached, uploaded, err := stager.Cached(ctx, cacheDir, binary)
+	switch {
+	case err != nil:
+		log.WithError(err).Warn("the binary cache cannot serve: staging the binary with the application")
+		files = append(files, binary)
+	case uploaded:
+		log.WithFields(logrus.Fields{"dir": cacheDir, "bytes": cached.GetValue().GetSize()}).Info("uploaded the binary to the cache")
+	default:
+		log.WithFields(logrus.Fields{"dir": cacheDir, "bytes": cached.GetValue().GetSize()}).Info("reusing the cached binary")
+	}
+	err = stageAndSubmit(ctx, log, stager, dir, tmp, files, cached, func(ctx context.Context, resources []*hadoopyarn.StringLocalResourceMapProto) error {
 		env := []*hadoopyarn.StringStringMapProto{}
 		for k, v := range map[string]string{"SPINDLE_APP_ID": appID, "SPINDLE_STAGING_DIR": dir, "HADOOP_USER_NAME": user,
 			"SPINDLE_SUBMIT_UNIX_MS": strconv.FormatInt(time.Now().UnixMilli(), 10)} {
@@ -258,14 +269,15 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 
 // stageAndSubmit stages files into dir, then a file naming those of them
 // executors need (amExecutorFiles, written in tmp), and calls submit with
-// the AM's LocalResources.
+// the AM's LocalResources: those, and cached (from the binary cache) when
+// it is not nil.
 //
 // Until submit succeeds, every way out removes dir: a failed upload, an
 // interrupt (which cancels ctx, failing the upload under way, or stopping
 // here before submit if the uploads were done), a refused submission. Once
 // it succeeds the application owns dir: its AM removes it on success.
 func stageAndSubmit(ctx context.Context, log logrus.FieldLogger, stager *staging.Stager, dir, tmp string, files []staging.File,
-	submit func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error) (err error) {
+	cached *hadoopyarn.StringLocalResourceMapProto, submit func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error) (err error) {
 	defer func() {
 		if err != nil {
 			removeStaged(ctx, log, stager, dir)
@@ -281,6 +293,9 @@ func stageAndSubmit(ctx context.Context, log logrus.FieldLogger, stager *staging
 		size += r.GetValue().GetSize()
 	}
 	log.WithFields(logrus.Fields{"dir": dir, "files": len(resources), "bytes": size}).Info("staged the application's files")
+	if cached != nil {
+		resources = append(resources, cached)
+	}
 	// Executors need only the binary: the AM reads their local resources
 	// from a file shipped with it.
 	execLaunch := &hadoopyarn.ContainerLaunchContextProto{}

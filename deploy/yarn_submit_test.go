@@ -80,7 +80,7 @@ func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 	for n := 1; ; n++ {
 		parent, cancel := context.WithCancelCause(context.Background())
 		submitted := false
-		err := stageAndSubmit(&interruptAt{parent, cancel, n}, log, stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
+		err := stageAndSubmit(&interruptAt{parent, cancel, n}, log, stager, dir, tmp, files, nil, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
 			submitted = true
 			return nil
 		})
@@ -104,7 +104,7 @@ func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 	}
 
 	dir = filepath.Join(root, "application_1_0002")
-	err = stageAndSubmit(context.Background(), log, stager, dir, tmp, files, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
+	err = stageAndSubmit(context.Background(), log, stager, dir, tmp, files, nil, func(context.Context, []*hadoopyarn.StringLocalResourceMapProto) error {
 		return errors.New("refused")
 	})
 	if err == nil || !strings.Contains(err.Error(), "refused") || !gone(dir) {

@@ -190,6 +190,8 @@ func complete(ctx context.Context, w *hdfs.FileWriter) error {
 
 func (h *hdfsFS) stat(name string) (fs.FileInfo, error) { return h.client.Stat(name) }
 
+func (h *hdfsFS) readDir(dir string) ([]fs.FileInfo, error) { return h.client.ReadDir(dir) }
+
 func (h *hdfsFS) removeAll(name string) error { return h.client.RemoveAll(name) }
 
 func (h *hdfsFS) close() error { return h.client.Close() }

@@ -47,6 +47,20 @@ func (localFS) upload(_ context.Context, dst string, src io.Reader, perm fs.File
 
 func (localFS) stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
 
+func (localFS) readDir(dir string) ([]fs.FileInfo, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fs.FileInfo, 0, len(entries))
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil { // gone meanwhile: skip it
+			out = append(out, info)
+		}
+	}
+	return out, nil
+}
+
 func (localFS) removeAll(name string) error { return os.RemoveAll(name) }
 
 func (localFS) close() error { return nil }

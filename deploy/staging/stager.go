@@ -31,6 +31,8 @@ type fileSystem interface {
 	// and modification time are final.
 	upload(ctx context.Context, dst string, src io.Reader, perm fs.FileMode) error
 	stat(name string) (fs.FileInfo, error)
+	// readDir lists dir's entries.
+	readDir(dir string) ([]fs.FileInfo, error)
 	// removeAll removes name and everything under it; a missing name is
 	// no error.
 	removeAll(name string) error
