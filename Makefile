@@ -27,7 +27,7 @@ YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 # Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
 FUZZTIME ?= 4s
 
-.PHONY: help build test test-unit test-integration test-hadoop-versions fuzz bench demo proto verify-proto lint minicluster minicluster-stop
+.PHONY: help build test test-unit test-integration test-hadoop-versions fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-22s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -73,6 +73,13 @@ fuzz: ## run every Fuzz target for FUZZTIME each (seed corpora in each package's
 bench: build ## benchmarks, with allocations, then local mode's end-to-end throughput (100,000 noop tasks)
 	$(GO) test -run '^$$' -bench . -benchmem $(UNIT_PKGS)
 	$(BIN) submit --master 'local[2]' --conf spindle.executor.cores=4 examples/bench/noop.yaml
+
+# Not part of `make test`: it installs Spark (pyspark, from PyPI) and
+# DistributedShell (Maven) under build/bench-compare/ on first use, starts
+# its own mini cluster (MINICLUSTER_* knobs apply) and takes ~10 minutes.
+# SPINDLE_BIN=path measures another build; bench/compare/README.md has the rest.
+bench-compare: build ## Spindle beside Spark and DistributedShell, locally and on the mini cluster: medians of 3 into docs/benchmarks.md
+	python3 bench/compare/compare.py all
 
 demo: build ## a GPU job in local mode on this machine (fake GPU addresses: needs no GPU)
 	@out=$$(mktemp); trap 'rm -f $$out' EXIT; \
