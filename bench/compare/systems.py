@@ -75,6 +75,14 @@ def spark_local(ctx, log, master):
 # ---- on YARN: a no-op job ----------------------------------------------
 
 
+def _on_yarn(ctx, cmd, log, what, env):
+    """Runs cmd to its end, sampling the memory of every container."""
+    with Measured(cmd, log, what, env=env) as run:
+        with procmem.sample_containers(ctx.cluster.work) as mem:
+            run.wait()
+    return run, mem
+
+
 def _spindle_yarn_cmd(ctx, job):
     return [ctx.spindle, "submit", "--master", "yarn", "--num-executors", str(EXECUTORS),
             "--executor-cores", str(EXECUTOR_CORES), "--executor-memory", f"{EXECUTOR_MEMORY_MB}m", job]
@@ -102,9 +110,7 @@ def _spindle_job_done(ctx, app_id):
 
 def spindle_yarn_job(ctx, log):
     cmd = _spindle_yarn_cmd(ctx, ctx.yarn_noop_yaml)
-    with Measured(cmd, log, "spindle on YARN", env=ctx.yarn_env) as run:
-        with procmem.sample_containers(ctx.cluster.work) as mem:
-            run.wait()
+    run, mem = _on_yarn(ctx, cmd, log, "spindle on YARN", ctx.yarn_env)
     app = _spindle_app(run)
     done = _spindle_job_done(ctx, app)
     return {"cmd": cmd, "app": app, "tasks": ctx.yarn_tasks, "submit_to_done_s": done - run.submitted,
@@ -119,9 +125,7 @@ def spark_yarn_job(ctx, log):
                                 "--num-executors", str(EXECUTORS), "--executor-cores", str(EXECUTOR_CORES),
                                 "--executor-memory", f"{EXECUTOR_MEMORY_MB}m",
                                 SPARK_JOB, "--tasks", str(ctx.yarn_tasks)])
-    with Measured(cmd, log, "spark on YARN", env=ctx.spark.env(ctx.yarn_env)) as run:
-        with procmem.sample_containers(ctx.cluster.work) as mem:
-            run.wait()
+    run, mem = _on_yarn(ctx, cmd, log, "spark on YARN", ctx.spark.env(ctx.yarn_env))
     r = _spark_result(run)
     return {"cmd": cmd, "app": r["app_id"], "tasks": r["tasks"], "submit_to_done_s": r["job_done"] - run.submitted,
             "submit_to_exit_s": run.exited - run.submitted, "am_peak_rss": _am_peak(mem, r["app_id"], run.what)}
@@ -150,9 +154,7 @@ def _container_times(ctx, app_id, submitted, what):
 
 def spindle_yarn_containers(ctx, log):
     cmd = _spindle_yarn_cmd(ctx, ctx.sleep_yaml)
-    with Measured(cmd, log, "spindle on YARN (containers)", env=ctx.yarn_env) as run:
-        with procmem.sample_containers(ctx.cluster.work) as mem:
-            run.wait()
+    run, mem = _on_yarn(ctx, cmd, log, "spindle on YARN (containers)", ctx.yarn_env)
     app = _spindle_app(run)
     am_s, all_s = _container_times(ctx, app, run.submitted, run.what)
     return {"cmd": cmd, "app": app, "submit_to_am_running_s": am_s, "submit_to_all_running_s": all_s,
@@ -166,9 +168,7 @@ def dshell_yarn_containers(ctx, log):
                                  "-container_memory", str(EXECUTOR_MEMORY_MB),
                                  "-container_vcores", str(EXECUTOR_CORES),
                                  "-master_memory", "256", "-master_vcores", "1"])
-    with Measured(cmd, log, "DistributedShell", env=ctx.yarn_env) as run:
-        with procmem.sample_containers(ctx.cluster.work) as mem:
-            run.wait()
+    run, mem = _on_yarn(ctx, cmd, log, "DistributedShell", ctx.yarn_env)
     out = run.output()
     app = _search(r"Submitted application (application_\d+_\d+)", out, run.what).group(1)
     if "Application completed successfully" not in out:
