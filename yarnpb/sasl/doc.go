@@ -15,4 +15,10 @@
 // Once a Layer is in place every packet is wrapped both ways (RpcSaslProto
 // state WRAP). Errors wrap ErrChallenge, ErrNegotiation, ErrServerProof or
 // ErrPacket.
+//
+// For Kerberos, the server a client talks to must be the one its
+// configuration names: CheckServer compares a KERBEROS offer
+// (OfferedPrincipal) with the protocol key's principal, `_HOST` expanded
+// (ExpandHost), or its ".pattern" (Glob), as Hadoop's SaslRpcClient does;
+// refusals wrap ErrServerPrincipal.
 package sasl
