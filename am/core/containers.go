@@ -116,7 +116,7 @@ func (c *Core) limitToTasks(now time.Time) {
 	}
 }
 
-// owed says whether any profile has fewer containers than its target.
+// owed says whether any profile has fewer containers than it wants.
 func (k *containers) owed() bool {
 	for _, p := range k.profiles {
 		if k.wanted(p.ID) > k.liveOf(p.ID) {
