@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
 
@@ -34,18 +34,10 @@ func hdfsCreates(t *testing.T, c *testcluster.Cluster, prefix string) []string {
 	return out
 }
 
-func sha256File(t *testing.T, name string) string {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+// cachedCopy is where the binary cache under root keeps content.
+func cachedCopy(root string, content []byte) string {
+	sum := sha256.Sum256(content)
+	return root + "/cache/spindle-" + hex.EncodeToString(sum[:])
 }
 
 // The spindle binary is staged once per content in the user's cache on
@@ -55,12 +47,7 @@ func sha256File(t *testing.T, name string) string {
 // directory never holds it; a changed binary is uploaded once, beside.
 func TestYarnSecondSubmissionReusesTheStagedBinary(t *testing.T) {
 	c := testcluster.Get(t)
-	user := os.Getenv("USER")
-	if user == "" {
-		user = "root"
-	}
-	root := fmt.Sprintf("/user/%s/.spindle-cache-test-%d", user, time.Now().UnixNano())
-	cacheDir := root + "/cache"
+	root := fmt.Sprintf("/user/%s/.spindle-cache-test-%d", yarnapp.User(os.LookupEnv), time.Now().UnixNano())
 	spec := writeSpec(t, "name: cached\nstages:\n  - name: s\n    tasks: 1\n    command: \"true\"\n")
 	submitWith := func(bin string) string {
 		t.Helper()
@@ -74,7 +61,11 @@ func TestYarnSecondSubmissionReusesTheStagedBinary(t *testing.T) {
 		return string(out)
 	}
 	bin := spindleBinary(t)
-	cached := cacheDir + "/spindle-" + sha256File(t, bin)
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached := cachedCopy(root, data)
 	fs := hdfsClient(t, c)
 
 	first := submitWith(bin)
@@ -112,20 +103,17 @@ func TestYarnSecondSubmissionReusesTheStagedBinary(t *testing.T) {
 	// A changed binary (bytes after the ELF image change nothing it
 	// runs) is uploaded once more, under its own content's name.
 	changed := filepath.Join(t.TempDir(), "spindle")
-	data, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
 	tail := make([]byte, 16)
 	rand.Read(tail)
-	if err := os.WriteFile(changed, append(data, tail...), 0o755); err != nil {
+	data = append(data, tail...)
+	if err := os.WriteFile(changed, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	third := submitWith(changed)
 	if !strings.Contains(third, "uploaded the binary to the cache") {
 		t.Errorf("a changed binary is not uploaded anew:\n%s", third)
 	}
-	if _, err := fs.Stat(cacheDir + "/spindle-" + sha256File(t, changed)); err != nil {
+	if _, err := fs.Stat(cachedCopy(root, data)); err != nil {
 		t.Errorf("the changed binary's cached copy: %v", err)
 	}
 	if _, err := fs.Stat(cached); err != nil {

@@ -56,12 +56,7 @@ var ErrCacheBusy = errors.New("another submission is writing the cached copy")
 
 // CacheDir is the user's binary cache: the cache directory under the
 // staging directory's root (template, DefaultDir when empty).
-func CacheDir(template, user string) string {
-	if template == "" {
-		template = DefaultDir
-	}
-	return path.Join(expandUser(template, user), cacheSubdir)
-}
+func CacheDir(template, user string) string { return StagingDir(template, user, cacheSubdir) }
 
 // Cached puts f in dir under a name of its content's hash, uploading it
 // only when no complete copy is there, and returns its LocalResource
@@ -91,7 +86,7 @@ func (s *Stager) Cached(ctx context.Context, dir string, f File) (*hadoopyarn.St
 		}
 		fallthrough
 	case errors.Is(err, fs.ErrNotExist):
-		if st, err = s.upload(ctx, dir, dst, f.Local, sum); err != nil {
+		if st, err = s.uploadCopy(ctx, dir, dst, f.Local, sum); err != nil {
 			return nil, false, err
 		}
 		uploaded = true
@@ -113,10 +108,10 @@ func (s *Stager) Cached(ctx context.Context, dir string, f File) (*hadoopyarn.St
 // cachedName is name's cached copy's name for content sum.
 func cachedName(name string, sum []byte) string { return name + "-" + hex.EncodeToString(sum) }
 
-// upload writes local into dst, a new file, checking that what it wrote
+// uploadCopy writes local into dst, a new file, checking that what it wrote
 // hashes to sum: a local file rebuilt meanwhile must not be cached under
 // its old content's name.
-func (s *Stager) upload(ctx context.Context, dir, dst, local string, sum []byte) (fs.FileInfo, error) {
+func (s *Stager) uploadCopy(ctx context.Context, dir, dst, local string, sum []byte) (fs.FileInfo, error) {
 	if err := s.fs.mkdirPrivate(dir); err != nil {
 		return nil, fmt.Errorf("staging: creating %s%s: %w", s.origin, dir, err)
 	}

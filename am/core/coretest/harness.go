@@ -59,20 +59,20 @@ func (h *Harness) ContainerFor(p scheduler.ProfileID) int64 {
 }
 
 // record keeps the asks of a batch's allocate as the RM would: each the
-// new count of its id.
+// new count of its id. The core's ids only grow, so a new one goes last.
 func (h *Harness) record(rd core.Ready) {
 	if rd.Allocate == nil {
 		return
 	}
+next:
 	for _, a := range rd.Allocate.Asks {
-		i := sort.Search(len(h.asks), func(i int) bool { return h.asks[i].id >= a.ID })
-		if i < len(h.asks) && h.asks[i].id == a.ID {
-			h.asks[i].count = a.Count
-			continue
+		for _, old := range h.asks {
+			if old.id == a.ID {
+				old.count = a.Count
+				continue next
+			}
 		}
-		h.asks = append(h.asks, nil)
-		copy(h.asks[i+1:], h.asks[i:])
-		h.asks[i] = &rmAsk{id: a.ID, profile: a.Profile.ID, count: a.Count}
+		h.asks = append(h.asks, &rmAsk{id: a.ID, profile: a.Profile.ID, count: a.Count})
 	}
 }
 
