@@ -10,6 +10,7 @@ import (
 
 	_ "github.com/colinmarc/hdfs/v2" // registers Hadoop's own protos: package hadoop.common, file Security.proto
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoophdfs"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -24,6 +25,7 @@ var ourFiles = []protoreflect.FileDescriptor{
 	hadoopcommon.File_yarnpb_hadoopcommon_protobuf_rpc_engine_proto,
 	hadoopcommon.File_yarnpb_hadoopcommon_rpc_header_proto,
 	hadoopcommon.File_yarnpb_hadoopcommon_security_proto,
+	hadoophdfs.File_yarnpb_hadoophdfs_namenode_proto,
 	hadoopyarn.File_yarnpb_hadoopyarn_protocols_proto,
 	hadoopyarn.File_yarnpb_hadoopyarn_yarn_protos_proto,
 	hadoopyarn.File_yarnpb_hadoopyarn_yarn_security_token_proto,

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -17,12 +16,10 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
 
-// Hadoop's defaults for the keys read here (hdfs-default.xml, and the
-// NameNode's RPC port for an fs.defaultFS without one).
+// Hadoop's defaults for the keys read here (hdfs-default.xml).
 const (
-	defaultReplication  = 3
-	defaultBlockSize    = 128 << 20
-	defaultNameNodePort = "8020"
+	defaultReplication = 3
+	defaultBlockSize   = 128 << 20
 )
 
 // hdfsFS stages on HDFS through colinmarc/hdfs.
@@ -45,9 +42,9 @@ func newHDFS(conf *hadoopconf.Conf, fsURI *url.URL, user string) (*hdfsFS, error
 	if opts.KerberosClient != nil {
 		return nil, errors.New("staging: hadoop.security.authentication is kerberos, which staging on HDFS does not support yet")
 	}
-	addrs, err := namenodes(conf, fsURI)
+	addrs, _, err := conf.NameNodes(fsURI)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("staging: %w", err)
 	}
 	opts.Addresses = addrs
 	opts.User = user
@@ -64,42 +61,6 @@ func newHDFS(conf *hadoopconf.Conf, fsURI *url.URL, user string) (*hdfsFS, error
 		return nil, fmt.Errorf("staging: connecting to HDFS at %s: %w", strings.Join(addrs, ","), err)
 	}
 	return &hdfsFS{client: client, replication: replication, blockSize: blockSize}, nil
-}
-
-// namenodes resolves fs.defaultFS's authority as Hadoop's client does: an
-// HA nameservice (dfs.ha.namenodes.<ns>) to its NameNodes' RPC addresses,
-// anything else to host:port with the default port when none is given.
-// colinmarc's own Namenodes would mix in every nameservice's NameNodes
-// and dial a bare host without a port.
-func namenodes(conf *hadoopconf.Conf, fsURI *url.URL) ([]string, error) {
-	host := fsURI.Hostname()
-	if host == "" {
-		return nil, fmt.Errorf("staging: fs.defaultFS %s names no NameNode", fsURI)
-	}
-	ids, err := conf.GetStrings("dfs.ha.namenodes." + host)
-	if err != nil {
-		return nil, fmt.Errorf("staging: %w", err)
-	}
-	if len(ids) == 0 {
-		port := fsURI.Port()
-		if port == "" {
-			port = defaultNameNodePort
-		}
-		return []string{net.JoinHostPort(host, port)}, nil
-	}
-	addrs := make([]string, 0, len(ids))
-	for _, id := range ids {
-		key := "dfs.namenode.rpc-address." + host + "." + id
-		addr, ok, err := conf.Lookup(key)
-		if err != nil {
-			return nil, fmt.Errorf("staging: %w", err)
-		}
-		if !ok || strings.TrimSpace(addr) == "" {
-			return nil, fmt.Errorf("staging: nameservice %s lists NameNode %s but %s is not set", host, id, key)
-		}
-		addrs = append(addrs, strings.TrimSpace(addr))
-	}
-	return addrs, nil
 }
 
 // blockSize reads dfs.blocksize as Hadoop's getLongBytes does: a number of

@@ -1,8 +1,6 @@
 package staging
 
 import (
-	"net/url"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,37 +13,6 @@ func confWith(kv ...string) *hadoopconf.Conf {
 		c.Set(kv[i], kv[i+1])
 	}
 	return c
-}
-
-func TestNamenodes(t *testing.T) {
-	ha := confWith(
-		"dfs.ha.namenodes.ns1", "nn1, nn2",
-		"dfs.namenode.rpc-address.ns1.nn1", "a.example.com:8020",
-		"dfs.namenode.rpc-address.ns1.nn2", "b.example.com:8020",
-		"dfs.namenode.rpc-address.other.nn1", "c.example.com:8020",
-	)
-	for _, tc := range []struct {
-		conf *hadoopconf.Conf
-		fs   string
-		want []string
-	}{
-		{confWith(), "hdfs://nn:9000", []string{"nn:9000"}},
-		{confWith(), "hdfs://nn", []string{"nn:8020"}},
-		{ha, "hdfs://ns1", []string{"a.example.com:8020", "b.example.com:8020"}},
-		{ha, "hdfs://a.example.com:8020", []string{"a.example.com:8020"}},
-	} {
-		u, _ := url.Parse(tc.fs)
-		got, err := namenodes(tc.conf, u)
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("namenodes(%s) = %v, %v; want %v", tc.fs, got, err, tc.want)
-		}
-	}
-
-	u, _ := url.Parse("hdfs://ns1")
-	broken := confWith("dfs.ha.namenodes.ns1", "nn1,nn2", "dfs.namenode.rpc-address.ns1.nn1", "a:8020")
-	if _, err := namenodes(broken, u); err == nil || !strings.Contains(err.Error(), "dfs.namenode.rpc-address.ns1.nn2 is not set") {
-		t.Errorf("namenodes with a NameNode without an address = %v", err)
-	}
 }
 
 func TestParseBytes(t *testing.T) {
