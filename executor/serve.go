@@ -15,6 +15,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/executor/contain"
 	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
 
 // Config is what an executor process is started with (by the local
@@ -37,6 +38,10 @@ type Config struct {
 	// KillGrace is how long a killed task gets between SIGTERM and
 	// SIGKILL (0: contain.DefaultGrace).
 	KillGrace time.Duration
+	// TokenFile is the credentials file its tasks read their delegation
+	// tokens from (the container's HADOOP_TOKEN_FILE_LOCATION); fresh
+	// tokens from the driver replace it. Empty: no tokens (local mode).
+	TokenFile string
 	// Log is where the executor says what it does: registering, each
 	// task's start and end, kills, and why it stopped. Nil logs nothing.
 	Log logrus.FieldLogger
@@ -148,6 +153,8 @@ func (e *executor) run(ctx context.Context) error {
 			case m.GetKill() != nil:
 				k := m.GetKill()
 				e.kill(attemptKey{k.GetStageId(), k.GetTaskIndex(), k.GetAttempt()}, k.GetReason())
+			case m.GetCredentials() != nil:
+				e.updateCredentials(m.GetCredentials().GetFile())
 			case m.GetShutdown() != nil:
 				e.cfg.Log.WithField("reason", m.GetShutdown().GetReason()).Info("the driver shut the executor down")
 				return nil
@@ -341,5 +348,12 @@ func (l Launch) Config(environ []string, secret []byte) Config {
 		cfg.Host = "localhost"
 	}
 	cfg.WorkDir, _ = os.Getwd()
+	if l.SecretFrom == "credentials" {
+		for _, kv := range environ {
+			if v, ok := strings.CutPrefix(kv, credentials.EnvTokenFile+"="); ok {
+				cfg.TokenFile = v
+			}
+		}
+	}
 	return cfg
 }

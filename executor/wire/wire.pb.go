@@ -104,6 +104,7 @@ type Envelope struct {
 	//	*Envelope_StopSession
 	//	*Envelope_StatsRequest
 	//	*Envelope_Stats
+	//	*Envelope_Credentials
 	Message       isEnvelope_Message `protobuf_oneof:"message"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -299,6 +300,15 @@ func (x *Envelope) GetStats() *Stats {
 	return nil
 }
 
+func (x *Envelope) GetCredentials() *Credentials {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_Credentials); ok {
+			return x.Credentials
+		}
+	}
+	return nil
+}
+
 type isEnvelope_Message interface {
 	isEnvelope_Message()
 }
@@ -375,6 +385,10 @@ type Envelope_Stats struct {
 	Stats *Stats `protobuf:"bytes,17,opt,name=stats,proto3,oneof"` // session → client
 }
 
+type Envelope_Credentials struct {
+	Credentials *Credentials `protobuf:"bytes,18,opt,name=credentials,proto3,oneof"` // driver → executor: fresh delegation tokens
+}
+
 func (*Envelope_Register) isEnvelope_Message() {}
 
 func (*Envelope_Registered) isEnvelope_Message() {}
@@ -408,6 +422,8 @@ func (*Envelope_StopSession) isEnvelope_Message() {}
 func (*Envelope_StatsRequest) isEnvelope_Message() {}
 
 func (*Envelope_Stats) isEnvelope_Message() {}
+
+func (*Envelope_Credentials) isEnvelope_Message() {}
 
 // The executor introduces itself once the channel is authenticated.
 type Register struct {
@@ -1086,6 +1102,56 @@ func (x *Heartbeat) GetUnixNanos() int64 {
 	return 0
 }
 
+// Fresh delegation tokens for the executor's tasks: a long-lived session's
+// AM fetches new ones before the old expire. The executor replaces its
+// container's credentials file (HADOOP_TOKEN_FILE_LOCATION, which its tasks
+// read) with these, atomically, so a task never reads half a file.
+type Credentials struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A credentials file (HDTS), holding tokens only: never the application
+	// secret.
+	File          []byte `protobuf:"bytes,1,opt,name=file,proto3" json:"file,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Credentials) Reset() {
+	*x = Credentials{}
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Credentials) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Credentials) ProtoMessage() {}
+
+func (x *Credentials) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Credentials.ProtoReflect.Descriptor instead.
+func (*Credentials) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Credentials) GetFile() []byte {
+	if x != nil {
+		return x.File
+	}
+	return nil
+}
+
 // The sender is ending the connection on purpose. A connection that ends
 // without one ended by accident (a crash, a lost network, or a cut made by
 // someone on the path).
@@ -1098,7 +1164,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1110,7 +1176,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1123,7 +1189,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1154,7 +1220,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1166,7 +1232,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1179,7 +1245,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1256,7 +1322,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1268,7 +1334,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1281,7 +1347,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1318,7 +1384,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1330,7 +1396,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1343,7 +1409,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -1439,7 +1505,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1451,7 +1517,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1464,7 +1530,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -1517,7 +1583,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1529,7 +1595,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1542,7 +1608,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 type JobList struct {
@@ -1554,7 +1620,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1566,7 +1632,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1579,7 +1645,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -1599,7 +1665,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1677,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1690,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -1650,7 +1716,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1662,7 +1728,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1675,7 +1741,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StopSession) GetReason() string {
@@ -1693,7 +1759,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1705,7 +1771,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1718,7 +1784,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 // What a session's executors cost since it started, in the terms of
@@ -1741,7 +1807,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1753,7 +1819,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1766,7 +1832,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -1822,7 +1888,7 @@ var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xf8\b\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xc0\t\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
 	"\n" +
@@ -1846,7 +1912,8 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"cancel_job\x18\x0e \x01(\v2 .spindle.executor.wire.CancelJobH\x00R\tcancelJob\x12G\n" +
 	"\fstop_session\x18\x0f \x01(\v2\".spindle.executor.wire.StopSessionH\x00R\vstopSession\x12J\n" +
 	"\rstats_request\x18\x10 \x01(\v2#.spindle.executor.wire.StatsRequestH\x00R\fstatsRequest\x124\n" +
-	"\x05stats\x18\x11 \x01(\v2\x1c.spindle.executor.wire.StatsH\x00R\x05statsB\t\n" +
+	"\x05stats\x18\x11 \x01(\v2\x1c.spindle.executor.wire.StatsH\x00R\x05stats\x12F\n" +
+	"\vcredentials\x18\x12 \x01(\v2\".spindle.executor.wire.CredentialsH\x00R\vcredentialsB\t\n" +
 	"\amessage\"\x8c\x01\n" +
 	"\bRegister\x12\x1f\n" +
 	"\vexecutor_id\x18\x01 \x01(\tR\n" +
@@ -1910,7 +1977,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x06KILLED\x10\x04\"*\n" +
 	"\tHeartbeat\x12\x1d\n" +
 	"\n" +
-	"unix_nanos\x18\x01 \x01(\x03R\tunixNanos\"\"\n" +
+	"unix_nanos\x18\x01 \x01(\x03R\tunixNanos\"!\n" +
+	"\vCredentials\x12\x12\n" +
+	"\x04file\x18\x01 \x01(\fR\x04file\"\"\n" +
 	"\bShutdown\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"\xf7\x01\n" +
 	"\tSubmitJob\x12\x12\n" +
@@ -1981,7 +2050,7 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),    // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),     // 1: spindle.executor.wire.Envelope
@@ -1995,17 +2064,18 @@ var file_executor_wire_wire_proto_goTypes = []any{
 	(*StatusBatch)(nil),  // 9: spindle.executor.wire.StatusBatch
 	(*Status)(nil),       // 10: spindle.executor.wire.Status
 	(*Heartbeat)(nil),    // 11: spindle.executor.wire.Heartbeat
-	(*Shutdown)(nil),     // 12: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),    // 13: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),  // 14: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),      // 15: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),    // 16: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),     // 17: spindle.executor.wire.ListJobs
-	(*JobList)(nil),      // 18: spindle.executor.wire.JobList
-	(*CancelJob)(nil),    // 19: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),  // 20: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil), // 21: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),        // 22: spindle.executor.wire.Stats
+	(*Credentials)(nil),  // 12: spindle.executor.wire.Credentials
+	(*Shutdown)(nil),     // 13: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),    // 14: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),  // 15: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),      // 16: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),    // 17: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),     // 18: spindle.executor.wire.ListJobs
+	(*JobList)(nil),      // 19: spindle.executor.wire.JobList
+	(*CancelJob)(nil),    // 20: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),  // 21: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil), // 22: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),        // 23: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	2,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
@@ -2015,27 +2085,28 @@ var file_executor_wire_wire_proto_depIdxs = []int32{
 	8,  // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
 	9,  // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
 	11, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	12, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	13, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	14, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	16, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	17, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	18, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	19, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	20, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	21, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	22, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
-	6,  // 17: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	7,  // 18: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	10, // 19: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 20: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	15, // 21: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	15, // 22: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	23, // [23:23] is the sub-list for method output_type
-	23, // [23:23] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	13, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	14, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	15, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	17, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	18, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	19, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	20, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	21, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	22, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	23, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	12, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
+	6,  // 18: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	7,  // 19: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	10, // 20: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 21: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	16, // 22: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	16, // 23: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	24, // [24:24] is the sub-list for method output_type
+	24, // [24:24] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2061,6 +2132,7 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_StopSession)(nil),
 		(*Envelope_StatsRequest)(nil),
 		(*Envelope_Stats)(nil),
+		(*Envelope_Credentials)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2068,7 +2140,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
