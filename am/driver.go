@@ -56,6 +56,9 @@ type Driver struct {
 	// clients counts the goroutines serving them.
 	followers []*follower
 	clients   sync.WaitGroup
+	// credentials are the freshest tasks' tokens (UpdateCredentials);
+	// nil until the first.
+	credentials []byte
 }
 
 type event interface{}
@@ -281,6 +284,8 @@ func (d *Driver) handle(ev event) {
 		d.allocated(now, ev)
 	case launchFailed:
 		d.core.LaunchFailed(now, ev.container, ev.err.Error())
+	case freshCredentials:
+		d.updateCredentials(ev)
 	default:
 		d.handleSession(now, ev)
 	}
@@ -297,6 +302,9 @@ func (d *Driver) register(now time.Time, ev registered) {
 	}
 	d.conns[id] = ev.conn
 	ev.conn.Send(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
+	if d.credentials != nil {
+		ev.conn.Send(credentialsMessage(d.credentials))
+	}
 }
 
 func taskStatuses(b *wire.StatusBatch) []core.TaskStatus {

@@ -20,10 +20,11 @@ type Launcher struct {
 	// Options say how to reach NodeManagers; each call adds its node's
 	// NMToken.
 	Options ipc.Options
-	// Launch is the part of the launch context every container shares.
+	// Launch is the part of the launch context every container shares;
+	// SetTokens replaces its credentials while containers start.
 	Launch *hadoopyarn.ContainerLaunchContextProto
 
-	mu     sync.Mutex
+	mu     sync.Mutex // guards tokens, and Launch once started
 	tokens map[string]*hadoopcommon.TokenProto // NodeId → NMToken
 	slots  chan struct{}
 }
@@ -51,6 +52,16 @@ func (l *Launcher) AddTokens(tokens []*hadoopyarn.NMTokenProto) {
 	}
 }
 
+// SetTokens makes tokens (a credentials file) the credentials of the
+// containers started from now on: fresh delegation tokens.
+func (l *Launcher) SetTokens(tokens []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	launch := proto.Clone(l.Launch).(*hadoopyarn.ContainerLaunchContextProto)
+	launch.Tokens = tokens
+	l.Launch = launch
+}
+
 // Start launches container ct with the shared launch context plus env, in
 // the background; done gets nil once the NodeManager has accepted it, or
 // why it did not. A queued launch waits for a free slot or ctx.
@@ -58,6 +69,7 @@ func (l *Launcher) Start(ctx context.Context, ct *hadoopyarn.ContainerProto, env
 	node := NodeID(ct.GetNodeId())
 	l.mu.Lock()
 	token := l.tokens[node]
+	shared := l.Launch
 	l.mu.Unlock()
 	go func() {
 		select {
@@ -67,11 +79,12 @@ func (l *Launcher) Start(ctx context.Context, ct *hadoopyarn.ContainerProto, env
 			return
 		}
 		defer func() { <-l.slots }()
-		done(l.start(ctx, ct, node, token, env))
+		done(l.start(ctx, ct, node, token, shared, env))
 	}()
 }
 
-func (l *Launcher) start(ctx context.Context, ct *hadoopyarn.ContainerProto, node string, token *hadoopcommon.TokenProto, env map[string]string) error {
+func (l *Launcher) start(ctx context.Context, ct *hadoopyarn.ContainerProto, node string, token *hadoopcommon.TokenProto,
+	shared *hadoopyarn.ContainerLaunchContextProto, env map[string]string) error {
 	if token == nil {
 		return fmt.Errorf("no NMToken for node %s", node)
 	}
@@ -80,7 +93,7 @@ func (l *Launcher) start(ctx context.Context, ct *hadoopyarn.ContainerProto, nod
 		return err
 	}
 	defer nm.Close()
-	launch := proto.Clone(l.Launch).(*hadoopyarn.ContainerLaunchContextProto)
+	launch := proto.Clone(shared).(*hadoopyarn.ContainerLaunchContextProto)
 	for _, k := range slices.Sorted(maps.Keys(env)) { // the same launch, the same request
 		launch.Environment = append(launch.Environment, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(env[k])})
 	}

@@ -34,3 +34,23 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseDelegationIdentifier: identifiers come from token files and
+// RPC answers; parsing never panics, fails only with a *FormatError, and
+// whatever it accepts is written back byte for byte.
+func FuzzParseDelegationIdentifier(f *testing.F) {
+	f.Add(delegationIdentifier("alice", "hadoop", "", 1_795_000_000_123, 1_795_604_800_123, 42, 3))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		id, err := ParseDelegationIdentifier(data)
+		if err != nil {
+			if _, ok := errors.AsType[*FormatError](err); !ok {
+				t.Fatalf("%T %v, want a *FormatError", err, err)
+			}
+			return
+		}
+		back := delegationIdentifier(id.Owner, id.Renewer, id.RealUser, id.Issued.UnixMilli(), id.MaxDate.UnixMilli(), id.SequenceNumber, id.MasterKeyID)
+		if id2, err := ParseDelegationIdentifier(back); err != nil || id2 != id {
+			t.Fatalf("accepted %x as %+v, which reads back as %+v, %v", data, id, id2, err)
+		}
+	})
+}
