@@ -61,7 +61,17 @@ type AppMaster struct {
 	// unregisters (removing the staged files, say): whoever follows the
 	// application then finds nothing left once it has ended.
 	BeforeUnregister func(ctx context.Context, f core.Final)
-	Log              logrus.FieldLogger
+	// Credentials, when set, runs while the application does, keeping its
+	// delegation tokens fresh: it calls update with new credentials files
+	// (Driver.UpdateCredentials) and returns when ctx ends.
+	Credentials func(ctx context.Context, update func(forTasks, forContainers []byte))
+	// ClientACL says whether client (the principal the RM authenticated)
+	// may view the session, or modify it. On a secure cluster, where the
+	// RM gives the AM a client-to-AM master key, a session admits only
+	// requests carrying a client-to-AM token, and then asks ClientACL;
+	// nil allows every holder of a token.
+	ClientACL func(client string, modify bool) error
+	Log         logrus.FieldLogger
 }
 
 // RunAppMaster registers with the RM, serves the tracking page, runs the
@@ -130,9 +140,23 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		}}
 	coreCfg := a.Core
 	coreCfg.Containers = &containers
-	driver, err := New(Config{Core: coreCfg, Executors: ln, YARN: y, Log: log, Clients: clients, PoolNotice: a.PoolNotice})
+	dcfg := Config{Core: coreCfg, Executors: ln, YARN: y, Log: log, Clients: clients, PoolNotice: a.PoolNotice}
+	if key := reg.GetClientToAmTokenMasterKey(); clients != nil && len(key) > 0 {
+		app, err := yarn.ParseApplicationID(a.Core.AppID)
+		if err != nil {
+			return core.Summary{}, err
+		}
+		dcfg.ClientAuth = clientAuth(yarn.ClientTokenVerifier{MasterKey: key, App: app}, a.ClientACL)
+		log.Info("session clients must bring a client-to-AM token (a secure cluster)")
+	}
+	driver, err := New(dcfg)
 	if err != nil {
 		return core.Summary{}, err
+	}
+	if a.Credentials != nil {
+		cctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go a.Credentials(cctx, driver.UpdateCredentials)
 	}
 	tracking := &http.Server{Handler: TrackingHandler(driver), ReadHeaderTimeout: 10 * time.Second}
 	go tracking.Serve(web)

@@ -37,6 +37,11 @@ type Config struct {
 	// pool: that it is undefined and made with Spark's defaults, say ("":
 	// nothing).
 	PoolNotice func(pool string) string
+	// ClientAuth, when set (a session on a secure cluster), admits each
+	// client request: it checks the request's client-to-AM token and
+	// whether its client may make it (modify: submit, cancel, stop; else
+	// view). A request it refuses is answered Rejected with its error.
+	ClientAuth func(token *wire.ClientToken, modify bool) error
 }
 
 // Driver runs a job on executors that connect to it: one goroutine, the

@@ -115,6 +115,13 @@ func (d *Driver) serveClient(ctx context.Context, conn *wire.Conn) {
 		return
 	}
 	conn.SetReadDeadline(time.Time{})
+	if d.cfg.ClientAuth != nil {
+		if err := d.cfg.ClientAuth(m.GetClientToken(), modifies(m)); err != nil {
+			d.log.WithError(err).Warn("session client request refused")
+			conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
+			return
+		}
+	}
 	answer, f, err := d.answer(ctx, m)
 	if err != nil {
 		conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
@@ -127,6 +134,12 @@ func (d *Driver) serveClient(ctx context.Context, conn *wire.Conn) {
 		return
 	}
 	follow(ctx, conn, f)
+}
+
+// modifies tells whether request m changes the session (YARN's
+// MODIFY_APP) rather than only reading it (VIEW_APP).
+func modifies(m *wire.Envelope) bool {
+	return m.GetSubmitJob() != nil || m.GetCancelJob() != nil || m.GetStopSession() != nil
 }
 
 // answer is the session's answer to request m (an error refuses it) and,

@@ -22,9 +22,15 @@ var sessionSecret = []byte("fedcba9876543210fedcba9876543210")
 // until it is killed.
 func startSession(t *testing.T) (*Driver, <-chan core.Final) {
 	t.Helper()
+	return startSessionWith(t, nil)
+}
+
+// startSessionWith is startSession with a ClientAuth.
+func startSessionWith(t *testing.T, auth func(*wire.ClientToken, bool) error) (*Driver, <-chan core.Final) {
+	t.Helper()
 	clients := listen(t, sessionSecret)
 	d, err := New(Config{Core: core.Config{AppID: "local-session", Session: true, Profiles: []scheduler.Profile{{Cores: 2}}},
-		Executors: listen(t, testSecret), Clients: clients, PoolNotice: func(pool string) string {
+		Executors: listen(t, testSecret), Clients: clients, ClientAuth: auth, PoolNotice: func(pool string) string {
 			if pool == "adhoc" {
 				return `pool "adhoc": created with Spark's defaults`
 			}

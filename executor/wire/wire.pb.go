@@ -78,7 +78,7 @@ func (x Status_State) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Status_State.Descriptor instead.
 func (Status_State) EnumDescriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{9, 0}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // One frame's message. Exactly one of the fields is set; Recv rejects an
@@ -105,7 +105,11 @@ type Envelope struct {
 	//	*Envelope_StatsRequest
 	//	*Envelope_Stats
 	//	*Envelope_Credentials
-	Message       isEnvelope_Message `protobuf_oneof:"message"`
+	Message isEnvelope_Message `protobuf_oneof:"message"`
+	// A session client's request on a secure cluster carries the
+	// client-to-AM token YARN gave it with the application report: the RM
+	// hands one only to users the application's ACLs let view it.
+	ClientToken   *ClientToken `protobuf:"bytes,19,opt,name=client_token,json=clientToken,proto3" json:"client_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -309,6 +313,13 @@ func (x *Envelope) GetCredentials() *Credentials {
 	return nil
 }
 
+func (x *Envelope) GetClientToken() *ClientToken {
+	if x != nil {
+		return x.ClientToken
+	}
+	return nil
+}
+
 type isEnvelope_Message interface {
 	isEnvelope_Message()
 }
@@ -425,6 +436,62 @@ func (*Envelope_Stats) isEnvelope_Message() {}
 
 func (*Envelope_Credentials) isEnvelope_Message() {}
 
+// YARN's client-to-AM token: an identifier
+// (ClientToAMTokenIdentifierProto: the attempt and the client's
+// principal) and its password, HMAC-SHA1 of the identifier under the
+// master key the RM gave the AM when it registered.
+type ClientToken struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Identifier    []byte                 `protobuf:"bytes,1,opt,name=identifier,proto3" json:"identifier,omitempty"`
+	Password      []byte                 `protobuf:"bytes,2,opt,name=password,proto3" json:"password,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClientToken) Reset() {
+	*x = ClientToken{}
+	mi := &file_executor_wire_wire_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClientToken) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClientToken) ProtoMessage() {}
+
+func (x *ClientToken) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClientToken.ProtoReflect.Descriptor instead.
+func (*ClientToken) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ClientToken) GetIdentifier() []byte {
+	if x != nil {
+		return x.Identifier
+	}
+	return nil
+}
+
+func (x *ClientToken) GetPassword() []byte {
+	if x != nil {
+		return x.Password
+	}
+	return nil
+}
+
 // The executor introduces itself once the channel is authenticated.
 type Register struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -443,7 +510,7 @@ type Register struct {
 
 func (x *Register) Reset() {
 	*x = Register{}
-	mi := &file_executor_wire_wire_proto_msgTypes[1]
+	mi := &file_executor_wire_wire_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -455,7 +522,7 @@ func (x *Register) String() string {
 func (*Register) ProtoMessage() {}
 
 func (x *Register) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[1]
+	mi := &file_executor_wire_wire_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -468,7 +535,7 @@ func (x *Register) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Register.ProtoReflect.Descriptor instead.
 func (*Register) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{1}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Register) GetExecutorId() string {
@@ -515,7 +582,7 @@ type Registered struct {
 
 func (x *Registered) Reset() {
 	*x = Registered{}
-	mi := &file_executor_wire_wire_proto_msgTypes[2]
+	mi := &file_executor_wire_wire_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -527,7 +594,7 @@ func (x *Registered) String() string {
 func (*Registered) ProtoMessage() {}
 
 func (x *Registered) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[2]
+	mi := &file_executor_wire_wire_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -540,7 +607,7 @@ func (x *Registered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Registered.ProtoReflect.Descriptor instead.
 func (*Registered) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{2}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{3}
 }
 
 // The driver refused the registration (an unknown or duplicate executor id,
@@ -554,7 +621,7 @@ type Rejected struct {
 
 func (x *Rejected) Reset() {
 	*x = Rejected{}
-	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	mi := &file_executor_wire_wire_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -566,7 +633,7 @@ func (x *Rejected) String() string {
 func (*Rejected) ProtoMessage() {}
 
 func (x *Rejected) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	mi := &file_executor_wire_wire_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -579,7 +646,7 @@ func (x *Rejected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rejected.ProtoReflect.Descriptor instead.
 func (*Rejected) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{3}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Rejected) GetReason() string {
@@ -599,7 +666,7 @@ type LaunchBatch struct {
 
 func (x *LaunchBatch) Reset() {
 	*x = LaunchBatch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[4]
+	mi := &file_executor_wire_wire_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -611,7 +678,7 @@ func (x *LaunchBatch) String() string {
 func (*LaunchBatch) ProtoMessage() {}
 
 func (x *LaunchBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[4]
+	mi := &file_executor_wire_wire_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -624,7 +691,7 @@ func (x *LaunchBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaunchBatch.ProtoReflect.Descriptor instead.
 func (*LaunchBatch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{4}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *LaunchBatch) GetLaunches() []*Launch {
@@ -662,7 +729,7 @@ type Launch struct {
 
 func (x *Launch) Reset() {
 	*x = Launch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[5]
+	mi := &file_executor_wire_wire_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -674,7 +741,7 @@ func (x *Launch) String() string {
 func (*Launch) ProtoMessage() {}
 
 func (x *Launch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[5]
+	mi := &file_executor_wire_wire_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -687,7 +754,7 @@ func (x *Launch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Launch.ProtoReflect.Descriptor instead.
 func (*Launch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{5}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Launch) GetStageId() int64 {
@@ -779,7 +846,7 @@ type EnvVar struct {
 
 func (x *EnvVar) Reset() {
 	*x = EnvVar{}
-	mi := &file_executor_wire_wire_proto_msgTypes[6]
+	mi := &file_executor_wire_wire_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -791,7 +858,7 @@ func (x *EnvVar) String() string {
 func (*EnvVar) ProtoMessage() {}
 
 func (x *EnvVar) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[6]
+	mi := &file_executor_wire_wire_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -804,7 +871,7 @@ func (x *EnvVar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvVar.ProtoReflect.Descriptor instead.
 func (*EnvVar) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{6}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *EnvVar) GetName() string {
@@ -835,7 +902,7 @@ type Kill struct {
 
 func (x *Kill) Reset() {
 	*x = Kill{}
-	mi := &file_executor_wire_wire_proto_msgTypes[7]
+	mi := &file_executor_wire_wire_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -847,7 +914,7 @@ func (x *Kill) String() string {
 func (*Kill) ProtoMessage() {}
 
 func (x *Kill) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[7]
+	mi := &file_executor_wire_wire_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -860,7 +927,7 @@ func (x *Kill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Kill.ProtoReflect.Descriptor instead.
 func (*Kill) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{7}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Kill) GetStageId() int64 {
@@ -901,7 +968,7 @@ type StatusBatch struct {
 
 func (x *StatusBatch) Reset() {
 	*x = StatusBatch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[8]
+	mi := &file_executor_wire_wire_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -913,7 +980,7 @@ func (x *StatusBatch) String() string {
 func (*StatusBatch) ProtoMessage() {}
 
 func (x *StatusBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[8]
+	mi := &file_executor_wire_wire_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -926,7 +993,7 @@ func (x *StatusBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusBatch.ProtoReflect.Descriptor instead.
 func (*StatusBatch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{8}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *StatusBatch) GetStatuses() []*Status {
@@ -959,7 +1026,7 @@ type Status struct {
 
 func (x *Status) Reset() {
 	*x = Status{}
-	mi := &file_executor_wire_wire_proto_msgTypes[9]
+	mi := &file_executor_wire_wire_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -971,7 +1038,7 @@ func (x *Status) String() string {
 func (*Status) ProtoMessage() {}
 
 func (x *Status) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[9]
+	mi := &file_executor_wire_wire_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -984,7 +1051,7 @@ func (x *Status) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Status.ProtoReflect.Descriptor instead.
 func (*Status) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{9}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Status) GetStageId() int64 {
@@ -1067,7 +1134,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_executor_wire_wire_proto_msgTypes[10]
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1079,7 +1146,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[10]
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1092,7 +1159,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Heartbeat) GetUnixNanos() int64 {
@@ -1117,7 +1184,7 @@ type Credentials struct {
 
 func (x *Credentials) Reset() {
 	*x = Credentials{}
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1129,7 +1196,7 @@ func (x *Credentials) String() string {
 func (*Credentials) ProtoMessage() {}
 
 func (x *Credentials) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1142,7 +1209,7 @@ func (x *Credentials) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credentials.ProtoReflect.Descriptor instead.
 func (*Credentials) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Credentials) GetFile() []byte {
@@ -1164,7 +1231,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1176,7 +1243,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1189,7 +1256,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1220,7 +1287,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1232,7 +1299,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1245,7 +1312,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1322,7 +1389,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1334,7 +1401,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1347,7 +1414,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1384,7 +1451,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1396,7 +1463,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1409,7 +1476,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -1505,7 +1572,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1517,7 +1584,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1530,7 +1597,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -1583,7 +1650,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1595,7 +1662,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1608,7 +1675,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 type JobList struct {
@@ -1620,7 +1687,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1632,7 +1699,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1645,7 +1712,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -1665,7 +1732,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1677,7 +1744,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1690,7 +1757,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -1716,7 +1783,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1728,7 +1795,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1741,7 +1808,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StopSession) GetReason() string {
@@ -1759,7 +1826,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +1838,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1784,7 +1851,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 // What a session's executors cost since it started, in the terms of
@@ -1807,7 +1874,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1819,7 +1886,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1832,7 +1899,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -1888,7 +1955,8 @@ var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xc0\t\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\x87\n" +
+	"\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
 	"\n" +
@@ -1913,8 +1981,14 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\fstop_session\x18\x0f \x01(\v2\".spindle.executor.wire.StopSessionH\x00R\vstopSession\x12J\n" +
 	"\rstats_request\x18\x10 \x01(\v2#.spindle.executor.wire.StatsRequestH\x00R\fstatsRequest\x124\n" +
 	"\x05stats\x18\x11 \x01(\v2\x1c.spindle.executor.wire.StatsH\x00R\x05stats\x12F\n" +
-	"\vcredentials\x18\x12 \x01(\v2\".spindle.executor.wire.CredentialsH\x00R\vcredentialsB\t\n" +
-	"\amessage\"\x8c\x01\n" +
+	"\vcredentials\x18\x12 \x01(\v2\".spindle.executor.wire.CredentialsH\x00R\vcredentials\x12E\n" +
+	"\fclient_token\x18\x13 \x01(\v2\".spindle.executor.wire.ClientTokenR\vclientTokenB\t\n" +
+	"\amessage\"I\n" +
+	"\vClientToken\x12\x1e\n" +
+	"\n" +
+	"identifier\x18\x01 \x01(\fR\n" +
+	"identifier\x12\x1a\n" +
+	"\bpassword\x18\x02 \x01(\fR\bpassword\"\x8c\x01\n" +
 	"\bRegister\x12\x1f\n" +
 	"\vexecutor_id\x18\x01 \x01(\tR\n" +
 	"executorId\x12\x12\n" +
@@ -2050,63 +2124,65 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),    // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),     // 1: spindle.executor.wire.Envelope
-	(*Register)(nil),     // 2: spindle.executor.wire.Register
-	(*Registered)(nil),   // 3: spindle.executor.wire.Registered
-	(*Rejected)(nil),     // 4: spindle.executor.wire.Rejected
-	(*LaunchBatch)(nil),  // 5: spindle.executor.wire.LaunchBatch
-	(*Launch)(nil),       // 6: spindle.executor.wire.Launch
-	(*EnvVar)(nil),       // 7: spindle.executor.wire.EnvVar
-	(*Kill)(nil),         // 8: spindle.executor.wire.Kill
-	(*StatusBatch)(nil),  // 9: spindle.executor.wire.StatusBatch
-	(*Status)(nil),       // 10: spindle.executor.wire.Status
-	(*Heartbeat)(nil),    // 11: spindle.executor.wire.Heartbeat
-	(*Credentials)(nil),  // 12: spindle.executor.wire.Credentials
-	(*Shutdown)(nil),     // 13: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),    // 14: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),  // 15: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),      // 16: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),    // 17: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),     // 18: spindle.executor.wire.ListJobs
-	(*JobList)(nil),      // 19: spindle.executor.wire.JobList
-	(*CancelJob)(nil),    // 20: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),  // 21: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil), // 22: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),        // 23: spindle.executor.wire.Stats
+	(*ClientToken)(nil),  // 2: spindle.executor.wire.ClientToken
+	(*Register)(nil),     // 3: spindle.executor.wire.Register
+	(*Registered)(nil),   // 4: spindle.executor.wire.Registered
+	(*Rejected)(nil),     // 5: spindle.executor.wire.Rejected
+	(*LaunchBatch)(nil),  // 6: spindle.executor.wire.LaunchBatch
+	(*Launch)(nil),       // 7: spindle.executor.wire.Launch
+	(*EnvVar)(nil),       // 8: spindle.executor.wire.EnvVar
+	(*Kill)(nil),         // 9: spindle.executor.wire.Kill
+	(*StatusBatch)(nil),  // 10: spindle.executor.wire.StatusBatch
+	(*Status)(nil),       // 11: spindle.executor.wire.Status
+	(*Heartbeat)(nil),    // 12: spindle.executor.wire.Heartbeat
+	(*Credentials)(nil),  // 13: spindle.executor.wire.Credentials
+	(*Shutdown)(nil),     // 14: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),    // 15: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),  // 16: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),      // 17: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),    // 18: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),     // 19: spindle.executor.wire.ListJobs
+	(*JobList)(nil),      // 20: spindle.executor.wire.JobList
+	(*CancelJob)(nil),    // 21: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),  // 22: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil), // 23: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),        // 24: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
-	2,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
-	3,  // 1: spindle.executor.wire.Envelope.registered:type_name -> spindle.executor.wire.Registered
-	4,  // 2: spindle.executor.wire.Envelope.rejected:type_name -> spindle.executor.wire.Rejected
-	5,  // 3: spindle.executor.wire.Envelope.launch_batch:type_name -> spindle.executor.wire.LaunchBatch
-	8,  // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
-	9,  // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
-	11, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	13, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	14, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	15, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	17, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	18, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	19, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	20, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	21, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	22, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	23, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
-	12, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
-	6,  // 18: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	7,  // 19: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	10, // 20: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 21: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	16, // 22: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	16, // 23: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	24, // [24:24] is the sub-list for method output_type
-	24, // [24:24] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
+	4,  // 1: spindle.executor.wire.Envelope.registered:type_name -> spindle.executor.wire.Registered
+	5,  // 2: spindle.executor.wire.Envelope.rejected:type_name -> spindle.executor.wire.Rejected
+	6,  // 3: spindle.executor.wire.Envelope.launch_batch:type_name -> spindle.executor.wire.LaunchBatch
+	9,  // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
+	10, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
+	12, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
+	14, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	15, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	16, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	18, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	19, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	20, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	21, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	22, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	23, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	24, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	13, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
+	2,  // 18: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
+	7,  // 19: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	8,  // 20: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	11, // 21: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 22: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	17, // 23: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	17, // 24: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	25, // [25:25] is the sub-list for method output_type
+	25, // [25:25] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2140,7 +2216,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   23,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -307,6 +307,62 @@ func (x *ContainerTokenIdentifierProto) GetAllocationRequestId() int64 {
 	return Default_ContainerTokenIdentifierProto_AllocationRequestId
 }
 
+// Kind YARN_CLIENT_TOKEN: lets a client call the ApplicationMaster. The RM
+// puts one in the application reports of callers the application's ACLs
+// let view it; its password is HMAC-SHA1 of these bytes under the master
+// key the AM got at registration.
+type ClientToAMTokenIdentifierProto struct {
+	state         protoimpl.MessageState     `protogen:"open.v1"`
+	AppAttemptId  *ApplicationAttemptIdProto `protobuf:"bytes,1,opt,name=appAttemptId" json:"appAttemptId,omitempty"`
+	ClientName    *string                    `protobuf:"bytes,2,opt,name=clientName" json:"clientName,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClientToAMTokenIdentifierProto) Reset() {
+	*x = ClientToAMTokenIdentifierProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_security_token_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClientToAMTokenIdentifierProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClientToAMTokenIdentifierProto) ProtoMessage() {}
+
+func (x *ClientToAMTokenIdentifierProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_security_token_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClientToAMTokenIdentifierProto.ProtoReflect.Descriptor instead.
+func (*ClientToAMTokenIdentifierProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ClientToAMTokenIdentifierProto) GetAppAttemptId() *ApplicationAttemptIdProto {
+	if x != nil {
+		return x.AppAttemptId
+	}
+	return nil
+}
+
+func (x *ClientToAMTokenIdentifierProto) GetClientName() string {
+	if x != nil && x.ClientName != nil {
+		return *x.ClientName
+	}
+	return ""
+}
+
 var File_yarnpb_hadoopyarn_yarn_security_token_proto protoreflect.FileDescriptor
 
 const file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDesc = "" +
@@ -336,7 +392,12 @@ const file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDesc = "" +
 	"\rcontainerType\x18\f \x01(\x0e2'.spindle.hadoop.yarn.ContainerTypeProtoR\rcontainerType\x12Y\n" +
 	"\rexecutionType\x18\r \x01(\x0e2'.spindle.hadoop.yarn.ExecutionTypeProto:\n" +
 	"GUARANTEEDR\rexecutionType\x126\n" +
-	"\x15allocation_request_id\x18\x0f \x01(\x03:\x02-1R\x13allocationRequestIdB3Z1github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"\x15allocation_request_id\x18\x0f \x01(\x03:\x02-1R\x13allocationRequestId\"\x94\x01\n" +
+	"\x1eClientToAMTokenIdentifierProto\x12R\n" +
+	"\fappAttemptId\x18\x01 \x01(\v2..spindle.hadoop.yarn.ApplicationAttemptIdProtoR\fappAttemptId\x12\x1e\n" +
+	"\n" +
+	"clientName\x18\x02 \x01(\tR\n" +
+	"clientNameB3Z1github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 
 var (
 	file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDescOnce sync.Once
@@ -350,33 +411,35 @@ func file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDescGZIP() []byte {
 	return file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDescData
 }
 
-var file_yarnpb_hadoopyarn_yarn_security_token_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_yarnpb_hadoopyarn_yarn_security_token_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_yarnpb_hadoopyarn_yarn_security_token_proto_goTypes = []any{
-	(*AMRMTokenIdentifierProto)(nil),      // 0: spindle.hadoop.yarn.AMRMTokenIdentifierProto
-	(*NMTokenIdentifierProto)(nil),        // 1: spindle.hadoop.yarn.NMTokenIdentifierProto
-	(*ContainerTokenIdentifierProto)(nil), // 2: spindle.hadoop.yarn.ContainerTokenIdentifierProto
-	(*ApplicationAttemptIdProto)(nil),     // 3: spindle.hadoop.yarn.ApplicationAttemptIdProto
-	(*NodeIdProto)(nil),                   // 4: spindle.hadoop.yarn.NodeIdProto
-	(*ContainerIdProto)(nil),              // 5: spindle.hadoop.yarn.ContainerIdProto
-	(*ResourceProto)(nil),                 // 6: spindle.hadoop.yarn.ResourceProto
-	(*PriorityProto)(nil),                 // 7: spindle.hadoop.yarn.PriorityProto
-	(ContainerTypeProto)(0),               // 8: spindle.hadoop.yarn.ContainerTypeProto
-	(ExecutionTypeProto)(0),               // 9: spindle.hadoop.yarn.ExecutionTypeProto
+	(*AMRMTokenIdentifierProto)(nil),       // 0: spindle.hadoop.yarn.AMRMTokenIdentifierProto
+	(*NMTokenIdentifierProto)(nil),         // 1: spindle.hadoop.yarn.NMTokenIdentifierProto
+	(*ContainerTokenIdentifierProto)(nil),  // 2: spindle.hadoop.yarn.ContainerTokenIdentifierProto
+	(*ClientToAMTokenIdentifierProto)(nil), // 3: spindle.hadoop.yarn.ClientToAMTokenIdentifierProto
+	(*ApplicationAttemptIdProto)(nil),      // 4: spindle.hadoop.yarn.ApplicationAttemptIdProto
+	(*NodeIdProto)(nil),                    // 5: spindle.hadoop.yarn.NodeIdProto
+	(*ContainerIdProto)(nil),               // 6: spindle.hadoop.yarn.ContainerIdProto
+	(*ResourceProto)(nil),                  // 7: spindle.hadoop.yarn.ResourceProto
+	(*PriorityProto)(nil),                  // 8: spindle.hadoop.yarn.PriorityProto
+	(ContainerTypeProto)(0),                // 9: spindle.hadoop.yarn.ContainerTypeProto
+	(ExecutionTypeProto)(0),                // 10: spindle.hadoop.yarn.ExecutionTypeProto
 }
 var file_yarnpb_hadoopyarn_yarn_security_token_proto_depIdxs = []int32{
-	3, // 0: spindle.hadoop.yarn.AMRMTokenIdentifierProto.appAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
-	3, // 1: spindle.hadoop.yarn.NMTokenIdentifierProto.appAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
-	4, // 2: spindle.hadoop.yarn.NMTokenIdentifierProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	5, // 3: spindle.hadoop.yarn.ContainerTokenIdentifierProto.containerId:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	6, // 4: spindle.hadoop.yarn.ContainerTokenIdentifierProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
-	7, // 5: spindle.hadoop.yarn.ContainerTokenIdentifierProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	8, // 6: spindle.hadoop.yarn.ContainerTokenIdentifierProto.containerType:type_name -> spindle.hadoop.yarn.ContainerTypeProto
-	9, // 7: spindle.hadoop.yarn.ContainerTokenIdentifierProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	8, // [8:8] is the sub-list for method output_type
-	8, // [8:8] is the sub-list for method input_type
-	8, // [8:8] is the sub-list for extension type_name
-	8, // [8:8] is the sub-list for extension extendee
-	0, // [0:8] is the sub-list for field type_name
+	4,  // 0: spindle.hadoop.yarn.AMRMTokenIdentifierProto.appAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	4,  // 1: spindle.hadoop.yarn.NMTokenIdentifierProto.appAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	5,  // 2: spindle.hadoop.yarn.NMTokenIdentifierProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	6,  // 3: spindle.hadoop.yarn.ContainerTokenIdentifierProto.containerId:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	7,  // 4: spindle.hadoop.yarn.ContainerTokenIdentifierProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
+	8,  // 5: spindle.hadoop.yarn.ContainerTokenIdentifierProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	9,  // 6: spindle.hadoop.yarn.ContainerTokenIdentifierProto.containerType:type_name -> spindle.hadoop.yarn.ContainerTypeProto
+	10, // 7: spindle.hadoop.yarn.ContainerTokenIdentifierProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
+	4,  // 8: spindle.hadoop.yarn.ClientToAMTokenIdentifierProto.appAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	9,  // [9:9] is the sub-list for method output_type
+	9,  // [9:9] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_yarnpb_hadoopyarn_yarn_security_token_proto_init() }
@@ -391,7 +454,7 @@ func file_yarnpb_hadoopyarn_yarn_security_token_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDesc), len(file_yarnpb_hadoopyarn_yarn_security_token_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

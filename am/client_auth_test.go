@@ -1,0 +1,70 @@
+package am
+
+import (
+	"crypto/hmac"
+	"crypto/sha1"
+	"errors"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// A session on a secure cluster admits a request only with a client-to-AM
+// token of its application, and then only what the ACL lets its client
+// do: here bob may view and not modify, alice may both.
+func TestSecureSessionWantsClientTokens(t *testing.T) {
+	key := []byte("client-to-am master key")
+	app := &hadoopyarn.ApplicationIdProto{ClusterTimestamp: proto.Int64(1795000000000), Id: proto.Int32(3)}
+	token := func(client string, k []byte) *wire.ClientToken {
+		id, err := proto.Marshal(&hadoopyarn.ClientToAMTokenIdentifierProto{
+			AppAttemptId: &hadoopyarn.ApplicationAttemptIdProto{ApplicationId: app, AttemptId: proto.Int32(1)}, ClientName: proto.String(client)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mac := hmac.New(sha1.New, k)
+		mac.Write(id)
+		return &wire.ClientToken{Identifier: id, Password: mac.Sum(nil)}
+	}
+	acl := func(client string, modify bool) error {
+		if client == "alice@EXAMPLE.COM" || (client == "bob@EXAMPLE.COM" && !modify) {
+			return nil
+		}
+		return errors.New("not allowed")
+	}
+	d, _ := startSessionWith(t, clientAuth(yarn.ClientTokenVerifier{MasterKey: key, App: app}, acl))
+	list := func(tok *wire.ClientToken) *wire.Envelope {
+		return &wire.Envelope{Message: &wire.Envelope_ListJobs{ListJobs: &wire.ListJobs{}}, ClientToken: tok}
+	}
+	stop := func(tok *wire.ClientToken) *wire.Envelope {
+		return &wire.Envelope{Message: &wire.Envelope_StopSession{StopSession: &wire.StopSession{Reason: "test"}}, ClientToken: tok}
+	}
+	for _, tc := range []struct {
+		name   string
+		req    *wire.Envelope
+		refuse string // "" : answered
+	}{
+		{"no token", list(nil), "needs the client-to-AM token"},
+		{"a token of another key", list(token("alice@EXAMPLE.COM", []byte("forged"))), "not the RM's"},
+		{"a viewer lists", list(token("bob@EXAMPLE.COM", key)), ""},
+		{"a viewer stops", stop(token("bob@EXAMPLE.COM", key)), "bob@EXAMPLE.COM: not allowed"},
+		{"a stranger lists", list(token("eve@EXAMPLE.COM", key)), "eve@EXAMPLE.COM: not allowed"},
+		{"the owner stops", stop(token("alice@EXAMPLE.COM", key)), ""},
+	} {
+		out, err := request(t, d, sessionSecret, tc.req)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("%s: %v, %v", tc.name, out, err)
+		}
+		got := out[0].GetRejected().GetReason()
+		if tc.refuse == "" && out[0].GetRejected() != nil {
+			t.Errorf("%s: refused: %s", tc.name, got)
+		}
+		if tc.refuse != "" && !strings.Contains(got, tc.refuse) {
+			t.Errorf("%s: answered %v, want a refusal saying %q", tc.name, out[0], tc.refuse)
+		}
+	}
+}
