@@ -71,7 +71,7 @@ type AppMaster struct {
 	// requests carrying a client-to-AM token, and then asks ClientACL;
 	// nil allows every holder of a token.
 	ClientACL func(client string, modify bool) error
-	Log         logrus.FieldLogger
+	Log       logrus.FieldLogger
 }
 
 // RunAppMaster registers with the RM, serves the tracking page, runs the
