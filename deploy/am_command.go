@@ -26,6 +26,7 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/namenode"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
@@ -36,6 +37,11 @@ const (
 	amExecutorFiles = "executor-resources.pb" // the executors' local resources
 	// amAllocationFile is spindle.scheduler.allocation.file's copy.
 	amAllocationFile = "fairscheduler.xml"
+	// On a Kerberos cluster: the krb5.conf the submitter logged in with,
+	// and spindle.kerberos.keytab's copy, so the AM can log in to fetch
+	// fresh tokens.
+	amKrb5Conf = "krb5.conf"
+	amKeytab   = "spindle.keytab"
 )
 
 // printTimings reports how long the application took to get going, from
@@ -179,10 +185,26 @@ func runAM(c *cli.Context) error {
 	}
 	executorCreds := &credentials.Credentials{}
 	executorCreds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: secret})
+	// Executors and their tasks get the application's delegation tokens
+	// (HDFS's, on a Kerberos cluster); the AMRMToken is the AM's alone.
+	delegation := delegationTokens(creds)
+	for _, t := range delegation {
+		executorCreds.AddToken(t)
+	}
 	if launch.Tokens, err = credentialBytes(executorCreds); err != nil {
 		return err
 	}
 	app, err := executorLaunch(conf, appID)
+	if err != nil {
+		return err
+	}
+	ctx, end := context.WithCancelCause(c.Context)
+	defer end(nil)
+	refresh, err := credentialsRefresh(ctx, conf, hconf, delegation, secret, end, log)
+	if err != nil {
+		return err
+	}
+	acls, err := readACLs(conf, user)
 	if err != nil {
 		return err
 	}
@@ -193,7 +215,7 @@ func runAM(c *cli.Context) error {
 			return errors.New("the container's credentials hold no session secret")
 		}
 	}
-	sum, runErr := am.RunAppMaster(c.Context, am.AppMaster{Job: job, SessionSecret: sessionSecret,
+	sum, runErr := am.RunAppMaster(ctx, am.AppMaster{Credentials: refresh, ClientACL: acls.check, Job: job, SessionSecret: sessionSecret,
 		PoolNotice: func(pool string) string { return undefinedPoolNotice(conf, pool, schedCfg.Pools) }, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
 		RM: rm, NodeManagers: opts, Executors: launch, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), Launch: app,
 		NodeLabel: policy.NodeLabel, PortInNodeName: policy.PortInNodeName, Log: log,
@@ -201,7 +223,7 @@ func runAM(c *cli.Context) error {
 		// next one needs the files.
 		BeforeUnregister: func(ctx context.Context, f core.Final) {
 			if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
-				removeStaging(ctx, log, hconf, user, dir)
+				removeStaging(ctx, log, hconf, user, dir, delegation)
 			}
 		}})
 	if job != nil {
@@ -214,15 +236,60 @@ func runAM(c *cli.Context) error {
 // removeStaging removes the application's staging directory, saying in
 // the log whether it could: a directory left behind is no reason to fail
 // a job that succeeded.
-func removeStaging(ctx context.Context, log logrus.FieldLogger, hconf *hadoopconf.Conf, user, dir string) {
-	st, err := staging.New(hconf, user)
-	if err == nil {
-		err = st.Remove(ctx, dir)
-		st.Close()
+func removeStaging(ctx context.Context, log logrus.FieldLogger, hconf *hadoopconf.Conf, user, dir string, tokens []credentials.Token) {
+	var err error
+	if method, _ := hconf.Authentication(); method == hadoopconf.AuthKerberos {
+		err = removeWithToken(ctx, hconf, user, dir, tokens)
+	} else {
+		var st *staging.Stager
+		if st, err = staging.New(hconf, user, nil); err == nil {
+			err = st.Remove(ctx, dir)
+			st.Close()
+		}
 	}
 	if err != nil {
 		log.WithError(err).WithField("dir", dir).Warn("the staging directory is left behind")
 		return
 	}
 	log.WithField("dir", dir).Info("removed the staging directory")
+}
+
+// delegationTokens are the tokens of the AM's credentials its executors
+// get: all but the AMRMToken.
+func delegationTokens(creds *credentials.Credentials) []credentials.Token {
+	var out []credentials.Token
+	for _, t := range creds.Tokens {
+		if t.Kind != yarn.AMRMTokenKind {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// removeWithToken removes dir on a Kerberos cluster, where the AM has no
+// ticket: over Spindle's own NameNode client with the application's HDFS
+// delegation token, which colinmarc/hdfs cannot authenticate with.
+func removeWithToken(ctx context.Context, hconf *hadoopconf.Conf, user, dir string, tokens []credentials.Token) error {
+	fsURI, err := hconf.DefaultFS()
+	if err != nil {
+		return err
+	}
+	addrs, _, err := hconf.NameNodes(fsURI)
+	if err != nil {
+		return err
+	}
+	opts, err := yarn.ClientOptions(hconf, user)
+	if err != nil {
+		return err
+	}
+	for _, t := range tokens {
+		opts.Auth.Tokens = append(opts.Auth.Tokens, t.Proto())
+	}
+	nn, err := namenode.New(addrs, opts)
+	if err != nil {
+		return err
+	}
+	defer nn.Close()
+	_, err = nn.Delete(ctx, dir, true)
+	return err
 }

@@ -45,18 +45,18 @@ func withApplication(c *cli.Context, fn func(ctx context.Context, rm *yarn.Appli
 	if err != nil {
 		return err
 	}
-	rm, _, err := yarnapp.Connect()
+	conn, err := connectWithDefaults()
 	if err != nil {
 		return err
 	}
-	defer rm.Close()
+	defer conn.Close()
 	ctx, cancel := context.WithTimeout(c.Context, appCommandTimeout)
 	defer cancel()
-	r, err := report(ctx, rm, id)
+	r, err := report(ctx, conn.RM, id)
 	if err != nil {
 		return err
 	}
-	return fn(ctx, rm, id, r)
+	return fn(ctx, conn.RM, id, r)
 }
 
 func statusCommand() *cli.Command {
@@ -128,11 +128,12 @@ func listCommand() *cli.Command {
 		Usage: "list Spindle applications on YARN (running ones; --all for ended ones too)",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "include applications that have ended"}},
 		Action: func(c *cli.Context) error {
-			rm, _, err := yarnapp.Connect()
+			conn, err := connectWithDefaults()
 			if err != nil {
 				return err
 			}
-			defer rm.Close()
+			defer conn.Close()
+			rm := conn.RM
 			ctx, cancel := context.WithTimeout(c.Context, appCommandTimeout)
 			defer cancel()
 			req := &hadoopyarn.GetApplicationsRequestProto{ApplicationTypes: []string{"SPINDLE"}}

@@ -49,14 +49,20 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 	if report.GetRpcPort() <= 0 {
 		return session.Client{}, r, fmt.Errorf("session %s: its application master has not said where it takes clients yet", id)
 	}
-	return session.Client{Addr: net.JoinHostPort(report.GetHost(), strconv.Itoa(int(report.GetRpcPort()))), Secret: secret}, r, nil
+	client := session.Client{Addr: net.JoinHostPort(report.GetHost(), strconv.Itoa(int(report.GetRpcPort()))), Secret: secret}
+	// On a secure cluster the RM hands a client-to-AM token to those the
+	// application's ACLs let view it; the session wants it.
+	if t := report.GetClientToAmToken(); t != nil {
+		client.Token = &wire.ClientToken{Identifier: t.GetIdentifier(), Password: t.GetPassword()}
+	}
+	return client, r, nil
 }
 
 // yarnSession reaches a YARN session's application through the RM: one
 // connection, for as many reports as its user wants.
 type yarnSession struct {
-	rm *yarn.ApplicationClient
-	id *hadoopyarn.ApplicationIdProto
+	conn *yarnapp.Connection
+	id   *hadoopyarn.ApplicationIdProto
 }
 
 func sessionRM(id string) (yarnSession, error) {
@@ -64,19 +70,22 @@ func sessionRM(id string) (yarnSession, error) {
 	if err != nil {
 		return yarnSession{}, err
 	}
-	rm, _, err := yarnapp.Connect()
+	conn, err := connectWithDefaults()
 	if err != nil {
 		return yarnSession{}, err
 	}
-	return yarnSession{rm, appID}, nil
+	return yarnSession{conn, appID}, nil
 }
 
 // report is the session's application report.
 func (y yarnSession) report(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
-	return report(ctx, y.rm, y.id)
+	return report(ctx, y.conn.RM, y.id)
 }
 
-func (y yarnSession) Close() error { return y.rm.Close() }
+func (y yarnSession) Close() error {
+	y.conn.Close()
+	return nil
+}
 
 func jobsCommand() *cli.Command {
 	return &cli.Command{

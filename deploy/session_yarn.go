@@ -45,7 +45,7 @@ func startYarnSession(c *cli.Context, conf *config.Config) error {
 	if err != nil {
 		return err
 	}
-	defer app.rm.Close()
+	defer app.conn.Close()
 	defer app.stager.Close()
 	// Recorded at once: a start interrupted from here on leaves a session
 	// that `spindle session stop` (or `spindle kill`) can end.

@@ -65,7 +65,7 @@ func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *j
 	if err != nil {
 		return err
 	}
-	defer app.rm.Close()
+	defer app.conn.Close()
 	defer app.stager.Close()
 	fmt.Fprintf(c.App.Writer, "submitted %s\n", app.appID)
 	if !c.Bool("wait") || c.Bool("no-wait") {
@@ -93,10 +93,11 @@ type yarnApp struct {
 	sessionSecret []byte
 }
 
-// submitted is an application YARN has accepted. The caller closes rm
+// submitted is an application YARN has accepted. The caller closes conn
 // and stager.
 type submitted struct {
-	rm     *yarn.ApplicationClient
+	conn   *yarnapp.Connection
+	rm     *yarn.ApplicationClient // conn.RM
 	id     *hadoopyarn.ApplicationIdProto
 	appID  string
 	stager *staging.Stager
@@ -107,16 +108,24 @@ type submitted struct {
 // An interrupt before the submission removes the staged files.
 func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app yarnApp) (_ *submitted, err error) {
 	ctx := c.Context
-	rm, hconf, err := yarnapp.Connect()
+	login, err := kerberosLogin(conf)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := yarnapp.Connect(login)
 	if err != nil {
 		return nil, err
 	}
 	defer func() {
 		if err != nil {
-			rm.Close()
+			conn.Close()
 		}
 	}()
-	user := yarnapp.User(os.LookupEnv)
+	rm, hconf, user := conn.RM, conn.Conf, conn.User
+	acls, err := readACLs(conf, user)
+	if err != nil {
+		return nil, err
+	}
 	s := &settings{c: conf}
 	profiles, stageProfiles, err := executorProfiles(conf, app.job)
 	if err != nil {
@@ -168,6 +177,9 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	if allocationFile != "" {
 		over["spindle.scheduler.allocation.file"] = amAllocationFile
 	}
+	if conn.Identity != nil && login.Keytab != "" {
+		over["spindle.kerberos.keytab"] = amKeytab
+	}
 	if err := writeSettings(settingsFile, conf, over); err != nil {
 		return nil, err
 	}
@@ -197,6 +209,17 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 			files = append(files, staging.File{Local: filepath.Join(confDir, f), Name: f})
 		}
 	}
+	amEnv := "HADOOP_CONF_DIR=$PWD"
+	if conn.Identity != nil {
+		files = append(files, staging.File{Local: conn.Identity.ConfigPath, Name: amKrb5Conf})
+		amEnv += " KRB5_CONFIG=$PWD/" + amKrb5Conf
+		if login.Keytab != "" {
+			// Staged like every file, into the application's own 0700
+			// directory; the NodeManager localizes it for this
+			// application alone.
+			files = append(files, staging.File{Local: login.Keytab, Name: amKeytab})
+		}
+	}
 	shipped, err := shippedFiles(c.String("files"))
 	if err != nil {
 		return nil, err
@@ -209,11 +232,23 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	if app.sessionSecret != nil {
 		creds.AddSecret(credentials.Secret{Alias: session.SecretAlias, Value: app.sessionSecret})
 	}
+	if conn.Identity != nil {
+		// No container has a ticket: the NodeManagers localize, and the
+		// AM and tasks reach HDFS, with the application's tokens.
+		delegation, err := conn.DelegationTokens(ctx, s.str("spindle.kerberos.access.hadoopFileSystems"))
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range delegation {
+			log.WithField("token", t.String()).Info("got a delegation token")
+			creds.AddToken(t)
+		}
+	}
 	tokens, err := credentialBytes(creds)
 	if err != nil {
 		return nil, err
 	}
-	stager, err := staging.New(hconf, user)
+	stager, err := staging.New(hconf, user, conn.Identity)
 	if err != nil {
 		return nil, err
 	}
@@ -239,11 +274,12 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 			env = append(env, &hadoopyarn.StringStringMapProto{Key: proto.String(k), Value: proto.String(v)})
 		}
 		amSpec := &hadoopyarn.ContainerLaunchContextProto{
-			LocalResources: resources,
-			Environment:    env,
-			Tokens:         tokens,
+			LocalResources:   resources,
+			Environment:      env,
+			Tokens:           tokens,
+			Application_ACLs: acls.yarn(),
 			// The Hadoop configuration shipped beside it names the scheduler.
-			Command: []string{"HADOOP_CONF_DIR=$PWD " + amCommand + " 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
+			Command: []string{amEnv + " " + amCommand + " 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
 		}
 		log.WithFields(logrus.Fields{"queue": queue, "name": app.name, "am_memory_mb": amMem, "am_cores": amCores, "max_attempts": attempts}).
 			Info("submitting the application")
@@ -264,7 +300,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 		stager.Close()
 		return nil, err
 	}
-	return &submitted{rm: rm, id: newApp.GetApplicationId(), appID: appID, stager: stager, dir: dir}, nil
+	return &submitted{conn: conn, rm: rm, id: newApp.GetApplicationId(), appID: appID, stager: stager, dir: dir}, nil
 }
 
 // stageAndSubmit stages files into dir, then a file naming those of them

@@ -64,7 +64,7 @@ func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 		}
 		files = append(files, staging.File{Local: p, Name: name})
 	}
-	stager, err := staging.New(hadoopconf.New(hadoopconf.Env{}), "alice") // fs.defaultFS file:///
+	stager, err := staging.New(hadoopconf.New(hadoopconf.Env{}), "alice", nil) // fs.defaultFS file:///
 	if err != nil {
 		t.Fatal(err)
 	}

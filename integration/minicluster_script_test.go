@@ -47,15 +47,15 @@ func startOrFail(t *testing.T, dir string, env []string) {
 		}
 		script(t, env, "stop", dir)
 	})
-	confDir, err := testcluster.Start(dir, env)
+	printed, err := testcluster.Start(dir, env)
 	if err != nil {
 		if os.Getenv("CI") != "true" {
 			t.Skipf("the mini cluster did not start (with CI=true this fails): %v", err)
 		}
 		t.Fatal(err)
 	}
-	if want := filepath.Join(dir, "conf"); confDir != want {
-		t.Fatalf("start printed HADOOP_CONF_DIR=%s as its last line, want %s", confDir, want)
+	if want := filepath.Join(dir, "conf"); printed["HADOOP_CONF_DIR"] != want {
+		t.Fatalf("start printed HADOOP_CONF_DIR=%s as its last line, want %s", printed["HADOOP_CONF_DIR"], want)
 	}
 }
 

@@ -51,7 +51,7 @@ func stagedFiles(t *testing.T) ([]staging.File, [][]byte) {
 func stagerFor(t *testing.T, c *testcluster.Cluster) *staging.Stager {
 	t.Helper()
 	conf, _ := clientConfig(t, c)
-	st, err := staging.New(conf, userName(t))
+	st, err := staging.New(conf, userName(t), nil)
 	if err != nil {
 		t.Fatalf("staging.New: %v", err)
 	}

@@ -133,6 +133,23 @@ var registry = []Key{
 		Meaning: "first allocate interval while containers are owed; it doubles up to the heartbeat interval"},
 	{Name: "spindle.yarn.mode", Default: "coarse", Kind: KindEnum, Values: []string{"coarse", "fine"},
 		Meaning: "coarse (long-lived executors) or fine (a container per task)"},
+
+	// Kerberos (hadoop.security.authentication=kerberos).
+	{Name: "spindle.kerberos.principal", Kind: KindString,
+		Meaning: "principal to log in as with spindle.kerberos.keytab (default: the ticket cache kinit wrote, KRB5CCNAME)"},
+	{Name: "spindle.kerberos.keytab", Kind: KindString,
+		Meaning: "keytab of spindle.kerberos.principal; shipped to a session's ApplicationMaster so it can log in again and fetch fresh tokens"},
+	{Name: "spindle.kerberos.access.hadoopFileSystems", Kind: KindString,
+		Meaning: "comma-separated hdfs:// file systems besides fs.defaultFS whose delegation tokens the application gets"},
+	{Name: "spindle.kerberos.renewal.ratio", Default: "0.75", Kind: KindFloat,
+		check:   floatCheck("want a fraction between 0 and 1", func(f float64) bool { return f > 0 && f < 1 }),
+		Meaning: "fraction of a delegation token's lifetime after which a session's ApplicationMaster fetches fresh ones"},
+	{Name: "spindle.acls.enable", Default: "false", Kind: KindBool,
+		Meaning: "check who may view and modify the application (YARN's application ACLs, and a secure session's clients)"},
+	{Name: "spindle.ui.view.acls", Kind: KindString,
+		Meaning: "users and groups, besides the owner, who may view the application (Hadoop's \"users groups\" form; * is everyone)"},
+	{Name: "spindle.modify.acls", Kind: KindString,
+		Meaning: "users and groups, besides the owner, who may modify it: kill it, submit to and cancel jobs of a session"},
 }
 
 // byName indexes the registry.

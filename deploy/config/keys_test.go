@@ -81,6 +81,13 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
 		"spindle.yarn.executor.nodeLabelExpression":                  "",
 		"spindle.yarn.mode":                                          "coarse",
+		"spindle.kerberos.principal":                                 "",
+		"spindle.kerberos.keytab":                                    "",
+		"spindle.kerberos.access.hadoopFileSystems":                  "",
+		"spindle.kerberos.renewal.ratio":                             0.75,
+		"spindle.acls.enable":                                        false,
+		"spindle.ui.view.acls":                                       "",
+		"spindle.modify.acls":                                        "",
 
 		"spindle.locality.wait":                                          3 * time.Second,
 		"spindle.excludeOnFailure.enabled":                               false,

@@ -14,6 +14,9 @@ import (
 type Client struct {
 	Addr   string
 	Secret []byte
+	// Token is the client-to-AM token of a session on a secure cluster,
+	// from its application report; every request carries it.
+	Token *wire.ClientToken
 }
 
 // ErrRefused wraps the reason a session gave for refusing a request.
@@ -29,6 +32,7 @@ func (c Client) do(ctx context.Context, req *wire.Envelope, each func(*wire.Enve
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
+	req.ClientToken = c.Token
 	if err := conn.Send(req); err != nil {
 		return err
 	}

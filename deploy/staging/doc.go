@@ -3,7 +3,7 @@
 // on fs.defaultFS and describes each as a LocalResource that the
 // NodeManagers download into the container's working directory.
 //
-//	st, err := staging.New(conf, user)         // hdfs:// or file:// from fs.defaultFS
+//	st, err := staging.New(conf, user, login) // hdfs:// or file:// from fs.defaultFS
 //	defer st.Close()
 //	dir := staging.StagingDir(settings.StagingDir, user, appID)
 //	res, err := st.Stage(ctx, dir, []staging.File{

@@ -14,6 +14,7 @@ import (
 	"github.com/colinmarc/hdfs/v2"
 
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
+	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
 )
 
 // Hadoop's defaults for the keys read here (hdfs-default.xml).
@@ -29,7 +30,7 @@ type hdfsFS struct {
 	blockSize   int64
 }
 
-func newHDFS(conf *hadoopconf.Conf, fsURI *url.URL, user string) (*hdfsFS, error) {
+func newHDFS(conf *hadoopconf.Conf, fsURI *url.URL, user string, id *kerberos.Identity) (*hdfsFS, error) {
 	if user == "" {
 		return nil, errors.New("staging: no user to write to HDFS as")
 	}
@@ -39,15 +40,29 @@ func newHDFS(conf *hadoopconf.Conf, fsURI *url.URL, user string) (*hdfsFS, error
 	// the URI DefaultFS already read. Its addresses are replaced below.
 	hc["fs.defaultFS"] = fsURI.String()
 	opts := hdfs.ClientOptionsFromConf(hc)
-	if opts.KerberosClient != nil {
-		return nil, errors.New("staging: hadoop.security.authentication is kerberos, which staging on HDFS does not support yet")
-	}
 	addrs, _, err := conf.NameNodes(fsURI)
 	if err != nil {
 		return nil, fmt.Errorf("staging: %w", err)
 	}
 	opts.Addresses = addrs
 	opts.User = user
+	// On a Kerberos cluster colinmarc's options carry a placeholder client
+	// that NewClient refuses: only a login can replace it.
+	if opts.KerberosClient != nil {
+		if id == nil {
+			return nil, errors.New("staging: hadoop.security.authentication is kerberos, and this process has no Kerberos login to reach HDFS with")
+		}
+		opts.KerberosClient = id.Client()
+		if len(addrs) == 1 {
+			// colinmarc puts the dialed host for _HOST, an address here;
+			// Hadoop puts the address's canonical name.
+			spn, err := kerberos.ServerPrincipal(conf, kerberos.NameNodeKey, addrs[0])
+			if err != nil {
+				return nil, fmt.Errorf("staging: %w", err)
+			}
+			opts.KerberosServicePrincipleName, _, _ = strings.Cut(spn, "@")
+		}
+	}
 	replication, err := conf.GetInt("dfs.replication", defaultReplication)
 	if err != nil {
 		return nil, fmt.Errorf("staging: %w", err)

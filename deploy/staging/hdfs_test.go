@@ -36,13 +36,13 @@ func TestNewRefusesWhatItCannotStageOn(t *testing.T) {
 	}{
 		{confWith("fs.defaultFS", "s3a://bucket"), "alice", "cannot stage files on s3a://"},
 		{confWith("fs.defaultFS", "hdfs://nn:8020"), "", "no user"},
-		{confWith("fs.defaultFS", "hdfs://nn:8020", "hadoop.security.authentication", "kerberos"), "alice", "kerberos"},
+		{confWith("fs.defaultFS", "hdfs://nn:8020", "hadoop.security.authentication", "kerberos"), "alice", "kerberos, and this process has no Kerberos login"},
 		{confWith("fs.defaultFS", "hdfs://nn:8020", "dfs.blocksize", "big"), "alice", `dfs.blocksize = "big"`},
 		// No panic in colinmarc/hdfs on a value with spaces around it.
 		{confWith("fs.defaultFS", " hdfs://nn:8020 ", "dfs.blocksize", "big"), "alice", `dfs.blocksize = "big"`},
 		{confWith("fs.defaultFS", "hdfs://nn:8020", "dfs.replication", "two"), "alice", "dfs.replication"},
 	} {
-		s, err := New(tc.conf, tc.user)
+		s, err := New(tc.conf, tc.user, nil)
 		if err == nil {
 			s.Close()
 		}

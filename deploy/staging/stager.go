@@ -12,6 +12,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
 )
 
 // Stager uploads files to fs.defaultFS and describes them as YARN
@@ -40,8 +41,9 @@ type fileSystem interface {
 }
 
 // New returns a Stager for conf's fs.defaultFS: HDFS (hdfs://), reached as
-// user, or the local file system (file://).
-func New(conf *hadoopconf.Conf, user string) (*Stager, error) {
+// user, or the local file system (file://). On a Kerberos cluster HDFS is
+// reached as id, which must then be a login.
+func New(conf *hadoopconf.Conf, user string, id *kerberos.Identity) (*Stager, error) {
 	fsURI, err := conf.DefaultFS()
 	if err != nil {
 		return nil, fmt.Errorf("staging: %w", err)
@@ -53,7 +55,7 @@ func New(conf *hadoopconf.Conf, user string) (*Stager, error) {
 	var fsys fileSystem
 	switch fsURI.Scheme {
 	case "hdfs":
-		fsys, err = newHDFS(conf, fsURI, user)
+		fsys, err = newHDFS(conf, fsURI, user, id)
 	case "file":
 		fsys = localFS{}
 	default:

@@ -17,7 +17,7 @@ import (
 // localStager stages on the local file system, as for fs.defaultFS file:///.
 func localStager(t *testing.T) *Stager {
 	t.Helper()
-	s, err := New(confWith(), "alice")
+	s, err := New(confWith(), "alice", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

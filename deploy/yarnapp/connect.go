@@ -1,10 +1,12 @@
 package yarnapp
 
 import (
+	"fmt"
 	"os"
 	"os/user"
 
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
+	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
@@ -20,24 +22,65 @@ func User(lookup func(string) (string, bool)) string {
 	return "spindle"
 }
 
-// Connect reads the Hadoop configuration from the environment and returns a
-// client for the ResourceManager(s) it names.
-func Connect() (*yarn.ApplicationClient, *hadoopconf.Conf, error) {
+// Connection is a client of the cluster the environment's Hadoop
+// configuration names.
+type Connection struct {
+	RM   *yarn.ApplicationClient
+	Conf *hadoopconf.Conf
+	// User is who the client acts as: User's answer, or on a Kerberos
+	// cluster the logged-in principal's short name.
+	User string
+	// Identity is the Kerberos login; nil on a cluster without Kerberos.
+	Identity *kerberos.Identity
+}
+
+// Connect reads the Hadoop configuration from the environment and returns
+// a client for the ResourceManager(s) it names. On a Kerberos cluster it
+// logs in as login says first, and fails with what to do when it cannot.
+func Connect(login kerberos.Login) (*Connection, error) {
 	conf, err := hadoopconf.FromEnvironment(os.LookupEnv)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	addrs, err := yarn.Addresses(conf, hadoopconf.RMAddress)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	opts, err := yarn.ClientOptions(conf, User(os.LookupEnv))
+	c := &Connection{Conf: conf, User: User(os.LookupEnv)}
+	opts, err := yarn.ClientOptions(conf, c.User)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	rm, err := yarn.NewApplicationClient(addrs, opts)
+	method, err := conf.Authentication()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return rm, conf, nil
+	if method == hadoopconf.AuthKerberos {
+		if c.Identity, err = kerberos.LogIn(login, os.LookupEnv); err != nil {
+			return nil, fmt.Errorf("hadoop.security.authentication is kerberos: %w", err)
+		}
+		c.User = c.Identity.ShortName()
+		// The connection context names the full principal: anything
+		// else would be impersonation.
+		opts.Auth.User = c.Identity.Principal()
+		if opts.Auth.Kerberos, err = c.Identity.Offers(conf, kerberos.ResourceManagerKey); err != nil {
+			c.Identity.Close()
+			return nil, err
+		}
+	}
+	if c.RM, err = yarn.NewApplicationClient(addrs, opts); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Close closes the client and ends the login.
+func (c *Connection) Close() {
+	if c.RM != nil {
+		c.RM.Close()
+	}
+	if c.Identity != nil {
+		c.Identity.Close()
+	}
 }

@@ -64,6 +64,8 @@ func everyMessage() []*Envelope {
 		{Message: &Envelope_StatsRequest{StatsRequest: &StatsRequest{}}},
 		{Message: &Envelope_Stats{Stats: &Stats{ExecutorSeconds: 1168.5, IdleExecutorSeconds: 677.25, PeakExecutors: 8, ContainerRequests: 23,
 			JobsSucceeded: 11, JobsFailed: 1, JobsCancelled: 2}}},
+		{Message: &Envelope_Credentials{Credentials: &Credentials{File: []byte("HDTS\x00\x01...")}}},
+		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}, ClientToken: &ClientToken{Identifier: []byte("id"), Password: []byte("pw")}},
 	}
 }
 

@@ -31,6 +31,12 @@ type Cluster struct {
 	DefaultFS          string // hdfs://host:port
 	NameNodeAddress    string // host:port
 
+	// On a Kerberized cluster: the clients' krb5.conf, and a user
+	// principal with its keytab.
+	Krb5Config string
+	Principal  string
+	Keytab     string
+
 	owned bool // started by this process, so stopped by it
 }
 
@@ -43,6 +49,11 @@ type Config struct {
 	// RPCProtection sets hadoop.rpc.protection: "integrity" or "privacy"
 	// make token-authenticated connections wrap every packet.
 	RPCProtection string
+	// Kerberos runs a KDC and secures the cluster with it.
+	Kerberos bool
+	// TokenMaxLifetime and TokenRenewInterval, when set, shorten the
+	// delegation tokens' lives (whole seconds).
+	TokenMaxLifetime, TokenRenewInterval time.Duration
 }
 
 // started is one cluster of the process, started on first use.
@@ -143,9 +154,18 @@ func start(cfg Config) (*Cluster, error) {
 	env := append(os.Environ(), ports...)
 	env = append(env, "MINICLUSTER_OWNER_PID="+strconv.Itoa(os.Getpid()))
 	if cfg.RPCProtection != "" {
-		env = append(env, "MINICLUSTER_RPC_PROTECTION="+cfg.RPCProtection)
+		env = append(env, "RPC_PROTECTION="+cfg.RPCProtection)
 	}
-	confDir, err := Start(dir, env)
+	if cfg.Kerberos {
+		env = append(env, "KERBEROS=1")
+	}
+	if cfg.TokenMaxLifetime > 0 {
+		env = append(env, fmt.Sprintf("TOKEN_MAX_LIFETIME_S=%d", int(cfg.TokenMaxLifetime.Seconds())))
+	}
+	if cfg.TokenRenewInterval > 0 {
+		env = append(env, fmt.Sprintf("TOKEN_RENEW_INTERVAL_S=%d", int(cfg.TokenRenewInterval.Seconds())))
+	}
+	printed, err := Start(dir, env)
 	if err != nil {
 		return nil, err
 	}
@@ -153,16 +173,21 @@ func start(cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.ConfDir != confDir {
-		return nil, fmt.Errorf("minicluster.sh printed HADOOP_CONF_DIR=%s but cluster.env says %s", confDir, c.ConfDir)
+	// What a user of a Kerberized cluster copies from its output must be
+	// what the cluster uses.
+	for key, want := range map[string]string{"HADOOP_CONF_DIR": c.ConfDir, "KRB5_CONFIG": c.Krb5Config,
+		"SPINDLE_TEST_PRINCIPAL": c.Principal, "SPINDLE_TEST_KEYTAB": c.Keytab} {
+		if got := printed[key]; got != want || (cfg.Kerberos && want == "") {
+			return nil, fmt.Errorf("minicluster.sh printed %s=%s but cluster.env says %q", key, got, want)
+		}
 	}
 	c.owned = true
 	return c, nil
 }
 
 // Start runs `minicluster.sh start DIR` with env and returns the
-// HADOOP_CONF_DIR its last line names.
-func Start(dir string, env []string) (string, error) {
+// KEY=VALUE lines it printed; its last line must name HADOOP_CONF_DIR.
+func Start(dir string, env []string) (map[string]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, Script(), "start", dir)
@@ -170,15 +195,19 @@ func Start(dir string, env []string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("minicluster.sh start %s: %v\n%s%s", dir, err, stdout.Bytes(), stderr.Bytes())
+		return nil, fmt.Errorf("minicluster.sh start %s: %v\n%s%s", dir, err, stdout.Bytes(), stderr.Bytes())
 	}
 	lines := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
-	last := lines[len(lines)-1]
-	confDir, ok := strings.CutPrefix(last, "HADOOP_CONF_DIR=")
-	if !ok {
-		return "", fmt.Errorf("minicluster.sh start: last line is %q, want HADOOP_CONF_DIR=...", last)
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "HADOOP_CONF_DIR=") {
+		return nil, fmt.Errorf("minicluster.sh start: last line is %q, want HADOOP_CONF_DIR=...", last)
 	}
-	return confDir, nil
+	printed := map[string]string{}
+	for _, l := range lines {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			printed[k] = v
+		}
+	}
+	return printed, nil
 }
 
 func (c *Cluster) stop() error {
@@ -220,6 +249,9 @@ func load(dir string) (*Cluster, error) {
 		DefaultFS:          kv["FS_DEFAULT_FS"],
 		NameNodeAddress:    kv["NAMENODE_ADDRESS"],
 		RPCProtection:      kv["RPC_PROTECTION"],
+		Krb5Config:         kv["KRB5_CONFIG"],
+		Principal:          kv["SPINDLE_TEST_PRINCIPAL"],
+		Keytab:             kv["SPINDLE_TEST_KEYTAB"],
 	}
 	for key, dst := range map[string]*int{"NODEMANAGERS": &c.NodeManagers, "GPUS_PER_NODE": &c.GPUsPerNode} {
 		if *dst, err = strconv.Atoi(kv[key]); err != nil {

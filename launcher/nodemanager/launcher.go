@@ -24,7 +24,7 @@ type Launcher struct {
 	// SetTokens replaces its credentials while containers start.
 	Launch *hadoopyarn.ContainerLaunchContextProto
 
-	mu     sync.Mutex // guards tokens, and Launch once started
+	mu     sync.Mutex                          // guards tokens, and Launch once started
 	tokens map[string]*hadoopcommon.TokenProto // NodeId → NMToken
 	slots  chan struct{}
 }

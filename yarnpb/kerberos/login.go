@@ -39,10 +39,25 @@ type Identity struct {
 	Expires time.Time
 	// FromKeytab tells whether the identity can log in again by itself.
 	FromKeytab bool
+	// ConfigPath is the krb5.conf it logged in with: what a process it
+	// starts elsewhere (an ApplicationMaster) needs to log in too.
+	ConfigPath string
 }
 
 // Principal is the full principal name, user@REALM or service/host@REALM.
 func (id *Identity) Principal() string { return id.principal }
+
+// ShortName is the user name the principal maps to under Hadoop's
+// DEFAULT auth_to_local rule: its first component (alice of alice@REALM
+// and of alice/admin@REALM).
+func (id *Identity) ShortName() string {
+	name, _ := splitPrincipal(id.principal, "")
+	first, _, _ := strings.Cut(name, "/")
+	return first
+}
+
+// Client is the gokrb5 client, for libraries that take one (colinmarc/hdfs).
+func (id *Identity) Client() *client.Client { return id.cl }
 
 // Close stops a keytab login's background renewal and forgets its tickets.
 func (id *Identity) Close() { id.cl.Destroy() }
@@ -50,19 +65,26 @@ func (id *Identity) Close() { id.cl.Destroy() }
 // LogIn logs in as l says. env reads the environment: KRB5_CONFIG names
 // krb5.conf, KRB5CCNAME the ticket cache.
 func LogIn(l Login, env func(string) (string, bool)) (*Identity, error) {
-	conf, err := loadConfig(env)
+	conf, path, err := loadConfig(env)
 	if err != nil {
 		return nil, err
 	}
+	var id *Identity
 	if l.Keytab != "" || l.Principal != "" {
-		return keytabLogin(l, conf)
+		id, err = keytabLogin(l, conf)
+	} else {
+		id, err = cacheLogin(conf, env)
 	}
-	return cacheLogin(conf, env)
+	if err != nil {
+		return nil, err
+	}
+	id.ConfigPath = path
+	return id, nil
 }
 
 // loadConfig reads krb5.conf: the first readable file of KRB5_CONFIG (a
 // colon-separated list, as MIT's library reads it), else /etc/krb5.conf.
-func loadConfig(env func(string) (string, bool)) (*config.Config, error) {
+func loadConfig(env func(string) (string, bool)) (*config.Config, string, error) {
 	const fallback = "/etc/krb5.conf"
 	paths, from := []string{fallback}, fallback
 	if v, ok := env("KRB5_CONFIG"); ok && v != "" {
@@ -74,14 +96,14 @@ func loadConfig(env func(string) (string, bool)) (*config.Config, error) {
 		}
 		conf, err := config.Load(p)
 		if err != nil {
-			return nil, fmt.Errorf("kerberos: reading %s: %v", p, err)
+			return nil, "", fmt.Errorf("kerberos: reading %s: %v", p, err)
 		}
 		if conf.LibDefaults.DefaultRealm == "" {
-			return nil, fmt.Errorf("kerberos: %s names no default_realm in [libdefaults]", p)
+			return nil, "", fmt.Errorf("kerberos: %s names no default_realm in [libdefaults]", p)
 		}
-		return conf, nil
+		return conf, p, nil
 	}
-	return nil, fmt.Errorf("kerberos: no krb5.conf (%s): set KRB5_CONFIG to the cluster's krb5.conf", from)
+	return nil, "", fmt.Errorf("kerberos: no krb5.conf (%s): set KRB5_CONFIG to the cluster's krb5.conf", from)
 }
 
 func keytabLogin(l Login, conf *config.Config) (*Identity, error) {

@@ -1,8 +1,6 @@
 package yarn
 
 import (
-	"fmt"
-
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/sasl"
@@ -24,16 +22,14 @@ func Addresses(conf *hadoopconf.Conf, service hadoopconf.RMService) ([]string, e
 }
 
 // ClientOptions derives how a client acting as user authenticates from
-// conf: hadoop.security.authentication, and hadoop.rpc.protection as the
-// SASL qualities of protection token connections may use (a client offers
-// only those, as Hadoop's does).
+// conf: hadoop.rpc.protection as the SASL qualities of protection token
+// connections may use (a client offers only those, as Hadoop's does). It
+// answers no Kerberos offer: a client that logged in sets Auth.Kerberos
+// (package kerberos), and one that holds tokens (an ApplicationMaster)
+// needs none.
 func ClientOptions(conf *hadoopconf.Conf, user string) (ipc.Options, error) {
-	method, err := conf.Authentication()
-	if err != nil {
+	if _, err := conf.Authentication(); err != nil {
 		return ipc.Options{}, err
-	}
-	if method == hadoopconf.AuthKerberos {
-		return ipc.Options{}, fmt.Errorf("hadoop.security.authentication=kerberos: Spindle does not speak Kerberos (GSSAPI) yet")
 	}
 	protection, err := conf.RPCProtection()
 	if err != nil {

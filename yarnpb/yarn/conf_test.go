@@ -67,9 +67,16 @@ func TestClientOptionsFromProtection(t *testing.T) {
 	}
 }
 
-func TestClientOptionsRefuseKerberosForNow(t *testing.T) {
-	_, err := yarn.ClientOptions(confWith(t, prop("hadoop.security.authentication", "kerberos"), ""), "alice")
-	if err == nil || !strings.Contains(err.Error(), "kerberos") {
-		t.Fatalf("err = %v, want one naming kerberos", err)
+// On a Kerberos cluster the options answer no Kerberos offer by
+// themselves: an AM authenticates with its tokens, and a client's login
+// adds the GSSAPI answer (package kerberos).
+func TestClientOptionsOnKerberos(t *testing.T) {
+	opts, err := yarn.ClientOptions(confWith(t, prop("hadoop.security.authentication", "kerberos"), ""), "alice")
+	if err != nil || opts.Auth.Kerberos != nil {
+		t.Fatalf("options %+v, %v; want no Kerberos answer and no error", opts.Auth, err)
+	}
+	_, err = yarn.ClientOptions(confWith(t, prop("hadoop.security.authentication", "ldap"), ""), "alice")
+	if err == nil || !strings.Contains(err.Error(), "hadoop.security.authentication") {
+		t.Fatalf("an unknown method: %v", err)
 	}
 }
