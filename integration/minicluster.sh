@@ -13,7 +13,13 @@
 #   NODEMANAGERS (2)  GPUS_PER_NODE (4)  HADOOP_VERSION (3.5.0)
 #   MINICLUSTER_NM_MEMORY_MB (8192)  MINICLUSTER_NM_VCORES (8)
 #   MINICLUSTER_HOST (127.0.0.1)
-#   MINICLUSTER_RPC_PROTECTION (authentication | integrity | privacy)
+#   RPC_PROTECTION or MINICLUSTER_RPC_PROTECTION (authentication | integrity |
+#     privacy; RPC_PROTECTION wins when both are set)
+#   KERBEROS (0)  1: a KDC (MiniKdc) and a Kerberized cluster; start then
+#     prints KRB5_CONFIG=, SPINDLE_TEST_PRINCIPAL= and SPINDLE_TEST_KEYTAB=
+#     lines before its last
+#   TOKEN_MAX_LIFETIME_S, TOKEN_RENEW_INTERVAL_S  delegation tokens' lives
+#     (unset: Hadoop's 7 days and 1 day)
 #   MINICLUSTER_RM_PORT (8032)  MINICLUSTER_RM_SCHEDULER_PORT (8030)
 #   MINICLUSTER_RM_TRACKER_PORT (8031)  MINICLUSTER_RM_ADMIN_PORT (8033)
 #   MINICLUSTER_RM_WEB_PORT (8088)  MINICLUSTER_NN_PORT (8020)
@@ -31,6 +37,11 @@ main_class=io.spindle.minicluster.Main
 : "${HADOOP_VERSION:=3.5.0}"
 : "${MINICLUSTER_HOST:=127.0.0.1}"
 : "${MINICLUSTER_RPC_PROTECTION:=authentication}"
+MINICLUSTER_RPC_PROTECTION=${RPC_PROTECTION:-$MINICLUSTER_RPC_PROTECTION}
+: "${KERBEROS:=0}"
+: "${TOKEN_MAX_LIFETIME_S:=0}"
+: "${TOKEN_RENEW_INTERVAL_S:=0}"
+[[ $KERBEROS =~ ^[01]$ ]] || { echo "minicluster: KERBEROS=$KERBEROS: want 0 or 1" >&2; exit 2; }
 : "${MINICLUSTER_RM_PORT:=8032}"
 : "${MINICLUSTER_RM_SCHEDULER_PORT:=8030}"
 : "${MINICLUSTER_RM_TRACKER_PORT:=8031}"
@@ -165,8 +176,10 @@ start() {
   command -v java >/dev/null || die "java not found: the mini cluster needs Java 17"
   command -v mvn >/dev/null || die "mvn not found: the mini cluster needs Maven"
 
-  rm -rf "$dir/conf" "$dir/work" "$dir/logs" "$dir/ready" "$dir/pid" "$dir/cluster.env"
-  mkdir -p "$dir/logs" "$dir/work" "$dir/tmp"
+  rm -rf "$dir/conf" "$dir/work" "$dir/logs" "$dir/ready" "$dir/pid" "$dir/cluster.env" "$dir/kdc" "$dir/krb5.conf" "$dir/site"
+  # DIR/site is on the JVM's classpath, filled by the harness: it must exist
+  # before the JVM looks in it, or the class loader never looks again.
+  mkdir -p "$dir/logs" "$dir/work" "$dir/tmp" "$dir/site"
   build_harness "$dir/logs/build.log"
 
   (
@@ -177,7 +190,7 @@ start() {
       -Dspindle.logs.dir="$dir/logs" \
       -Dhadoop.log.dir="$dir/logs" \
       -Dtest.build.data="$dir/work" \
-      -cp "$build_dir/spindle-minicluster-1.0.jar:$(cat "$build_dir/classpath.txt")" \
+      -cp "$dir/site:$build_dir/spindle-minicluster-1.0.jar:$(cat "$build_dir/classpath.txt")" \
       "$main_class" --dir="$dir" \
       --nodemanagers="$NODEMANAGERS" --gpus-per-node="$GPUS_PER_NODE" \
       --nm-memory-mb="$MINICLUSTER_NM_MEMORY_MB" --nm-vcores="$MINICLUSTER_NM_VCORES" \
@@ -186,7 +199,8 @@ start() {
       --rm-tracker-port="$MINICLUSTER_RM_TRACKER_PORT" --rm-admin-port="$MINICLUSTER_RM_ADMIN_PORT" \
       --rm-web-port="$MINICLUSTER_RM_WEB_PORT" \
       --nn-port="$MINICLUSTER_NN_PORT" --nn-http-port="$MINICLUSTER_NN_HTTP_PORT" \
-      --owner-pid="$MINICLUSTER_OWNER_PID"
+      --owner-pid="$MINICLUSTER_OWNER_PID" --kerberos="$([ "$KERBEROS" = 1 ] && echo true || echo false)" \
+      --token-max-lifetime-s="$TOKEN_MAX_LIFETIME_S" --token-renew-interval-s="$TOKEN_RENEW_INTERVAL_S"
   ) </dev/null >"$dir/logs/minicluster.out" 2>&1 &
   pid=$!
   echo "$pid" >"$dir/pid"
@@ -205,7 +219,12 @@ start() {
     sleep 1
     waited=$((waited + 1))
   done
-  echo "minicluster: up in ${waited}s: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, rpc protection $MINICLUSTER_RPC_PROTECTION, logs in $dir/logs" >&2
+  local secured=""
+  [ "$KERBEROS" = 1 ] && secured=", Kerberos"
+  echo "minicluster: up in ${waited}s: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, rpc protection $MINICLUSTER_RPC_PROTECTION$secured, logs in $dir/logs" >&2
+  # What a client of a Kerberized cluster needs to log in, as written in
+  # cluster.env.
+  grep -E '^(KRB5_CONFIG|SPINDLE_TEST_PRINCIPAL|SPINDLE_TEST_KEYTAB)=' "$dir/cluster.env" || true
   echo "HADOOP_CONF_DIR=$dir/conf"
 }
 

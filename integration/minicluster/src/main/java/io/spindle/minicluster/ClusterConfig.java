@@ -83,9 +83,20 @@ final class ClusterConfig {
   static Configuration clientCore(Settings s, String defaultFS) {
     Configuration conf = new Configuration(false);
     conf.set("fs.defaultFS", defaultFS);
-    conf.set("hadoop.security.authentication", "simple");
+    conf.set("hadoop.security.authentication", s.kerberos ? "kerberos" : "simple");
     conf.set("hadoop.rpc.protection", s.rpcProtection);
+    if (s.kerberos) {
+      conf.set("hadoop.security.auth_to_local", Kerberos.authToLocal());
+    }
     return conf;
+  }
+
+  /**
+   * The servers' principal as clients are told it, with _HOST for the
+   * host they dial, as a real cluster's configuration has it.
+   */
+  private static String clientPrincipal(Kerberos krb) {
+    return "hadoop/_HOST@" + krb.realm();
   }
 
   /**
@@ -93,8 +104,11 @@ final class ClusterConfig {
    * how the scheduler names nodes (host:port here), which an AM needs to
    * exclude one: a cluster shares its yarn-site.xml with its clients.
    */
-  static Configuration clientYarn(Settings s) {
+  static Configuration clientYarn(Settings s, Kerberos krb) {
     Configuration conf = new Configuration(false);
+    if (krb != null) {
+      conf.set(YarnConfiguration.RM_PRINCIPAL, clientPrincipal(krb));
+    }
     conf.set(YarnConfiguration.RM_HOSTNAME, s.host);
     setRMAddresses(conf, s);
     conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
@@ -103,8 +117,11 @@ final class ClusterConfig {
   }
 
   /** hdfs-site.xml for clients. */
-  static Configuration clientHdfs(Settings s, String nnHttpAddress) {
+  static Configuration clientHdfs(Settings s, String nnHttpAddress, Kerberos krb) {
     Configuration conf = new Configuration(false);
+    if (krb != null) {
+      conf.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, clientPrincipal(krb));
+    }
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
     conf.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, nnHttpAddress);
     return conf;

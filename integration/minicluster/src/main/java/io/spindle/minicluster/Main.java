@@ -33,6 +33,7 @@ public final class Main {
 
   private MiniDFSCluster dfs;
   private MiniYARNCluster yarn;
+  private Kerberos kerberos; // null on a cluster without Kerberos
 
   public static void main(String[] args) {
     Settings s;
@@ -70,6 +71,13 @@ public final class Main {
     Files.deleteIfExists(ready.toPath());
 
     Configuration hdfsConf = ClusterConfig.hdfs(s);
+    if (s.kerberos) {
+      kerberos = Kerberos.start(s);
+      kerberos.secure(hdfsConf, s);
+      kerberos.login(hdfsConf);
+      LOG.info("KDC up for {}: {} and {}", kerberos.realm(), kerberos.servicePrincipal(), kerberos.userPrincipal());
+    }
+    writeClasspathSite(s, hdfsConf);
     dfs = new MiniDFSCluster.Builder(hdfsConf, new File(s.workDir(), "dfs"))
         .numDataNodes(1)
         .nameNodePort(s.nnPort)
@@ -78,11 +86,14 @@ public final class Main {
         .build();
     dfs.waitActive();
     String defaultFS = "hdfs://" + s.host + ":" + dfs.getNameNodePort();
-    prepareHdfs(dfs.getFileSystem());
+    prepareHdfs(dfs.getFileSystem(), s.kerberos ? Kerberos.USER : null);
     LOG.info("HDFS is up at {}", defaultFS);
 
     var yarnConf = ClusterConfig.yarn(s);
     yarnConf.set("fs.defaultFS", defaultFS);
+    if (kerberos != null) {
+      kerberos.secure(yarnConf, s);
+    }
     yarn = new MiniYARNCluster("spindle", 1, s.nodeManagers, 1, 1);
     yarn.init(yarnConf);
     yarn.start();
@@ -91,20 +102,28 @@ public final class Main {
     LOG.info("YARN is up with {} NodeManagers of {} GPUs", s.nodeManagers, s.gpusPerNode);
 
     String nnHttp = s.host + ":" + dfs.getNameNode().getHttpAddress().getPort();
-    writeClientConf(s, defaultFS, nnHttp);
-    writeAtomically(new File(s.dir, "cluster.env"), summary(s, defaultFS, nnHttp));
+    writeClientConf(s, defaultFS, nnHttp, kerberos);
+    writeAtomically(new File(s.dir, "cluster.env"), summary(s, defaultFS, nnHttp) + kerberosSummary());
     writeAtomically(ready, "ready\n");
     System.out.println("minicluster: ready");
   }
 
-  /** The directories every Hadoop cluster has and YARN applications expect. */
-  private static void prepareHdfs(FileSystem fs) throws IOException {
+  /**
+   * The directories every Hadoop cluster has and YARN applications expect,
+   * and the test user's home when there is one (a Kerberized cluster's).
+   */
+  private static void prepareHdfs(FileSystem fs, String testUser) throws IOException {
     Path tmp = new Path("/tmp");
     fs.mkdirs(tmp);
     fs.setPermission(tmp, new FsPermission((short) 01777));
     Path user = new Path("/user");
     fs.mkdirs(user);
     fs.setPermission(user, new FsPermission((short) 0777));
+    if (testUser != null) {
+      Path home = new Path(user, testUser);
+      fs.mkdirs(home);
+      fs.setOwner(home, testUser, null);
+    }
   }
 
   /**
@@ -127,13 +146,49 @@ public final class Main {
     }
   }
 
-  private static void writeClientConf(Settings s, String defaultFS, String nnHttp)
+  private static void writeClientConf(Settings s, String defaultFS, String nnHttp, Kerberos krb)
       throws IOException {
     File conf = s.confDir();
     Files.createDirectories(conf.toPath());
     writeXml(new File(conf, "core-site.xml"), ClusterConfig.clientCore(s, defaultFS));
-    writeXml(new File(conf, "yarn-site.xml"), ClusterConfig.clientYarn(s));
-    writeXml(new File(conf, "hdfs-site.xml"), ClusterConfig.clientHdfs(s, nnHttp));
+    writeXml(new File(conf, "yarn-site.xml"), ClusterConfig.clientYarn(s, krb));
+    writeXml(new File(conf, "hdfs-site.xml"), ClusterConfig.clientHdfs(s, nnHttp, krb));
+  }
+
+  /**
+   * DIR/site/core-site.xml, on this JVM's classpath (minicluster.sh puts it
+   * there): the security settings for the Configurations Hadoop's daemons
+   * make from scratch rather than from ours. A NodeManager's localizer
+   * does, and without the cluster's hadoop.rpc.protection it could not
+   * agree a SASL layer with the NodeManager it reports to.
+   */
+  private static void writeClasspathSite(Settings s, Configuration servers) throws IOException {
+    Configuration site = new Configuration(false);
+    for (String key : new String[] {"hadoop.security.authentication", "hadoop.security.authorization",
+        "hadoop.security.auth_to_local", "hadoop.rpc.protection"}) {
+      String v = servers.get(key);
+      if (v != null) {
+        site.set(key, v);
+      }
+    }
+    File dir = new File(s.dir, "site");
+    Files.createDirectories(dir.toPath());
+    writeXml(new File(dir, "core-site.xml"), site);
+  }
+
+  /**
+   * A Kerberized cluster's part of cluster.env: what a client needs to
+   * log in (minicluster.sh prints the same lines).
+   */
+  private String kerberosSummary() {
+    if (kerberos == null) {
+      return "";
+    }
+    return "KERBEROS=1\n"
+        + "REALM=" + kerberos.realm() + "\n"
+        + "KRB5_CONFIG=" + kerberos.clientKrb5Conf.getAbsolutePath() + "\n"
+        + "SPINDLE_TEST_PRINCIPAL=" + kerberos.userPrincipal() + "\n"
+        + "SPINDLE_TEST_KEYTAB=" + kerberos.userKeytab.getAbsolutePath() + "\n";
   }
 
   /**
@@ -204,6 +259,10 @@ public final class Main {
     if (dfs != null) {
       dfs.shutdown();
       dfs = null;
+    }
+    if (kerberos != null) {
+      kerberos.stop();
+      kerberos = null;
     }
     LOG.info("mini cluster stopped");
   }

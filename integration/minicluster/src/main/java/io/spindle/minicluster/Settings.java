@@ -28,6 +28,11 @@ final class Settings {
   final String rpcProtection;
   /** A process whose exit shuts the cluster down (0: none). */
   final long ownerPid;
+  /** Runs a KDC and secures the cluster with Kerberos. */
+  final boolean kerberos;
+  /** Delegation tokens' max lifetime and renewal interval (0: Hadoop's). */
+  final int tokenMaxLifetimeS;
+  final int tokenRenewIntervalS;
 
   private Settings(Map<String, String> kv) {
     dir = new File(take(kv, "dir", "integration/.cluster")).getAbsoluteFile();
@@ -49,6 +54,13 @@ final class Settings {
           + ": want authentication, integrity or privacy");
     }
     ownerPid = atLeast(kv, "owner-pid", 0, 0);
+    String k = take(kv, "kerberos", "false");
+    if (!k.matches("true|false")) {
+      throw new IllegalArgumentException("--kerberos=" + k + ": want true or false");
+    }
+    kerberos = Boolean.parseBoolean(k);
+    tokenMaxLifetimeS = atLeast(kv, "token-max-lifetime-s", 0, 0);
+    tokenRenewIntervalS = atLeast(kv, "token-renew-interval-s", 0, 0);
     if (!kv.isEmpty()) {
       throw new IllegalArgumentException("unknown argument(s): " + kv.keySet());
     }
