@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -200,7 +201,9 @@ func runAM(c *cli.Context) error {
 	}
 	ctx, end := context.WithCancelCause(c.Context)
 	defer end(nil)
-	refresh, err := credentialsRefresh(ctx, conf, hconf, delegation, secret, end, log)
+	var latest atomic.Pointer[[]credentials.Token]
+	latest.Store(&delegation)
+	refresh, err := credentialsRefresh(ctx, conf, hconf, &latest, secret, end, log)
 	if err != nil {
 		return err
 	}
@@ -223,7 +226,7 @@ func runAM(c *cli.Context) error {
 		// next one needs the files.
 		BeforeUnregister: func(ctx context.Context, f core.Final) {
 			if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
-				removeStaging(ctx, log, hconf, user, dir, delegation)
+				removeStaging(ctx, log, hconf, user, dir, *latest.Load())
 			}
 		}})
 	if job != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -58,6 +59,9 @@ type tokenRefresh struct {
 	others string // spindle.kerberos.access.hadoopFileSystems
 	secret []byte // the application secret, for new containers' credentials
 	log    logrus.FieldLogger
+	// latest holds the freshest tokens, for the AM's own use of HDFS
+	// (removing the staging directory at the end).
+	latest *atomic.Pointer[[]credentials.Token]
 }
 
 func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, update func(forTasks, forContainers []byte)) {
@@ -96,6 +100,7 @@ func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, upda
 		}
 		update(forTasks, forContainers)
 		current = tokens
+		r.latest.Store(&tokens)
 	}
 }
 
@@ -145,8 +150,9 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 // function it returns, for am.AppMaster.Credentials), or, without one, by
 // ending the application before they expire (started here, with end).
 // Without Kerberos there is nothing to do.
-func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopconf.Conf, tokens []credentials.Token, secret []byte,
+func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopconf.Conf, latest *atomic.Pointer[[]credentials.Token], secret []byte,
 	end context.CancelCauseFunc, log logrus.FieldLogger) (func(context.Context, func(forTasks, forContainers []byte)), error) {
+	tokens := *latest.Load()
 	if method, err := hconf.Authentication(); err != nil || method != hadoopconf.AuthKerberos || len(tokens) == 0 {
 		return nil, err
 	}
@@ -160,6 +166,6 @@ func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopc
 		go endBeforeExpiry(ctx, tokens, ratio, end, log)
 		return nil, nil
 	}
-	r := tokenRefresh{hconf: hconf, login: login, ratio: ratio, others: others, secret: secret, log: log}
+	r := tokenRefresh{hconf: hconf, login: login, ratio: ratio, others: others, secret: secret, log: log, latest: latest}
 	return func(ctx context.Context, update func(forTasks, forContainers []byte)) { r.run(ctx, tokens, update) }, nil
 }

@@ -50,8 +50,12 @@ func (id *Identity) Principal() string { return id.principal }
 // ShortName is the user name the principal maps to under Hadoop's
 // DEFAULT auth_to_local rule: its first component (alice of alice@REALM
 // and of alice/admin@REALM).
-func (id *Identity) ShortName() string {
-	name, _ := splitPrincipal(id.principal, "")
+func (id *Identity) ShortName() string { return ShortName(id.principal) }
+
+// ShortName is principal's first component, the user name Hadoop's
+// DEFAULT auth_to_local rule maps it to.
+func ShortName(principal string) string {
+	name, _ := splitPrincipal(principal, "")
 	first, _, _ := strings.Cut(name, "/")
 	return first
 }

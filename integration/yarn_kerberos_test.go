@@ -1,0 +1,351 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colinmarc/hdfs/v2"
+
+	"github.com/spindle-yarn/spindle/deploy/yarnapp"
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// kerberized is a Kerberized mini cluster at protection, and an
+// environment for the spindle binary on it whose ticket cache is the
+// test's own (empty until kinit writes it).
+type kerberized struct {
+	c     *testcluster.Cluster
+	env   []string
+	cache string // the FILE: ticket cache KRB5CCNAME names
+}
+
+func kerberizedCluster(t *testing.T, protection string) kerberized {
+	t.Helper()
+	c := testcluster.GetWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection})
+	if c.Krb5Config == "" || c.Principal == "" || c.Keytab == "" {
+		t.Fatalf("the Kerberized cluster names no krb5.conf, principal or keytab: %+v", c)
+	}
+	cache := filepath.Join(t.TempDir(), "krb5cc")
+	env := append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config, "KRB5CCNAME=FILE:"+cache)
+	return kerberized{c: c, env: env, cache: cache}
+}
+
+// run runs the spindle binary with args on the Kerberized cluster.
+func (k kerberized) run(t *testing.T, timeout time.Duration, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, spindleBinary(t), args...)
+	cmd.Env = k.env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// keytabConf is what logs spindle in with the test principal's keytab.
+func (k kerberized) keytabConf() []string {
+	return []string{"--conf", "spindle.kerberos.principal=" + k.c.Principal, "--conf", "spindle.kerberos.keytab=" + k.c.Keytab}
+}
+
+// kinit fills the test's ticket cache with MIT's kinit, as a user would.
+func (k kerberized) kinit(t *testing.T) {
+	t.Helper()
+	kinit, err := exec.LookPath("kinit")
+	if err != nil {
+		t.Fatalf("kinit (Debian's krb5-user, which make test installs) is not on PATH: %v", err)
+	}
+	cmd := exec.Command(kinit, "-kt", k.c.Keytab, k.c.Principal)
+	cmd.Env = k.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("kinit: %v\n%s", err, out)
+	}
+}
+
+// hdfsAsUser is an HDFS client logged in as the test principal.
+func (k kerberized) hdfsAsUser(t *testing.T) *hdfs.Client {
+	t.Helper()
+	id, err := kerberos.LogIn(kerberos.Login{Principal: k.c.Principal, Keytab: k.c.Keytab},
+		func(key string) (string, bool) {
+			if key == "KRB5_CONFIG" {
+				return k.c.Krb5Config, true
+			}
+			return "", false
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(id.Close)
+	cl, err := hdfs.NewClient(hdfs.ClientOptions{Addresses: []string{k.c.NameNodeAddress}, User: id.ShortName(),
+		KerberosClient: id.Client(), KerberosServicePrincipleName: "hadoop/localhost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	return cl
+}
+
+// writeHDFS writes text to path as the test principal.
+func (k kerberized) writeHDFS(t *testing.T, path, text string) {
+	t.Helper()
+	w, err := k.hdfsAsUser(t).Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(w, text)
+	// colinmarc/hdfs asks to close again while the NameNode waits for the
+	// block's replica to report.
+	for err = w.Close(); hdfs.IsErrReplicating(err); err = w.Close() {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hadoopJava runs a class of Hadoop's own (the harness's classpath, after
+// the cluster's client configuration, as `hadoop` puts HADOOP_CONF_DIR
+// first) in a task: a real Hadoop client, which finds its delegation
+// tokens in HADOOP_TOKEN_FILE_LOCATION as every YARN application's code
+// does.
+func hadoopJava(t *testing.T, c *testcluster.Cluster) string {
+	t.Helper()
+	root := filepath.Dir(filepath.Dir(testcluster.Script()))
+	cp, err := os.ReadFile(filepath.Join(root, "integration", "minicluster", "target", "hadoop-"+c.HadoopVersion, "classpath.txt"))
+	if err != nil {
+		t.Fatalf("the harness's classpath: %v", err)
+	}
+	return fmt.Sprintf("java -Xmx256m -cp %s:%s -Djava.security.krb5.conf=%s", c.ConfDir, strings.TrimSpace(string(cp)), c.Krb5Config)
+}
+
+var kerberosProtections = []string{"privacy", "integrity"}
+
+// A GPU job submitted with a keytab stages to HDFS under Kerberos, and a
+// task reads a file on HDFS with nothing but the tokens it was given.
+func TestKerberosKeytabJobReadsHDFSWithItsTokens(t *testing.T) {
+	for _, protection := range kerberosProtections {
+		t.Run(protection, func(t *testing.T) {
+			k := kerberizedCluster(t, protection)
+			input := fmt.Sprintf("/user/%s/kerberos-input-%d.txt", kerberos.ShortName(k.c.Principal), time.Now().UnixNano())
+			k.writeHDFS(t, input, "read-with-a-delegation-token")
+			out := filepath.Join(t.TempDir(), "out")
+			spec := writeSpec(t, fmt.Sprintf(`name: kerberos-keytab
+stages:
+  - name: gpu
+    tasks: 4
+    resources: {cpus: 1, gpus: 1}
+    command: "echo gpu $CUDA_VISIBLE_DEVICES >> %[1]s"
+  - name: read
+    tasks: 1
+    command: "%[2]s org.apache.hadoop.fs.FsShell -cat %[3]s%[4]s >> %[1]s"
+`, out, hadoopJava(t, k.c), k.c.DefaultFS, input))
+			args := append([]string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=2",
+				"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.memory=512m"}, k.keytabConf()...)
+			o, err := k.run(t, 4*time.Minute, append(args, spec)...)
+			if err != nil || !strings.Contains(o, "FINISHED") {
+				t.Fatalf("submit with a keytab: %v\n%s", err, o)
+			}
+			b, _ := os.ReadFile(out)
+			if got := strings.Count(string(b), "gpu "); got != 4 {
+				t.Errorf("%d GPU tasks ran, want 4:\n%s", got, b)
+			}
+			if !strings.Contains(string(b), "read-with-a-delegation-token") {
+				t.Errorf("the task did not read the HDFS file with its tokens; its output:\n%s", b)
+			}
+		})
+	}
+}
+
+// A job submitted with the ticket cache kinit wrote succeeds; status,
+// list and kill work with it too.
+func TestKerberosCCacheJobAndCommands(t *testing.T) {
+	for _, protection := range kerberosProtections {
+		t.Run(protection, func(t *testing.T) {
+			k := kerberizedCluster(t, protection)
+			k.kinit(t)
+			spec := writeSpec(t, `name: kerberos-ccache
+stages:
+  - name: s
+    tasks: 2
+    resources: {cpus: 1, gpus: 1}
+    command: "true"
+`)
+			o, err := k.run(t, 3*time.Minute, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=1",
+				"--conf", "spindle.executor.resource.gpu.amount=1", "--conf", "spindle.executor.memory=512m", spec)
+			if err != nil || !strings.Contains(o, "FINISHED") {
+				t.Fatalf("submit with kinit's ticket cache: %v\n%s", err, o)
+			}
+			m := regexp.MustCompile(`submitted (application_\d+_\d+)`).FindStringSubmatch(o)
+			if m == nil {
+				t.Fatalf("no application id in:\n%s", o)
+			}
+			if o, err := k.run(t, time.Minute, "status", m[1]); err != nil || !strings.Contains(o, "FINISHED") {
+				t.Errorf("status under Kerberos: %v\n%s", err, o)
+			}
+
+			long := writeSpec(t, `name: kerberos-long
+stages:
+  - name: s
+    tasks: 1
+    command: "sleep 600"
+`)
+			o, err = k.run(t, 2*time.Minute, "submit", "--master", "yarn", "--no-wait", "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", long)
+			if err != nil {
+				t.Fatalf("submit --no-wait: %v\n%s", err, o)
+			}
+			m = regexp.MustCompile(`submitted (application_\d+_\d+)`).FindStringSubmatch(o)
+			if m == nil {
+				t.Fatalf("no application id in:\n%s", o)
+			}
+			if o, err := k.run(t, time.Minute, "list"); err != nil || !strings.Contains(o, m[1]) {
+				t.Errorf("list under Kerberos does not show %s: %v\n%s", m[1], err, o)
+			}
+			if o, err := k.run(t, time.Minute, "kill", m[1]); err != nil || !strings.Contains(o, "KILLED") {
+				t.Errorf("kill under Kerberos: %v\n%s", err, o)
+			}
+		})
+	}
+}
+
+// Without a ticket a submission fails at once, saying it is Kerberos and
+// what to do.
+func TestKerberosSubmitWithoutTicketFailsFast(t *testing.T) {
+	k := kerberizedCluster(t, "privacy")
+	spec := writeSpec(t, "name: no-ticket\nstages:\n  - name: s\n    tasks: 1\n    command: \"true\"\n")
+	start := time.Now()
+	o, err := k.run(t, time.Minute, "submit", "--master", "yarn", spec)
+	took := time.Since(start)
+	if err == nil {
+		t.Fatalf("a submission without a ticket succeeded:\n%s", o)
+	}
+	for _, want := range []string{"kerberos", "no Kerberos ticket", "run kinit", "spindle.kerberos.keytab"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, o)
+		}
+	}
+	if took > 10*time.Second {
+		t.Errorf("the refusal took %s; a missing ticket is known before dialing anything", took)
+	}
+}
+
+// Short delegation token lives for the session test: renewed every 30 s,
+// dead after 90 s whatever the renewals.
+const (
+	shortRenewInterval = 30 * time.Second
+	shortMaxLifetime   = 90 * time.Second
+)
+
+// A session started with a keytab outlives several renewal intervals and
+// its tokens' max lifetime: its AM fetches fresh tokens and pushes them to
+// its executors, whose tasks still read HDFS at the end. A client
+// without the client-to-AM token is refused, while spindle jobs, which
+// brings it, is served.
+func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
+	for _, protection := range kerberosProtections {
+		t.Run(protection, func(t *testing.T) {
+			c := testcluster.GetWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection,
+				TokenRenewInterval: shortRenewInterval, TokenMaxLifetime: shortMaxLifetime})
+			k := kerberized{c: c, env: append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config,
+				"KRB5CCNAME=FILE:"+filepath.Join(t.TempDir(), "krb5cc"))}
+			input := fmt.Sprintf("/user/%s/session-input-%d.txt", kerberos.ShortName(c.Principal), time.Now().UnixNano())
+			k.writeHDFS(t, input, "still-readable")
+			u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config, "KRB5CCNAME=FILE:"+filepath.Join(t.TempDir(), "none"))
+			started := time.Now()
+			id := u.startSession(append([]string{"--master", "yarn", "--name", "kerberos-session", "--conf", "spindle.executor.instances=1",
+				"--conf", "spindle.executor.memory=512m"}, k.keytabConf()...)...)
+			out := filepath.Join(t.TempDir(), "read")
+			read := fmt.Sprintf("%s org.apache.hadoop.fs.FsShell -cat %s%s >> %s", hadoopJava(t, c), c.DefaultFS, input, out)
+			// The session, its client and its tasks keep working across
+			// renewals, and after the first tokens' max lifetime.
+			for i, at := range []time.Duration{0, shortMaxLifetime / 2, shortMaxLifetime + 15*time.Second} {
+				time.Sleep(time.Until(started.Add(at)))
+				if o, err := u.run("submit", "--session", id, "--name", fmt.Sprintf("read-%d", i), "--tasks", "1", "--", "sh", "-c", read); err != nil {
+					t.Fatalf("job %d, %s into the session: %v\n%s", i, time.Since(started).Round(time.Second), err, o)
+				}
+			}
+			b, _ := os.ReadFile(out)
+			if got := strings.Count(string(b), "still-readable"); got != 3 {
+				t.Errorf("the tasks read the HDFS file %d times of 3:\n%s", got, b)
+			}
+			if n := strings.Count(amLog(t, c, id), "sent fresh delegation tokens to the executors"); n < 3 {
+				t.Errorf("the AM sent fresh tokens %d times in %s; want one every %s at least", n, time.Since(started).Round(time.Second), shortRenewInterval*3/4)
+			}
+
+			// A client holding the session's secret but no client-to-AM
+			// token is refused; spindle jobs brings one.
+			dir, _ := u.sessionRecord(id)
+			secret, err := os.ReadFile(filepath.Join(dir, "secret"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn := sessionConn(t, k, id, secret)
+			conn.Send(&wire.Envelope{Message: &wire.Envelope_ListJobs{ListJobs: &wire.ListJobs{}}})
+			if m, err := conn.Recv(); err != nil || !strings.Contains(m.GetRejected().GetReason(), "client-to-AM token") {
+				t.Errorf("a request without a client-to-AM token: %v, %v; want it refused", m, err)
+			}
+			if o, err := u.run("jobs", id); err != nil || strings.Count(o, "SUCCEEDED") != 3 {
+				t.Errorf("spindle jobs under Kerberos: %v\n%s", err, o)
+			}
+		})
+	}
+}
+
+// amLog is the session AM's log (am.stderr in its container's log
+// directory on the mini cluster).
+func amLog(t *testing.T, c *testcluster.Cluster, appID string) string {
+	t.Helper()
+	var all strings.Builder
+	filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "am.stderr" && strings.Contains(p, appID) {
+			b, _ := os.ReadFile(p)
+			all.Write(b)
+		}
+		return nil
+	})
+	return all.String()
+}
+
+// sessionConn dials session appID's client port with secret, finding it
+// in the application report as the test principal.
+func sessionConn(t *testing.T, k kerberized, appID string, secret []byte) *wire.Conn {
+	t.Helper()
+	t.Setenv("HADOOP_CONF_DIR", k.c.ConfDir)
+	t.Setenv("KRB5_CONFIG", k.c.Krb5Config)
+	conn, err := yarnapp.Connect(kerberos.Login{Principal: k.c.Principal, Keytab: k.c.Keytab})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	id, err := yarn.ParseApplicationID(appID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := conn.RM.GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.GetApplicationReport().GetClientToAmToken() == nil {
+		t.Error("the RM gave the application's owner no client-to-AM token on a secure cluster")
+	}
+	addr := net.JoinHostPort(r.GetApplicationReport().GetHost(), strconv.Itoa(int(r.GetApplicationReport().GetRpcPort())))
+	wc, err := wire.Dial(ctx, "tcp", addr, secret)
+	if err != nil {
+		t.Fatalf("dialing the session at %s: %v", addr, err)
+	}
+	t.Cleanup(func() { wc.Close() })
+	return wc
+}
