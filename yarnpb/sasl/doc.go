@@ -16,6 +16,14 @@
 // state WRAP). Errors wrap ErrChallenge, ErrNegotiation, ErrServerProof or
 // ErrPacket.
 //
+// For Kerberos, NewGSSAPI takes the service ticket and session key the
+// caller got for the server's principal (gokrb5's
+// cl.GetServiceTicket(spn)), with the client's name and realm: its first
+// Step (nil) is the AP-REQ for INITIATE, its second answers the server's
+// security layer offer with exactly one layer its QOPs accept, and SUCCESS
+// brings no token. The JDK's own GSSAPI client and server (what Hadoop
+// runs) recorded the vectors in testdata/gssapi it is tested against.
+//
 // For Kerberos, the server a client talks to must be the one its
 // configuration names: CheckServer compares a KERBEROS offer
 // (OfferedPrincipal) with the protocol key's principal, `_HOST` expanded

@@ -86,3 +86,46 @@ func FuzzKrb5Unwrap(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGSSAPIOffer feeds the GSSAPI client arbitrary server offers: as they
+// come (raw), or as the payload of a good acceptor token, so that the
+// layer choice sees every offer. Nothing may panic; an offer accepted must
+// be a 4-byte payload under the key, and the answer must name exactly one
+// layer the offer has, with the client's buffer only for a real layer.
+func FuzzGSSAPIOffer(f *testing.F) {
+	acc, _ := newKrb5Wrapper(testKey, true, 5, 5)
+	good, _ := acc.wrap([]byte{layerNone | layerIntegrity | layerPrivacy, 0x01, 0x00, 0x00}, false)
+	f.Add(true, byte(0), good)
+	f.Add(false, byte(1), []byte{layerPrivacy, 0xff, 0xff, 0xff})
+	qopLists := [][]QOP{nil, {AuthConf}, {AuthInt, Auth}, {Auth, AuthConf, AuthInt}}
+	f.Fuzz(func(t *testing.T, raw bool, list byte, b []byte) {
+		challenge := b
+		if !raw {
+			acc, _ := newKrb5Wrapper(testKey, true, 5, 5)
+			challenge, _ = acc.wrap(b, false)
+		}
+		w, _ := newKrb5Wrapper(testKey, false, 5, 5)
+		m := &gssapi{qops: qopLists[int(list)%len(qopLists)], step: 1, wrapper: w}
+		answer, err := m.Step(challenge)
+		if err != nil {
+			return
+		}
+		reader, _ := newKrb5Wrapper(testKey, false, 5, 5)
+		offer, err := reader.unwrap(challenge, false)
+		if err != nil || len(offer) != 4 {
+			t.Fatalf("accepted the offer %x (payload %x, %v)", challenge, offer, err)
+		}
+		acc, _ := newKrb5Wrapper(testKey, true, 5, 5)
+		choice, err := acc.unwrap(answer, false)
+		if err != nil || len(choice) != 4 {
+			t.Fatalf("answer %x: payload %x, %v", answer, choice, err)
+		}
+		bit := choice[0]
+		if bit&(bit-1) != 0 || bit&offer[0]&(layerNone|layerIntegrity|layerPrivacy) == 0 {
+			t.Fatalf("offer %x answered with layers %03b", offer, bit)
+		}
+		if none := bytes.Equal(choice[1:], []byte{0, 0, 0}); none != (bit == layerNone) {
+			t.Fatalf("layer %03b with buffer %x", bit, choice[1:])
+		}
+	})
+}

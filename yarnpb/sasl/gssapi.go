@@ -44,8 +44,12 @@ const wrapOverhead = 16 + 16 + 16 + 24
 var krb5OID = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12, 0x01, 0x02, 0x02}
 
 // GSS-API context flags (RFC 4121 §4.1.1.1) the authenticator's checksum
-// asks for: sequencing, integrity and confidentiality, and not mutual
-// authentication, which Hadoop's client does not ask for either.
+// asks for: sequencing, integrity and confidentiality. Not mutual
+// authentication: the JDK's client, and so Hadoop's, asks for it, and then
+// the server's first CHALLENGE is an AP-REP that the client answers with an
+// empty RESPONSE before the layer offer comes. The server does not require
+// it, and the offer, checksummed under the session key, proves the server
+// read the ticket all the same.
 const (
 	gssFlagSequence = 0x08
 	gssFlagConf     = 0x10

@@ -113,8 +113,11 @@ func (w *krb5Wrapper) wrap(p []byte, seal bool) ([]byte, error) {
 
 // unwrap checks one of the peer's tokens and returns its plaintext. The
 // peer's tokens must come in sequence (a TCP stream reorders nothing, so
-// a gap or a repeat is a replay or a loss); wantSealed refuses checksummed
-// tokens where privacy was agreed.
+// a gap or a repeat is a replay or a loss): Hadoop's server wraps each
+// response under its connection's response-queue lock as it queues it
+// (Server.Responder.doRespond, 3.3 to 3.5), so its handler threads cannot
+// send tokens out of the order they numbered them. wantSealed refuses
+// checksummed tokens where privacy was agreed.
 func (w *krb5Wrapper) unwrap(token []byte, wantSealed bool) ([]byte, error) {
 	_, recv := w.usages()
 	if len(token) < wrapHeaderLen {
