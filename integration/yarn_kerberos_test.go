@@ -257,11 +257,14 @@ func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
 		t.Run(protection, func(t *testing.T) {
 			c := testcluster.GetWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection,
 				TokenRenewInterval: shortRenewInterval, TokenMaxLifetime: shortMaxLifetime})
-			k := kerberized{c: c, env: append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config,
-				"KRB5CCNAME=FILE:"+filepath.Join(t.TempDir(), "krb5cc"))}
+			cache := filepath.Join(t.TempDir(), "krb5cc")
+			k := kerberized{c: c, env: append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config, "KRB5CCNAME=FILE:"+cache), cache: cache}
+			// The session's clients use kinit's ticket; the session itself
+			// the keytab, to log in again for fresh tokens.
+			k.kinit(t)
 			input := fmt.Sprintf("/user/%s/session-input-%d.txt", kerberos.ShortName(c.Principal), time.Now().UnixNano())
 			k.writeHDFS(t, input, "still-readable")
-			u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config, "KRB5CCNAME=FILE:"+filepath.Join(t.TempDir(), "none"))
+			u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config, "KRB5CCNAME=FILE:"+cache)
 			started := time.Now()
 			id := u.startSession(append([]string{"--master", "yarn", "--name", "kerberos-session", "--conf", "spindle.executor.instances=1",
 				"--conf", "spindle.executor.memory=512m"}, k.keytabConf()...)...)
