@@ -71,7 +71,9 @@ type AppMaster struct {
 	// requests carrying a client-to-AM token, and then asks ClientACL;
 	// nil allows every holder of a token.
 	ClientACL func(client string, modify bool) error
-	Log       logrus.FieldLogger
+	// Web guards the tracking page; nil serves it to everyone.
+	Web *WebAccess
+	Log logrus.FieldLogger
 }
 
 // RunAppMaster registers with the RM, serves the tracking page, runs the
@@ -158,7 +160,11 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		defer stop()
 		go a.Credentials(cctx, driver.UpdateCredentials)
 	}
-	tracking := &http.Server{Handler: TrackingHandler(driver), ReadHeaderTimeout: 10 * time.Second}
+	page := TrackingHandler(driver)
+	if a.Web != nil {
+		page = a.Web.Handler(page)
+	}
+	tracking := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
 	go tracking.Serve(web)
 	defer tracking.Close()
 

@@ -211,6 +211,10 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	web, err := webAccess(hconf, appID, acls, os.LookupEnv)
+	if err != nil {
+		return err
+	}
 	var sessionSecret []byte
 	if c.Bool("session") {
 		ccfg.Session = true
@@ -218,7 +222,7 @@ func runAM(c *cli.Context) error {
 			return errors.New("the container's credentials hold no session secret")
 		}
 	}
-	sum, runErr := am.RunAppMaster(ctx, am.AppMaster{Credentials: refresh, ClientACL: acls.check, Job: job, SessionSecret: sessionSecret,
+	sum, runErr := am.RunAppMaster(ctx, am.AppMaster{Credentials: refresh, ClientACL: acls.check, Web: web, Job: job, SessionSecret: sessionSecret,
 		PoolNotice: func(pool string) string { return undefinedPoolNotice(conf, pool, schedCfg.Pools) }, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
 		RM: rm, NodeManagers: opts, Executors: launch, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), Launch: app,
 		NodeLabel: policy.NodeLabel, PortInNodeName: policy.PortInNodeName, Log: log,

@@ -46,6 +46,13 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 	if s := report.GetYarnApplicationState(); s != hadoopyarn.YarnApplicationStateProto_RUNNING {
 		return session.Client{}, r, fmt.Errorf("session %s is not running: its application is %s (%s)", id, yarnapp.State(report), yarnapp.FinalStatus(report))
 	}
+	// The RM shows a running application's tracking URL to every user
+	// who may view it; to others, a summary with "N/A" in its place and
+	// no AM address or client token (RMAppImpl's report without access).
+	if report.GetTrackingUrl() == "N/A" {
+		return session.Client{}, r, fmt.Errorf("session %s: the ResourceManager shows %s only its summary: the application's ACLs do not let this user view it "+
+			"(its owner lists who may in spindle.ui.view.acls, with spindle.acls.enable)", id, rm.conn.User)
+	}
 	if report.GetRpcPort() <= 0 {
 		return session.Client{}, r, fmt.Errorf("session %s: its application master has not said where it takes clients yet", id)
 	}

@@ -3,6 +3,7 @@ package ipc
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 )
@@ -45,8 +46,15 @@ type RemoteError struct {
 	Fatal bool
 }
 
+// Error is the exception's class and message. It leaves out the Java stack trace Hadoop's servers append to many
+// messages (YarnException's, each frame a "\tat ..." line): what a user
+// reads is the first lines; Message keeps it all.
 func (e *RemoteError) Error() string {
-	return fmt.Sprintf("%s: %s", e.Class, e.Message)
+	msg := e.Message
+	if i := strings.Index(msg, "\n\tat "); i >= 0 {
+		msg = strings.TrimRight(msg[:i], " \r\n")
+	}
+	return fmt.Sprintf("%s: %s", e.Class, msg)
 }
 
 // Is lets errors.Is match a RemoteError against the sentinel of its class.

@@ -14,14 +14,18 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 /**
  * A KDC (Hadoop's MiniKdc) and what a Kerberized cluster needs of it: one
  * service principal, hadoop/localhost, for every daemon (RM, NMs, NameNode,
- * DataNode), HTTP/localhost for SPNEGO, and a user, alice, each with a
- * keytab under DIR/kdc; the servers' security settings; and a krb5.conf for
+ * DataNode), HTTP/localhost for SPNEGO, and users: alice, who runs the
+ * tests' applications, and bob and carol, whom the applications' ACLs let
+ * in or keep out; each with a keytab under DIR/kdc (DIR/kdc/bob.keytab);
+ * the servers' security settings; and a krb5.conf for
  * clients (DIR/krb5.conf) that keeps to AES, the enctypes whose GSSAPI
  * tokens (RFC 4121) Spindle writes.
  */
 final class Kerberos {
   static final String HOST = "localhost";
   static final String USER = "alice";
+  /** Users other than the applications' owner, for ACL tests. */
+  static final String[] OTHER_USERS = {"bob", "carol"};
 
   private final MiniKdc kdc;
   final File serviceKeytab;
@@ -46,6 +50,9 @@ final class Kerberos {
     kdc.createPrincipal(service, "hadoop/" + HOST, "HTTP/" + HOST);
     File user = new File(dir, USER + ".keytab");
     kdc.createPrincipal(user, USER);
+    for (String other : OTHER_USERS) {
+      kdc.createPrincipal(new File(dir, other + ".keytab"), other);
+    }
     File krb5 = new File(s.dir, "krb5.conf");
     Files.write(krb5.toPath(), clientKrb5Conf(kdc).getBytes(StandardCharsets.UTF_8));
     return new Kerberos(kdc, service, user, krb5);
@@ -124,6 +131,27 @@ final class Kerberos {
       conf.setLong("yarn.resourcemanager.delegation.token.renew-interval", ms);
       conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_KEY, ms);
     }
+  }
+
+  /**
+   * What YARN alone needs on top of {@link #secure}: application ACLs
+   * enforced, as on a production cluster (YARN's default admin ACL, "*",
+   * and the queues' administer ACLs, "*" by default for root and in the
+   * capacity-scheduler.xml Hadoop's jars carry for root.default, would let
+   * every user view and modify every application), so that the RM hands client-to-AM
+   * tokens and kills only to whom an application's ACLs allow; and web
+   * users named, so that the web proxy tells an ApplicationMaster whom it
+   * serves. The users are named with Hadoop's simple (pseudo)
+   * authentication, ?user.name=bob, anonymous users still allowed (tests
+   * read the REST API plainly); a production cluster would use SPNEGO,
+   * which names them to the proxy the same way.
+   */
+  void secureYarn(Configuration conf) {
+    conf.setBoolean(YarnConfiguration.YARN_ACL_ENABLE, true);
+    conf.set(YarnConfiguration.YARN_ADMIN_ACL, "hadoop");
+    conf.set("yarn.scheduler.capacity.root.acl_administer_queue", "hadoop");
+    conf.set("yarn.scheduler.capacity.root.default.acl_administer_queue", "hadoop");
+    conf.set("hadoop.http.filter.initializers", "org.apache.hadoop.security.AuthenticationFilterInitializer");
   }
 
   /** Principals to user names: alice@REALM to alice, hadoop/host@REALM to hadoop. */

@@ -93,6 +93,7 @@ public final class Main {
     yarnConf.set("fs.defaultFS", defaultFS);
     if (kerberos != null) {
       kerberos.secure(yarnConf, s);
+      kerberos.secureYarn(yarnConf);
     }
     yarn = new MiniYARNCluster("spindle", 1, s.nodeManagers, 1, 1);
     yarn.init(yarnConf);
