@@ -23,12 +23,6 @@ func credentialsFile(t *testing.T, c *credentials.Credentials) []byte {
 // Fresh tokens from the driver replace the tasks' credentials file; a
 // file carrying a secret, or one that does not parse, leaves it as it was.
 func TestFreshTokensReplaceTheTasksCredentials(t *testing.T) {
-	secret := wire.NewSecret()
-	ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	dir := t.TempDir()
@@ -38,20 +32,8 @@ func TestFreshTokensReplaceTheTasksCredentials(t *testing.T) {
 	if err := old.WriteFile(tokenFile, credentials.DefaultVersion); err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() {
-		served <- Serve(ctx, Config{ID: "exec-1", AppID: "app-1", Host: "h", DriverAddr: ln.Addr().String(), Secret: secret, Cores: 1,
-			LogDir: dir, WorkDir: dir, TokenFile: tokenFile})
-	}()
-	conn, err := ln.Accept(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if m, err := conn.Recv(); err != nil || m.GetRegister() == nil {
-		t.Fatalf("first message %v, %v; want Register", m, err)
-	}
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
+	conn, served := serveRegistered(t, ctx, Config{ID: "exec-1", AppID: "app-1", Host: "h", Cores: 1,
+		LogDir: dir, WorkDir: dir, TokenFile: tokenFile})
 	task := int32(0)
 	// send delivers file, then runs a task: its status back means the
 	// executor has handled the message before it.

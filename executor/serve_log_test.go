@@ -17,12 +17,6 @@ import (
 // asked for, and the shutdown. An operator reads it in executor.log or the
 // container's executor.stderr.
 func TestServeLogsWhatTheExecutorDid(t *testing.T) {
-	secret := wire.NewSecret()
-	ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
 	var buf bytes.Buffer
 	log := logrus.New()
 	log.SetOutput(&buf)
@@ -30,20 +24,9 @@ func TestServeLogsWhatTheExecutorDid(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	dir := t.TempDir()
-	served := make(chan error, 1)
-	go func() {
-		served <- Serve(ctx, Config{ID: "exec-1", AppID: "app-1", Host: "h", DriverAddr: ln.Addr().String(), Secret: secret, Cores: 2,
-			LogDir: dir, WorkDir: dir, Log: log.WithField("executor", "exec-1")})
-	}()
-	conn, err := ln.Accept(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if m, err := conn.Recv(); err != nil || m.GetRegister() == nil {
-		t.Fatalf("first message %v, %v; want Register", m, err)
-	}
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
+	secret := wire.NewSecret()
+	conn, served := serveRegistered(t, ctx, Config{ID: "exec-1", AppID: "app-1", Host: "h", Cores: 2, Secret: secret,
+		LogDir: dir, WorkDir: dir, Log: log.WithField("executor", "exec-1")})
 	conn.Send(&wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: &wire.LaunchBatch{Launches: []*wire.Launch{
 		{StageId: 1, TaskIndex: 0, Attempt: 0, Job: "j", Stage: "s", TaskCount: 3, Argv: []string{"true"}},
 		{StageId: 1, TaskIndex: 1, Attempt: 0, Job: "j", Stage: "s", TaskCount: 3, Argv: []string{"sh", "-c", "exit 3"}},
