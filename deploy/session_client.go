@@ -44,7 +44,11 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 		return session.Client{}, r, err
 	}
 	if s := report.GetYarnApplicationState(); s != hadoopyarn.YarnApplicationStateProto_RUNNING {
-		return session.Client{}, r, fmt.Errorf("session %s is not running: its application is %s (%s)", id, yarnapp.State(report), yarnapp.FinalStatus(report))
+		why := ""
+		if d := report.GetDiagnostics(); d != "" && d != "N/A" {
+			why = ": " + d
+		}
+		return session.Client{}, r, fmt.Errorf("session %s is not running: its application is %s (%s)%s", id, yarnapp.State(report), yarnapp.FinalStatus(report), why)
 	}
 	// The RM shows a running application's tracking URL to every user
 	// who may view it; to others, a summary with "N/A" in its place and

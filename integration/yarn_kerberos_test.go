@@ -268,6 +268,9 @@ func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
 			started := time.Now()
 			id := u.startSession(append([]string{"--master", "yarn", "--name", "kerberos-session", "--conf", "spindle.executor.instances=1",
 				"--conf", "spindle.executor.memory=512m"}, k.keytabConf()...)...)
+			// Beside it, a session with kinit's ticket alone, which cannot
+			// fetch new tokens: it must end, saying why, before they die.
+			short := u.startSession("--master", "yarn", "--name", "kerberos-session-no-keytab", "--conf", "spindle.executor.instances=0")
 			out := filepath.Join(t.TempDir(), "read")
 			read := fmt.Sprintf("%s org.apache.hadoop.fs.FsShell -cat %s%s >> %s", hadoopJava(t, c), c.DefaultFS, input, out)
 			// The session, its client and its tasks keep working across
@@ -284,6 +287,20 @@ func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
 			}
 			if n := strings.Count(amLog(t, c, id), "sent fresh delegation tokens to the executors"); n < 3 {
 				t.Errorf("the AM sent fresh tokens %d times in %s; want one every %s at least", n, time.Since(started).Round(time.Second), shortRenewInterval*3/4)
+			}
+
+			// The session without a keytab ended before its tokens' max
+			// lifetime (they were issued after started), and says why to
+			// its clients.
+			const why = "ending before the delegation tokens expire: the application has no keytab"
+			app, err := rmApp(t, c, short)
+			finished, _ := app.FinishedTime.Int64()
+			if err != nil || app.State != "FINISHED" || !strings.Contains(app.Diagnostics, why) || time.UnixMilli(finished).After(started.Add(shortMaxLifetime)) {
+				t.Errorf("the session without a keytab, %s into the sessions: %+v, %v; want it FINISHED before %s saying %q",
+					time.Since(started).Round(time.Second), app, err, shortMaxLifetime, why)
+			}
+			if o, err := u.run("jobs", short); err == nil || !strings.Contains(o, why) {
+				t.Errorf("spindle jobs of the ended session: %v\n%s", err, o)
 			}
 
 			// A client holding the session's secret but no client-to-AM

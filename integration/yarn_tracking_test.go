@@ -68,6 +68,10 @@ type rmAppInfo struct {
 	TrackingURL string `json:"trackingUrl"`
 	Type        string `json:"applicationType"`
 	Tags        string `json:"applicationTags"`
+	Diagnostics string `json:"diagnostics"`
+	// FinishedTime is in milliseconds since the epoch, 0 while it runs: a
+	// number, or on 3.3 and 3.4 (Jersey 1) a string of one.
+	FinishedTime json.Number `json:"finishedTime"`
 }
 
 // rmApp reads the RM's REST record of app.
