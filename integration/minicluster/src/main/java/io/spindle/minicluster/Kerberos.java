@@ -135,16 +135,16 @@ final class Kerberos {
 
   /**
    * What YARN alone needs on top of {@link #secure}: application ACLs
-   * enforced, as on a production cluster (YARN's default admin ACL, "*",
-   * and the queues' administer ACLs, "*" by default for root and in the
-   * capacity-scheduler.xml Hadoop's jars carry for root.default, would let
-   * every user view and modify every application), so that the RM hands client-to-AM
-   * tokens and kills only to whom an application's ACLs allow; and web
-   * users named, so that the web proxy tells an ApplicationMaster whom it
-   * serves. The users are named with Hadoop's simple (pseudo)
-   * authentication, ?user.name=bob, anonymous users still allowed (tests
-   * read the REST API plainly); a production cluster would use SPNEGO,
-   * which names them to the proxy the same way.
+   * enforced, as on a production cluster, so that the RM hands
+   * client-to-AM tokens and kills only to whom an application's ACLs
+   * allow (YARN's default admin ACL, "*", and the queues' administer ACLs,
+   * "*" by default for root and in the capacity-scheduler.xml of
+   * hadoop-yarn-server-tests for root.default, would let every user view
+   * and modify every application); and web users named, so that the web
+   * proxy tells an ApplicationMaster whom it serves. They are named with
+   * Hadoop's simple (pseudo) authentication, ?user.name=bob, anonymous
+   * users still allowed (tests read the REST API plainly); a production
+   * cluster would use SPNEGO, which names them to the proxy the same way.
    */
   void secureYarn(Configuration conf) {
     conf.setBoolean(YarnConfiguration.YARN_ACL_ENABLE, true);
