@@ -23,8 +23,8 @@ func webAccess(hconf *hadoopconf.Conf, appID string, acls appACLs, lookupEnv fun
 		scheme, service = "https", hadoopconf.RMWebappHTTPSAddress
 	}
 	var addrs []string
-	if proxy, ok := hconf.Get("yarn.web-proxy.address"); ok && strings.TrimSpace(proxy) != "" {
-		addrs = []string{strings.TrimSpace(proxy)}
+	if proxy := strings.TrimSpace(hconf.GetDefault("yarn.web-proxy.address", "")); proxy != "" {
+		addrs = []string{proxy}
 	} else {
 		eps, err := hconf.RMAddresses(service)
 		if err != nil {

@@ -45,15 +45,16 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 	}
 	if s := report.GetYarnApplicationState(); s != hadoopyarn.YarnApplicationStateProto_RUNNING {
 		why := ""
-		if d := report.GetDiagnostics(); d != "" && d != "N/A" {
+		if d := report.GetDiagnostics(); d != "" && d != yarnapp.Unavailable {
 			why = ": " + d
 		}
 		return session.Client{}, r, fmt.Errorf("session %s is not running: its application is %s (%s)%s", id, yarnapp.State(report), yarnapp.FinalStatus(report), why)
 	}
 	// The RM shows a running application's tracking URL to every user
-	// who may view it; to others, a summary with "N/A" in its place and
-	// no AM address or client token (RMAppImpl's report without access).
-	if report.GetTrackingUrl() == "N/A" {
+	// who may view it; to others, a summary with Unavailable in its place
+	// and no AM address or client token (RMAppImpl's report without
+	// access).
+	if report.GetTrackingUrl() == yarnapp.Unavailable {
 		return session.Client{}, r, fmt.Errorf("session %s: the ResourceManager shows %s only its summary: the application's ACLs do not let this user view it "+
 			"(its owner lists who may in spindle.ui.view.acls, with spindle.acls.enable)", id, rm.conn.User)
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,11 +22,7 @@ func (k kerberized) other(t *testing.T, u *sessionUser, name string) *sessionUse
 	_, realm, _ := strings.Cut(k.c.Principal, "@")
 	cache := filepath.Join(t.TempDir(), "krb5cc-"+name)
 	env := append(append([]string{}, u.env...), "KRB5CCNAME=FILE:"+cache)
-	cmd := exec.Command("kinit", "-kt", filepath.Join(filepath.Dir(k.c.Keytab), name+".keytab"), name+"@"+realm)
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("kinit as %s: %v\n%s", name, err, out)
-	}
+	kinit(t, env, filepath.Join(filepath.Dir(k.c.Keytab), name+".keytab"), name+"@"+realm)
 	return &sessionUser{t, env}
 }
 
@@ -43,7 +38,7 @@ func TestKerberosSessionACLs(t *testing.T) {
 		t.Run(protection, func(t *testing.T) {
 			k := kerberizedCluster(t, protection)
 			k.kinit(t)
-			alice := newSessionUser(t, "HADOOP_CONF_DIR="+k.c.ConfDir, "KRB5_CONFIG="+k.c.Krb5Config, "KRB5CCNAME=FILE:"+k.cache)
+			alice := k.sessionUser(t)
 			bob, carol := k.other(t, alice, "bob"), k.other(t, alice, "carol")
 			id := alice.startSession("--master", "yarn", "--name", "acl-session", "--conf", "spindle.executor.instances=1",
 				"--conf", "spindle.executor.memory=512m", "--conf", "spindle.acls.enable=true", "--conf", "spindle.ui.view.acls=bob")

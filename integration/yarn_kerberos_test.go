@@ -35,7 +35,13 @@ type kerberized struct {
 
 func kerberizedCluster(t *testing.T, protection string) kerberized {
 	t.Helper()
-	c := testcluster.GetWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection})
+	return kerberizedWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection})
+}
+
+// kerberizedWith is kerberizedCluster for a cluster of cfg (Kerberos set).
+func kerberizedWith(t *testing.T, cfg testcluster.Config) kerberized {
+	t.Helper()
+	c := testcluster.GetWith(t, cfg)
 	if c.Krb5Config == "" || c.Principal == "" || c.Keytab == "" {
 		t.Fatalf("the Kerberized cluster names no krb5.conf, principal or keytab: %+v", c)
 	}
@@ -63,15 +69,28 @@ func (k kerberized) keytabConf() []string {
 // kinit fills the test's ticket cache with MIT's kinit, as a user would.
 func (k kerberized) kinit(t *testing.T) {
 	t.Helper()
-	kinit, err := exec.LookPath("kinit")
+	kinit(t, k.env, k.c.Keytab, k.c.Principal)
+}
+
+// kinit logs principal in from keytab with MIT's kinit, into the ticket
+// cache env's KRB5CCNAME names.
+func kinit(t *testing.T, env []string, keytab, principal string) {
+	t.Helper()
+	path, err := exec.LookPath("kinit")
 	if err != nil {
 		t.Fatalf("kinit (Debian's krb5-user, which make test installs) is not on PATH: %v", err)
 	}
-	cmd := exec.Command(kinit, "-kt", k.c.Keytab, k.c.Principal)
-	cmd.Env = k.env
+	cmd := exec.Command(path, "-kt", keytab, principal)
+	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("kinit: %v\n%s", err, out)
+		t.Fatalf("kinit as %s: %v\n%s", principal, err, out)
 	}
+}
+
+// sessionUser is a user of sessions on the Kerberized cluster, logged in
+// with the test's ticket cache.
+func (k kerberized) sessionUser(t *testing.T) *sessionUser {
+	return newSessionUser(t, "HADOOP_CONF_DIR="+k.c.ConfDir, "KRB5_CONFIG="+k.c.Krb5Config, "KRB5CCNAME=FILE:"+k.cache)
 }
 
 // hdfsAsUser is an HDFS client logged in as the test principal.
@@ -255,16 +274,15 @@ const (
 func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
 	for _, protection := range kerberosProtections {
 		t.Run(protection, func(t *testing.T) {
-			c := testcluster.GetWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection,
+			k := kerberizedWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection,
 				TokenRenewInterval: shortRenewInterval, TokenMaxLifetime: shortMaxLifetime})
-			cache := filepath.Join(t.TempDir(), "krb5cc")
-			k := kerberized{c: c, env: append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config, "KRB5CCNAME=FILE:"+cache), cache: cache}
+			c := k.c
 			// The session's clients use kinit's ticket; the session itself
 			// the keytab, to log in again for fresh tokens.
 			k.kinit(t)
 			input := fmt.Sprintf("/user/%s/session-input-%d.txt", kerberos.ShortName(c.Principal), time.Now().UnixNano())
 			k.writeHDFS(t, input, "still-readable")
-			u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir, "KRB5_CONFIG="+c.Krb5Config, "KRB5CCNAME=FILE:"+cache)
+			u := k.sessionUser(t)
 			started := time.Now()
 			id := u.startSession(append([]string{"--master", "yarn", "--name", "kerberos-session", "--conf", "spindle.executor.instances=1",
 				"--conf", "spindle.executor.memory=512m"}, k.keytabConf()...)...)

@@ -10,6 +10,10 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
+// Unavailable is what the RM writes in a report's fields that have no
+// value, or that the caller may not see (RMAppImpl's UNAVAILABLE).
+const Unavailable = "N/A"
+
 // State is an application's state as `yarn application -status` prints it.
 func State(r *hadoopyarn.ApplicationReportProto) string {
 	return r.GetYarnApplicationState().String()
