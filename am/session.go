@@ -88,7 +88,12 @@ func (d *Driver) waitClients() {
 // the secret but says nothing does not keep a connection for good.
 const requestTimeout = 10 * time.Second
 
+// acceptClients serves the session's clients, each from a goroutine of its
+// own, until ctx ends. Connections refused are logged as a refusalLog
+// does: anyone who can reach the port can make them.
 func (d *Driver) acceptClients(ctx context.Context) {
+	refusals := newRefusalLog(d.log, "session client connection", refusalLogEvery)
+	defer refusals.close()
 	for {
 		conn, err := d.cfg.Clients.Accept(ctx)
 		switch {
@@ -99,7 +104,7 @@ func (d *Driver) acceptClients(ctx context.Context) {
 				d.serveClient(ctx, conn)
 			}()
 		case errors.Is(err, wire.ErrHandshake):
-			d.log.WithError(err).Warn("session client refused")
+			refusals.refused(err)
 		case ctx.Err() != nil || errors.Is(err, net.ErrClosed):
 			return
 		}

@@ -28,14 +28,22 @@ func startSession(t *testing.T) (*Driver, <-chan core.Final) {
 // startSessionWith is startSession with a ClientAuth.
 func startSessionWith(t *testing.T, auth func(*wire.ClientToken, bool) error) (*Driver, <-chan core.Final) {
 	t.Helper()
+	return startSessionConfig(t, func(c *Config) { c.ClientAuth = auth })
+}
+
+// startSessionConfig is startSession with its Config changed by set.
+func startSessionConfig(t *testing.T, set func(*Config)) (*Driver, <-chan core.Final) {
+	t.Helper()
 	clients := listen(t, sessionSecret)
-	d, err := New(Config{Core: core.Config{AppID: "local-session", Session: true, Profiles: []scheduler.Profile{{Cores: 2}}},
-		Executors: listen(t, testSecret), Clients: clients, ClientAuth: auth, PoolNotice: func(pool string) string {
+	cfg := Config{Core: core.Config{AppID: "local-session", Session: true, Profiles: []scheduler.Profile{{Cores: 2}}},
+		Executors: listen(t, testSecret), Clients: clients, PoolNotice: func(pool string) string {
 			if pool == "adhoc" {
 				return `pool "adhoc": created with Spark's defaults`
 			}
 			return ""
-		}})
+		}}
+	set(&cfg)
+	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

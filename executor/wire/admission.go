@@ -11,24 +11,27 @@ import (
 
 // Bounds on the handshakes a Listener runs at once. A handshake holds a
 // goroutine and a file descriptor until it ends, at the latest at
-// HandshakeTimeout; without bounds, anyone who can connect could pile them
-// up, and with one global bound alone they could fill it and keep every
-// executor out.
+// HandshakeTimeout, so without bounds anyone who can connect could pile
+// them up. A bound that refused newcomers would be worse: whoever filled
+// it, from the clients' own address (every local client, and every user of
+// a shared gateway host, has the same one), would keep everyone out. So at
+// a bound nobody is refused: the oldest handshake in progress gives way to
+// the newcomer. A genuine peer finishes its handshake in two round trips;
+// to cut it, a flood must open a bound's worth of newer connections within
+// them, and even then the peer only connects again (Dial). The bounds are
+// large, so that what a flood costs the driver is goroutines and
+// descriptors, a few KiB each, not anyone's admission.
 const (
 	// maxPeerHandshakes is how many handshakes one IP address may have in
-	// progress; its connections past that are closed at once. It is well
-	// above what the executors of one node need when they all register
-	// together, since a handshake lasts about two round trips.
-	maxPeerHandshakes = 16
-	// maxHandshakes bounds the handshakes in progress from all addresses.
-	// At the bound the address holding the most gives way (see admit), so
-	// a flood from many addresses cannot keep out an executor from another.
-	maxHandshakes = 256
+	// progress; past it, its oldest gives way.
+	maxPeerHandshakes = 1024
+	// maxHandshakes bounds the handshakes in progress from all addresses;
+	// past it, the oldest of the address holding the most gives way.
+	maxHandshakes = 4096
 )
 
-// errEvicted ends a handshake whose slot went to a connection from an
-// address holding fewer.
-var errEvicted = errors.New("cut off: the driver was at its bound of handshakes in progress, and this address held the most")
+// errEvicted ends a handshake whose slot went to a newer connection.
+var errEvicted = errors.New("cut off to make room for a newer connection")
 
 // admission counts the handshakes in progress, per peer address and in all.
 type admission struct {
@@ -61,33 +64,30 @@ func peerOf(a net.Addr) netip.Addr {
 }
 
 // admit lets a connection from peer start its handshake, which cancel
-// ends, or says why not. A peer at its own bound is refused. At the total
-// bound, the peers holding the most handshakes give way, if they hold more
-// than the newcomer's: their oldest is ended to make room. Slots thus go
-// to the addresses holding fewest, so that filling them from many
-// addresses does not keep out an executor from another: it takes the
-// slot of an older connection, and the flood must open a slot's worth of
-// newer ones within its handshake, milliseconds, to cut it in turn.
-func (a *admission) admit(peer netip.Addr, cancel context.CancelCauseFunc) (*ticket, error) {
+// ends. At the peer's bound its own oldest handshake gives way; at the
+// total bound, the oldest of the peer holding the most (which may be this
+// one) does. Either way the newcomer is in.
+func (a *admission) admit(peer netip.Addr, cancel context.CancelCauseFunc) *ticket {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	mine := len(a.peers[peer])
-	if mine >= a.perPeer {
-		return nil, fmt.Errorf("refused: %d handshakes already in progress from %s, the most one address may have", mine, peer)
-	}
-	if a.n >= a.total {
-		victim := a.oldestOfBusiest()
-		if len(a.peers[victim.peer]) <= mine {
-			return nil, fmt.Errorf("refused: %d handshakes already in progress, the most the driver runs at once", a.n)
-		}
-		a.remove(victim)
-		victim.cancel(errEvicted)
+	switch mine := a.peers[peer]; {
+	case len(mine) >= a.perPeer:
+		a.evict(mine[0], fmt.Errorf("%w: %d handshakes were in progress from %s, the most one address may have", errEvicted, len(mine), peer))
+	case a.n >= a.total:
+		a.evict(a.oldestOfBusiest(), fmt.Errorf("%w: %d handshakes were in progress, the most the driver runs at once, and this address held the most", errEvicted, a.n))
 	}
 	a.seq++
 	t := &ticket{peer: peer, seq: a.seq, cancel: cancel}
 	a.peers[peer] = append(a.peers[peer], t)
 	a.n++
-	return t, nil
+	return t
+}
+
+// evict ends t's handshake with cause and frees its slot at once, before
+// its goroutine has noticed.
+func (a *admission) evict(t *ticket, cause error) {
+	a.remove(t)
+	t.cancel(cause)
 }
 
 // oldestOfBusiest is the oldest handshake of the peers holding the most

@@ -1,11 +1,16 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"os"
+	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,69 +49,57 @@ func listenLimitsT(t testing.TB, lim limits) *Listener {
 	return l
 }
 
-// One address may have maxPeerHandshakes handshakes in progress: its
-// connection that takes the last slot is served, the next one is closed
-// at once and reported, and other addresses are not held up meanwhile.
-func TestPeerHandshakeLimit(t *testing.T) {
-	l := listenT(t, testSecret, HandshakeTimeout)
-	addr := l.Addr().String()
-	for range maxPeerHandshakes - 1 {
-		rawDialFrom(t, "127.0.0.2", addr) // silent
+// readReset reads what the peer sends until it ends the connection, and
+// says whether it reset it (a cut off) rather than closed it in order.
+func readReset(t testing.TB, nc net.Conn) (got []byte, reset bool) {
+	t.Helper()
+	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var buf bytes.Buffer
+	_, err := io.Copy(&buf, nc)
+	if err != nil && !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("reading until the peer ended the connection: %v", err)
 	}
-	if _, err := handshakeFrom(t, "127.0.0.2", addr); err != nil {
-		t.Fatalf("the executor taking the last slot of its address: %v", err)
-	}
-	if _, err := acceptT(t, l); err != nil {
-		t.Fatalf("Accept at the limit: %v", err)
-	}
+	return buf.Bytes(), err != nil
+}
 
-	rawDialFrom(t, "127.0.0.2", addr) // the limit again, all silent
-	if _, err := handshakeFrom(t, "127.0.0.2", addr); !errors.Is(err, errDropped) {
-		t.Fatalf("one past the limit: %v, want the connection closed before the driver's hello", err)
-	}
-	_, err := acceptT(t, l)
-	if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "from 127.0.0.2, the most one address may have") {
-		t.Fatalf("Accept one past the limit: %v, want a refusal naming the address", err)
-	}
-	t.Log(err)
-
-	dialT(t, addr, testSecret) // from 127.0.0.1
-	if _, err := acceptT(t, l); err != nil {
-		t.Fatalf("another address, while 127.0.0.2 is at its limit: %v", err)
+// stillWaiting fails unless nc's handshake is still in progress: nothing
+// comes, and the connection stays open.
+func stillWaiting(t testing.TB, nc net.Conn, what string) {
+	t.Helper()
+	nc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, err := nc.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("%s: read %d, %v; want it still waiting", what, n, err)
 	}
 }
 
-// At the total bound, the address holding the most handshakes gives up its
-// oldest to a newcomer from an address holding fewer; a newcomer from the
-// busiest address is refused instead.
-func TestBusiestPeerGivesWay(t *testing.T) {
-	l := listenLimitsT(t, limits{timeout: HandshakeTimeout, perPeer: 3, total: 4})
+// At an address's bound of handshakes in progress, its oldest gives way to
+// the newcomer: the newcomer is served, the oldest is reset without a byte
+// and reported, and the rest wait on. Up to the bound, nobody gives way.
+func TestOldestHandshakeGivesWayAtThePeerBound(t *testing.T) {
+	const bound = 3
+	l := listenLimitsT(t, limits{timeout: HandshakeTimeout, perPeer: bound, total: maxHandshakes})
 	addr := l.Addr().String()
-	oldest := rawDialFrom(t, "127.0.0.2", addr)
-	rawDialFrom(t, "127.0.0.2", addr)
-	rawDialFrom(t, "127.0.0.3", addr)
-	rawDialFrom(t, "127.0.0.3", addr)
+	var silent []net.Conn
+	for range bound {
+		silent = append(silent, rawDialFrom(t, "127.0.0.2", addr))
+	}
+	stillWaiting(t, silent[0], "the oldest, at the bound")
 
-	if _, err := handshakeFrom(t, "127.0.0.2", addr); !errors.Is(err, errDropped) {
-		t.Fatalf("a newcomer from a busiest address: %v, want it refused", err)
+	if _, err := handshakeFrom(t, "127.0.0.2", addr); err != nil {
+		t.Fatalf("a newcomer past the bound: %v", err)
 	}
-	if _, err := acceptT(t, l); !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "the most the driver runs at once") {
-		t.Fatalf("Accept: %v, want the refusal at the total bound", err)
+	got, reset := readReset(t, silent[0])
+	if len(got) != 0 || !reset {
+		t.Errorf("the oldest, cut off: received %d bytes, reset %v; want nothing, and a reset", len(got), reset)
 	}
-
-	if _, err := handshakeFrom(t, "127.0.0.1", addr); err != nil {
-		t.Fatalf("a newcomer from an address holding none: %v", err)
-	}
-	if got := readAll(t, oldest); len(got) != 0 {
-		t.Errorf("the evicted connection received %d bytes", len(got))
-	}
+	stillWaiting(t, silent[1], "the second oldest")
 	var conns, evicted int
 	for range 2 {
 		c, err := acceptT(t, l)
 		switch {
 		case c != nil:
 			conns++
-		case errors.Is(err, ErrHandshake) && errors.Is(err, errEvicted) && strings.Contains(err.Error(), "127.0.0.2"):
+		case errors.Is(err, ErrHandshake) && errors.Is(err, errEvicted) && strings.Contains(err.Error(), "from 127.0.0.2, the most one address may have"):
 			evicted++
 			t.Log(err)
 		default:
@@ -114,7 +107,47 @@ func TestBusiestPeerGivesWay(t *testing.T) {
 		}
 	}
 	if conns != 1 || evicted != 1 {
-		t.Errorf("accepted %d and evicted %d, want the newcomer and the oldest of 127.0.0.2", conns, evicted)
+		t.Errorf("accepted %d and cut off %d; want the newcomer in and the oldest cut off", conns, evicted)
+	}
+}
+
+// At the total bound, the address holding the most handshakes gives up its
+// oldest to a newcomer, from another address or from itself.
+func TestBusiestPeerGivesWay(t *testing.T) {
+	l := listenLimitsT(t, limits{timeout: HandshakeTimeout, perPeer: 3, total: 4})
+	addr := l.Addr().String()
+	oldest := rawDialFrom(t, "127.0.0.2", addr)
+	second := rawDialFrom(t, "127.0.0.2", addr)
+	rawDialFrom(t, "127.0.0.3", addr)
+	rawDialFrom(t, "127.0.0.3", addr)
+	rawDialFrom(t, "127.0.0.3", addr) // its own bound: 127.0.0.2's oldest went
+
+	if got, reset := readReset(t, oldest); len(got) != 0 || !reset {
+		t.Errorf("127.0.0.2's oldest: received %d bytes, reset %v; want it cut off at the total bound", len(got), reset)
+	}
+	// 127.0.0.3 now holds the most: a newcomer from 127.0.0.1 takes the
+	// oldest of its place, and 127.0.0.2's second waits on.
+	if _, err := handshakeFrom(t, "127.0.0.1", addr); err != nil {
+		t.Fatalf("a newcomer from an address holding none: %v", err)
+	}
+	stillWaiting(t, second, "127.0.0.2's second")
+	var conns int
+	var evictedFrom []string
+	for range 3 {
+		c, err := acceptT(t, l)
+		switch {
+		case c != nil:
+			conns++
+		case errors.Is(err, ErrHandshake) && errors.Is(err, errEvicted) && strings.Contains(err.Error(), "the most the driver runs at once"):
+			evictedFrom = append(evictedFrom, strings.Fields(strings.SplitAfter(err.Error(), " with ")[1])[0])
+			t.Log(err)
+		default:
+			t.Errorf("Accept: %v", err)
+		}
+	}
+	slices.Sort(evictedFrom)
+	if conns != 1 || len(evictedFrom) != 2 || !strings.HasPrefix(evictedFrom[0], "127.0.0.2:") || !strings.HasPrefix(evictedFrom[1], "127.0.0.3:") {
+		t.Errorf("accepted %d and cut off %v; want the newcomer in, and the oldest of 127.0.0.2 then of 127.0.0.3 cut off", conns, evictedFrom)
 	}
 }
 
@@ -150,38 +183,51 @@ func TestTricklingClientIsCutOff(t *testing.T) {
 	t.Logf("cut after %v: %v", cut.Round(time.Millisecond), err)
 }
 
-// An executor that its driver refuses for now, its address being at its
-// limit, connects again until it gets in.
-func TestDialTriesAgainWhenRefused(t *testing.T) {
-	const timeout = 300 * time.Millisecond
-	l := listenLimitsT(t, limits{timeout: timeout, perPeer: 2, total: maxHandshakes})
-	addr := l.Addr().String()
-	rawDial(t, addr) // from 127.0.0.1, silent until the deadline
-	rawDial(t, addr)
-	start := time.Now()
-	dialT(t, addr, testSecret)
-	t.Logf("in after %v", time.Since(start).Round(time.Millisecond))
-	// The silent connections' deadlines passed before it got in, so
-	// Accept reports its refusals before their two failures; its own
-	// connection reaches Accept once the driver's side of the handshake
-	// is done too, which may be after the dialer's (seen under -race on
-	// a loaded machine), so Accept is asked until it has come.
-	var refused, conns int
-	for cut := 0; cut < 2 || conns == 0; {
-		c, err := acceptT(t, l)
-		switch {
-		case c != nil:
-			conns++
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			cut++
-		case errors.Is(err, ErrHandshake) && strings.Contains(err.Error(), "the most one address may have"):
-			refused++
-		default:
-			t.Fatalf("Accept: %v", err)
+// An executor cut off by its driver, to make room for a newer connection,
+// connects again until it gets in, whether it was cut before the driver's
+// hello or while it waited for the driver's proof.
+func TestDialTriesAgainWhenCutOff(t *testing.T) {
+	for _, cutAfterHello := range []bool{false, true} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if conns != 1 || refused == 0 {
-		t.Errorf("accepted %d, refused %d times; want it refused, then in", conns, refused)
+		defer ln.Close()
+		served := make(chan error, 1)
+		go func() {
+			// The first two connections are cut off, the third served.
+			for i := 0; ; i++ {
+				nc, err := ln.Accept()
+				if err != nil {
+					served <- err
+					return
+				}
+				if i == 2 {
+					_, err := driverHandshake(nc, testSecret)
+					served <- err
+					return
+				}
+				var h hello
+				io.ReadFull(nc, h[:])
+				if cutAfterHello {
+					mine := newHello(roleDriver)
+					nc.Write(mine[:])
+					io.ReadFull(nc, make([]byte, finishedSize))
+				}
+				resetOnClose(nc)
+				nc.Close()
+			}
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		c, err := Dial(ctx, "tcp", ln.Addr().String(), testSecret)
+		cancel()
+		if err != nil {
+			t.Fatalf("cut off after the hello %v: Dial: %v; want it in at the third try", cutAfterHello, err)
+		}
+		c.Close()
+		if err := <-served; err != nil {
+			t.Fatalf("the third connection's handshake: %v", err)
+		}
 	}
 }
 
@@ -205,4 +251,56 @@ func TestEveryFailureIsReported(t *testing.T) {
 	if err, ok := f.next(); ok {
 		t.Fatalf("reported one more: %v", err)
 	}
+}
+
+// Past an address's bound, a flood that opens a connection again as soon
+// as one is cut churns through the slots, each newcomer cutting off the
+// oldest; a genuine executor from the same address still gets in, within a
+// second each time, connecting again if it is cut off itself.
+func TestReopeningFloodPastTheBoundHoldsNoOneOut(t *testing.T) {
+	const bound, flood = 32, 100
+	l := listenLimitsT(t, limits{timeout: HandshakeTimeout, perPeer: bound, total: maxHandshakes})
+	addr := l.Addr().String()
+	go func() { // Accept's reports, drained
+		for {
+			if _, err := l.Accept(context.Background()); errors.Is(err, net.ErrClosed) {
+				return
+			}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	for range flood {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				var d net.Dialer
+				nc, err := d.DialContext(ctx, "tcp", addr)
+				if err != nil {
+					continue
+				}
+				stop := context.AfterFunc(ctx, func() { nc.Close() })
+				io.Copy(io.Discard, nc)
+				stop()
+				nc.Close()
+			}
+		})
+	}
+	var tries int
+	for ; ctx.Err() == nil; tries++ {
+		start := time.Now()
+		dctx, dcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		c, err := Dial(dctx, "tcp", addr, testSecret)
+		dcancel()
+		if err != nil {
+			t.Fatalf("Dial %d behind the flood: %v", tries, err)
+		}
+		c.Close()
+		if took := time.Since(start); took >= time.Second {
+			t.Errorf("Dial %d behind the flood took %v, want under 1s", tries, took)
+		}
+	}
+	t.Logf("%d handshakes behind %d connections churning through %d slots", tries, flood, bound)
 }

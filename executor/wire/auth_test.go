@@ -30,6 +30,11 @@ func TestWrongSecretFailsBothSides(t *testing.T) {
 			if !errors.Is(acceptErr, ErrHandshake) {
 				t.Errorf("Accept: %v, want ErrHandshake", acceptErr)
 			}
+			// The driver checks the executor's proof first and refuses
+			// it; Dial says so, rather than that it was cut off.
+			if !errors.Is(dialErr, ErrNotAccepted) {
+				t.Errorf("Dial: %v, want ErrNotAccepted", dialErr)
+			}
 			assertNoSecret(t, dialErr)
 			assertNoSecret(t, acceptErr)
 			t.Logf("executor: %v\ndriver:   %v", dialErr, acceptErr)

@@ -22,10 +22,12 @@ const (
 // same secret; an error wrapping ErrHandshake means it did not, or did not
 // in time (HandshakeTimeout, or ctx's deadline if sooner).
 //
-// A driver that closes the connection before sending its hello is, as a
-// rule, refusing it for now: too many handshakes are in progress from this
-// address (a flood from this host, say). Dial then connects again, waiting
-// a little longer each time, until ctx ends.
+// A driver that closes the connection before sending its hello, or resets
+// it before its proof, is, as a rule, cutting it off for now: a newer
+// connection took its place at the bound of handshakes in progress (a
+// flood from this host, say). Dial then connects again, waiting a little
+// longer each time, until ctx ends. network is "tcp" or "unix" (addr a
+// path, of any length).
 func Dial(ctx context.Context, network, addr string, secret []byte) (*Conn, error) {
 	if err := checkSecret(secret); err != nil {
 		return nil, err
@@ -33,7 +35,13 @@ func Dial(ctx context.Context, network, addr string, secret []byte) (*Conn, erro
 	var d net.Dialer
 	wait := firstRedialWait
 	for {
-		nc, err := d.DialContext(ctx, network, addr)
+		var nc net.Conn
+		var err error
+		if network == "unix" {
+			nc, err = dialUnix(ctx, &d, addr)
+		} else {
+			nc, err = d.DialContext(ctx, network, addr)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("wire: connecting to the driver: %w", err)
 		}

@@ -49,25 +49,32 @@
 // # Floods
 //
 // The Listener runs handshakes side by side and never waits on one, or on
-// Accept, before taking the next connection. It bounds those in progress:
-// 16 per IP address (enough for the executors of one node registering at
-// once), whose connections past that are closed at once, and 256 in all;
-// at that bound the addresses holding the most give up their oldest
-// handshake to a newcomer from an address holding fewer. So connections
-// from one address, idle or trickling, delay an executor from another by
-// no more than its own handshake; connections from many addresses would
-// have to come by the hundred within that handshake, milliseconds, to cut
-// it (and Dial tries again, below). Each refused or failed connection is
-// reported by Accept as an error wrapping ErrHandshake, in order, and
-// costs the Listener nothing while it waits to be: past 64 of them it
-// keeps only their number.
+// Accept, before taking the next connection. It bounds those in progress,
+// 1024 per IP address and 4096 in all, and at a bound it refuses nobody:
+// the oldest handshake in progress gives way to the newcomer (its
+// address's own oldest, or at the total bound the oldest of the address
+// holding the most). A bound that refused newcomers would let whoever
+// filled it keep everyone else out, and clients often share an address: a
+// gateway host's users, every local process. With oldest-first eviction,
+// idle or trickling connections, from any address and any number of them,
+// cost the driver goroutines and descriptors but hold no one out: a
+// genuine peer's handshake is two round trips, and to cut it a flood must
+// open a bound's worth of newer connections within them. Each refused,
+// cut off or failed connection is reported by Accept as an error wrapping
+// ErrHandshake, in order, and costs the Listener nothing while it waits to
+// be: past 64 of them it keeps only their number.
 //
-// To an executor a refusal is its connection closed before the driver's
-// hello, and Dial then connects again, waiting 20ms to 500ms between
-// tries, until its context ends: a flood from the executor's own address
-// delays it while the flood holds that address's slots, but does not fail
-// it. (A driver that rejects the executor's hello, of another version,
-// say, looks the same, so that Dial fails only at its context's end.)
+// A handshake cut off is reset (TCP RST) rather than closed. Dial takes a
+// connection closed before the driver's hello, or reset before its proof,
+// as cut off for now, and connects again, waiting 20ms to 500ms between
+// tries, until its context ends; a wrong proof is answered by an orderly
+// close, and Dial fails at once with ErrNotAccepted.
+//
+// Over a Unix socket (network "unix", a path of any length) every peer is
+// one address; OnlyUID then admits only the processes of one user, as the
+// kernel tells (SO_PEERCRED), before a byte is read or written: a local
+// session's clients come this way, through a socket in a directory only
+// its owner can enter.
 //
 // # Frames
 //

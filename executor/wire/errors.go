@@ -22,7 +22,16 @@ var (
 // handshakeError names the peer and what went wrong. Callers pass only
 // public facts (addresses, lengths, I/O errors): never key material.
 func handshakeError(peer net.Addr, format string, args ...any) error {
-	return fmt.Errorf("%w with %s: %w", ErrHandshake, peer, fmt.Errorf(format, args...))
+	return fmt.Errorf("%w with %s: %w", ErrHandshake, peerName(peer), fmt.Errorf(format, args...))
+}
+
+// peerName names a connection's peer in messages: its address, or, for a
+// Unix socket's, which has none, what it is.
+func peerName(peer net.Addr) string {
+	if peer == nil || peer.String() == "" || peer.String() == "@" {
+		return "a local process"
+	}
+	return peer.String()
 }
 
 func badFrame(format string, args ...any) error {

@@ -70,12 +70,15 @@ func executorHandshake(nc net.Conn, secret []byte) (sessionKeys, error) {
 	}
 	t := transcript(mine, &theirs)
 	if _, err := nc.Write(finished(keys.executorFinished, t)); err != nil {
-		return sessionKeys{}, handshakeError(peer, "sending the proof: %w", err)
+		return sessionKeys{}, handshakeError(peer, "sending the proof: %w", resetOr(err))
 	}
 	var proof [finishedSize]byte
 	if _, err := io.ReadFull(nc, proof[:]); err != nil {
+		if errors.Is(err, syscall.ECONNRESET) {
+			return sessionKeys{}, handshakeError(peer, "waiting for the proof: %w", resetOr(err))
+		}
 		// The driver hangs up without a word on a wrong proof.
-		return sessionKeys{}, handshakeError(peer, "the driver did not accept this executor's proof (do both sides hold the same secret?): %w", err)
+		return sessionKeys{}, handshakeError(peer, "%w: %w", ErrNotAccepted, err)
 	}
 	if !hmac.Equal(proof[:], finished(keys.driverFinished, t)) {
 		return sessionKeys{}, handshakeError(peer, "the driver's proof does not match this secret")
@@ -84,14 +87,29 @@ func executorHandshake(nc net.Conn, secret []byte) (sessionKeys, error) {
 }
 
 // errDropped marks an executor's handshake that the driver closed before
-// sending its hello: as a rule, a refusal for now, worth another try.
-var errDropped = errors.New("the driver closed the connection before its hello (too many connections at once from this address?)")
+// sending its hello, or reset later: as a rule, cut off for now to make
+// room for a newer connection, and worth another try.
+var errDropped = errors.New("the driver cut the connection off before the handshake was over (too many connections at once from this address?)")
+
+// ErrNotAccepted is wrapped by the error of a Dial whose proof the other end
+// did not accept: it holds another secret, as a rule.
+var ErrNotAccepted = errors.New("the other end did not accept this side's proof (do both sides hold the same secret?)")
 
 // droppedOr marks err as errDropped if it says the driver closed the
 // connection.
 func droppedOr(err error) error {
 	for _, closed := range []error{io.EOF, io.ErrUnexpectedEOF, syscall.ECONNRESET, syscall.EPIPE} {
 		if errors.Is(err, closed) {
+			return fmt.Errorf("%w: %w", errDropped, err)
+		}
+	}
+	return err
+}
+
+// resetOr marks err as errDropped if the driver reset the connection.
+func resetOr(err error) error {
+	for _, reset := range []error{syscall.ECONNRESET, syscall.EPIPE} {
+		if errors.Is(err, reset) {
 			return fmt.Errorf("%w: %w", errDropped, err)
 		}
 	}

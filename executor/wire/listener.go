@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -14,6 +15,8 @@ type Listener struct {
 	ln      net.Listener
 	secret  []byte
 	timeout time.Duration
+	onlyUID int          // -1: any peer
+	closeFn func() error // closes ln and whatever its address needed
 
 	admission *admission
 	conns     chan *Conn // authenticated, for Accept
@@ -31,23 +34,45 @@ type limits struct {
 
 var defaultLimits = limits{timeout: HandshakeTimeout, perPeer: maxPeerHandshakes, total: maxHandshakes}
 
-// Listen listens on addr for executors holding secret (SecretSize bytes;
-// the Listener keeps its own copy).
-func Listen(network, addr string, secret []byte) (*Listener, error) {
-	return listen(network, addr, secret, defaultLimits)
+// ListenOption changes how a Listener admits connections.
+type ListenOption func(*Listener)
+
+// OnlyUID admits only peers running as uid, as the kernel tells of a Unix
+// socket's peer (SO_PEERCRED), before a byte is read or written: another
+// user's connection, or one that is not over a Unix socket, is closed at
+// once and reported by Accept. With the socket in a directory only uid
+// can enter, that is a second lock on the same door.
+func OnlyUID(uid int) ListenOption {
+	return func(l *Listener) { l.onlyUID = uid }
 }
 
-func listen(network, addr string, secret []byte, lim limits) (*Listener, error) {
+// Listen listens on addr for executors holding secret (SecretSize bytes;
+// the Listener keeps its own copy). network is "tcp" or "unix" (addr a
+// path, of any length).
+func Listen(network, addr string, secret []byte, opts ...ListenOption) (*Listener, error) {
+	return listen(network, addr, secret, defaultLimits, opts...)
+}
+
+func listen(network, addr string, secret []byte, lim limits, opts ...ListenOption) (*Listener, error) {
 	if err := checkSecret(secret); err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen(network, addr)
+	var ln net.Listener
+	closeFn := func() error { return ln.Close() }
+	var err error
+	if network == "unix" {
+		ln, closeFn, err = listenUnix(addr)
+	} else {
+		ln, err = net.Listen(network, addr)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("wire: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &Listener{
 		ln:        ln,
+		closeFn:   closeFn,
+		onlyUID:   -1,
 		secret:    append([]byte(nil), secret...),
 		timeout:   lim.timeout,
 		admission: newAdmission(lim.perPeer, lim.total),
@@ -56,14 +81,18 @@ func listen(network, addr string, secret []byte, lim limits) (*Listener, error) 
 		ctx:       ctx,
 		cancel:    cancel,
 	}
+	for _, o := range opts {
+		o(l)
+	}
 	l.wg.Add(1)
 	go l.acceptLoop()
 	return l, nil
 }
 
 // Accept returns the next authenticated connection. A connection refused
-// (too many handshakes in progress from its address, or in all) or whose
-// handshake failed is returned as an error wrapping ErrHandshake, naming
+// (a peer OnlyUID keeps out), cut off (the oldest handshake in progress
+// from its address, or in all, when a newer one came at the bound) or
+// whose handshake failed is returned as an error wrapping ErrHandshake, naming
 // the peer's address and what went wrong (unless more than
 // maxKeptFailures wait to be reported), so the caller can count or log
 // it; the Listener carries on, and the caller calls Accept again.
@@ -95,9 +124,9 @@ func (l *Listener) Accept(ctx context.Context) (*Conn, error) {
 }
 
 // acceptLoop takes connections off the socket and hands each to its own
-// handshake, or closes it at once if its address, or the Listener, has
-// too many in progress. It never waits for a handshake or for Accept, so
-// the kernel's backlog of connections stays short.
+// handshake, or closes it at once if OnlyUID keeps its peer out. It never
+// waits for a handshake or for Accept, so the kernel's backlog of
+// connections stays short.
 func (l *Listener) acceptLoop() {
 	defer l.wg.Done()
 	var backoff time.Duration
@@ -119,14 +148,15 @@ func (l *Listener) acceptLoop() {
 			continue
 		}
 		backoff = 0
-		ctx, cancel := context.WithCancelCause(l.ctx)
-		t, err := l.admission.admit(peerOf(nc.RemoteAddr()), cancel)
-		if err != nil {
-			cancel(nil)
-			nc.Close()
-			l.failed.add(handshakeError(nc.RemoteAddr(), "%w", err))
-			continue
+		if l.onlyUID >= 0 {
+			if err := checkPeerUID(nc, l.onlyUID); err != nil {
+				nc.Close()
+				l.failed.add(handshakeError(nc.RemoteAddr(), "%w", err))
+				continue
+			}
 		}
+		ctx, cancel := context.WithCancelCause(l.ctx)
+		t := l.admission.admit(peerOf(nc.RemoteAddr()), cancel)
 		l.wg.Add(1)
 		go l.handshake(ctx, cancel, t, nc)
 	}
@@ -137,8 +167,15 @@ func (l *Listener) handshake(ctx context.Context, cancel context.CancelCauseFunc
 	defer l.wg.Done()
 	c, err := handshake(ctx, nc, l.secret, roleDriver, l.timeout)
 	l.admission.done(t)
+	evicted := errors.Is(context.Cause(ctx), errEvicted)
 	cancel(nil)
 	if err != nil {
+		if evicted {
+			// A reset, not an end of stream, tells the peer it was cut off
+			// (and Dial connects again), where a wrong proof is answered
+			// by an orderly close.
+			resetOnClose(nc)
+		}
 		nc.Close()
 		l.failed.add(err)
 		return
@@ -160,7 +197,7 @@ func (l *Listener) Addr() net.Addr { return l.ln.Addr() }
 // Listener is running.
 func (l *Listener) Close() error {
 	l.cancel()
-	err := l.ln.Close()
+	err := l.closeFn()
 	l.wg.Wait()
 	return err
 }
