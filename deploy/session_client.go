@@ -32,7 +32,7 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 			session.Remove(id)
 			return session.Client{}, r, fmt.Errorf("session %s is gone: its driver (pid %d) is not running; its record is removed", id, r.PID)
 		}
-		return session.Client{Addr: r.Address, Secret: secret}, r, nil
+		return session.Client{Network: "unix", Addr: r.Socket, Secret: secret}, r, nil
 	}
 	rm, err := sessionRM(id)
 	if err != nil {

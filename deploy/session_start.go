@@ -138,7 +138,7 @@ func startLocalSession(c *cli.Context, conf *config.Config) error {
 	go func() { exited <- cmd.Wait() }()
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		r, _, err := session.Load(id)
-		if err == nil && r.Address != "" {
+		if err == nil && r.Socket != "" {
 			started = true
 			fmt.Fprintf(c.App.Writer, "session %s started: %s, driver pid %d, log %s\n", id, r.Master, r.PID, r.Log)
 			fmt.Fprintf(c.App.Writer, "SESSION=%s\n", id)
@@ -202,7 +202,14 @@ func runSessionServe(c *cli.Context) error {
 	}
 	defer logFile.Close()
 	log.SetOutput(logFile)
-	clients, err := wire.Listen("tcp", "127.0.0.1:0", secret)
+	// Clients come through a Unix socket in the session's directory,
+	// which only its owner can enter, and the kernel names each peer's
+	// user: nobody else can so much as start a handshake.
+	socket, err := session.SocketPath(id)
+	if err != nil {
+		return err
+	}
+	clients, err := wire.Listen("unix", socket, secret, wire.OnlyUID(os.Geteuid()))
 	if err != nil {
 		return err
 	}
@@ -211,7 +218,7 @@ func runSessionServe(c *cli.Context) error {
 	l.PoolNotice = func(pool string) string { return undefinedPoolNotice(conf, pool, l.Scheduler.Pools) }
 	name, _ := conf.String("spindle.app.name")
 	masterSetting, _ := conf.String("spindle.master")
-	if err := session.Save(session.Record{ID: id, Master: masterSetting, Name: name, Address: clients.Addr().String(), PID: os.Getpid(),
+	if err := session.Save(session.Record{ID: id, Master: masterSetting, Name: name, Socket: socket, PID: os.Getpid(),
 		Log: logFile.Name(), Started: time.Now()}); err != nil {
 		return err
 	}

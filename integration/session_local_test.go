@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -86,6 +87,23 @@ func (u *sessionUser) sessionRecord(id string) (dir string, rec map[string]any) 
 	return dir, rec
 }
 
+// dialSocket connects to the Unix socket path, however deep the test's
+// state directory put it (through its directory's descriptor, as
+// executor/wire does, when the path outgrows a socket address).
+func dialSocket(t *testing.T, path string) net.Conn {
+	t.Helper()
+	dir, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	conn, err := net.DialTimeout("unix", fmt.Sprintf("/proc/self/fd/%d/%s", dir.Fd(), filepath.Base(path)), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
 // A local session serves many clients at once: tasks get exact GPU
 // addresses; a job that fails and one that is cancelled touch no other; jobs are listed with their pool and
 // state; nobody without the secret gets anything; stopping it ends it and
@@ -138,12 +156,13 @@ func TestLocalSessionServesManyClients(t *testing.T) {
 		t.Errorf("after the cancel:\n%s", out)
 	}
 
-	// The session's port takes nothing unauthenticated.
-	addr := rec["address"].(string)
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
+	// The session's socket takes nothing unauthenticated, and is its
+	// owner's alone.
+	socket := rec["socket"].(string)
+	if filepath.Dir(socket) != dir {
+		t.Errorf("the session's socket %s is not in its directory %s", socket, dir)
 	}
+	conn := dialSocket(t, socket)
 	conn.Write(append([]byte("SPWR\x01E"), bytes.Repeat([]byte{0}, 200)...))
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	got, _ := io.ReadAll(conn)
@@ -153,7 +172,7 @@ func TestLocalSessionServesManyClients(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if c, err := wire.Dial(ctx, "tcp", addr, wire.NewSecret()); err == nil {
+	if c, err := wire.Dial(ctx, "unix", socket, wire.NewSecret()); err == nil {
 		c.Close()
 		t.Error("a client with another secret connected")
 	}

@@ -12,7 +12,10 @@ import (
 // Client sends a session its requests: each on a connection of its own,
 // authenticated by the session's secret.
 type Client struct {
-	Addr   string
+	// Network is "unix" for a local session (Addr its socket's path), or
+	// "tcp" (Addr host:port); "" is "tcp".
+	Network string
+	Addr    string
 	Secret []byte
 	// Token is the client-to-AM token of a session on a secure cluster,
 	// from its application report; every request carries it.
@@ -25,7 +28,11 @@ var ErrRefused = errors.New("the session refused")
 // do sends req and hands each answer to each until the session closes the
 // connection (each returning false stops reading).
 func (c Client) do(ctx context.Context, req *wire.Envelope, each func(*wire.Envelope) (bool, error)) error {
-	conn, err := wire.Dial(ctx, "tcp", c.Addr, c.Secret)
+	network := c.Network
+	if network == "" {
+		network = "tcp"
+	}
+	conn, err := wire.Dial(ctx, network, c.Addr, c.Secret)
 	if err != nil {
 		return fmt.Errorf("reaching the session at %s: %w", c.Addr, err)
 	}

@@ -17,9 +17,9 @@ type Record struct {
 	ID     string `json:"id"`
 	Master string `json:"master"` // "yarn", or local mode's local[N]
 	Name   string `json:"name,omitempty"`
-	// Address is host:port of a local session's client port (a YARN
-	// session's is in its application report).
-	Address string `json:"address,omitempty"`
+	// Socket is the Unix socket a local session takes clients on, in its
+	// directory (a YARN session's address is in its application report).
+	Socket string `json:"socket,omitempty"`
 	// PID is a local session's driver process; Log its log file.
 	PID     int       `json:"pid,omitempty"`
 	Log     string    `json:"log,omitempty"`
@@ -37,6 +37,7 @@ const SecretAlias = "spindle.session.secret"
 const (
 	secretFile = "secret"
 	recordFile = "session.json"
+	socketFile = "client.sock"
 )
 
 // validID is what a session id may be: a YARN application id or a local
@@ -67,6 +68,16 @@ func Dir(id string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(state, id), nil
+}
+
+// SocketPath is where a local session takes its clients: a Unix socket
+// in its directory, which only its owner can enter.
+func SocketPath(id string) (string, error) {
+	dir, err := Dir(id)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, socketFile), nil
 }
 
 // Create makes session id's directory (0700) and writes its secret

@@ -20,7 +20,7 @@ func TestRecordsKeepTheSecretPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Record{ID: "local-1-abc", Master: "local[2]", Address: "127.0.0.1:4000", PID: 42, Started: time.Unix(1, 0).UTC()}
+	r := Record{ID: "local-1-abc", Master: "local[2]", Socket: "/run/spindle/client.sock", PID: 42, Started: time.Unix(1, 0).UTC()}
 	if err := Save(r); err != nil {
 		t.Fatal(err)
 	}
