@@ -10,9 +10,12 @@ import (
 
 	"github.com/spindle-yarn/spindle/deploy"
 	"github.com/spindle-yarn/spindle/executor/contain"
+	"github.com/spindle-yarn/spindle/internal/fds"
 )
 
 func main() {
+	// Descriptors the caller left open reach no process this one starts.
+	fds.CloseOnExecInherited()
 	// Tasks and discovery scripts run under a guard started from this
 	// binary: in such a process this runs the guard and never returns.
 	contain.MaybeGuard()
