@@ -71,12 +71,20 @@ func (p *progressPrinter) finish() {
 
 func printSummary(w io.Writer, s core.Summary, logDir string) {
 	status := "SUCCEEDED"
-	if !s.Succeeded {
+	switch {
+	case s.Cancelled:
+		status = "CANCELLED: " + strings.TrimPrefix(s.Reason, "cancelled: ")
+	case !s.Succeeded:
 		status = "FAILED: " + s.Reason
 	}
 	fmt.Fprintf(w, "job %s %s\n", s.Job, status)
-	fmt.Fprintf(w, "  tasks %d, attempts %d, failed attempts %d, retries %d, duration %s, %.0f tasks/s\n",
-		s.Tasks, s.Attempts, s.Failures, s.Retries, s.Duration.Round(time.Millisecond), float64(s.Tasks)/max(s.Duration.Seconds(), 1e-9))
+	// A rate only of a job that ran all its tasks, for a measurable time.
+	rate := ""
+	if s.Succeeded && s.Duration >= time.Millisecond {
+		rate = fmt.Sprintf(", %.0f tasks/s", float64(s.Tasks)/s.Duration.Seconds())
+	}
+	fmt.Fprintf(w, "  tasks %d, attempts %d, failed attempts %d, retries %d, duration %s%s\n",
+		s.Tasks, s.Attempts, s.Failures, s.Retries, s.Duration.Round(time.Millisecond), rate)
 	for _, e := range s.Executors {
 		line := fmt.Sprintf("  executor %s on %s: %d succeeded, %d failed", e.ID, e.Host, e.Succeeded, e.Failed)
 		if e.Lost != "" {

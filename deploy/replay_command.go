@@ -67,7 +67,7 @@ func runReplay(c *cli.Context) error {
 		reqs[i] = &wire.SubmitJob{Spec: spec, Source: fmt.Sprintf("%s, job %s", path, j.Name), Follow: true}
 	}
 	id := c.String("session")
-	client, _, err := sessionClient(c.Context, id)
+	client, _, err := sessionClient(c.Context, id, nil)
 	if err != nil {
 		return err
 	}
@@ -150,18 +150,26 @@ func replayJob(ctx context.Context, client session.Client, job sim.TraceJob, req
 		return r
 	}
 	r.submitted = time.Since(start)
-	var id int64 = -1
-	last, err := client.Submit(ctx, req, func(a *wire.JobAccepted) { id = a.GetJobId() }, nil)
+	// An interrupt while the job is on its way still learns its id, and
+	// the job is cancelled.
+	abort, cancelAbort := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancelAbort()
+	sub, err := client.Submit(ctx, abort, req)
+	var last *wire.JobUpdate
+	for err == nil && !last.GetEnded() {
+		last, err = sub.Next(ctx)
+	}
 	r.ended = time.Since(start)
 	if err != nil {
 		r.failure = err.Error()
-		if id >= 0 && ctx.Err() != nil {
+		if sub != nil && ctx.Err() != nil {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			client.Cancel(cctx, id, "its replay was interrupted")
+			client.Cancel(cctx, sub.JobID, "its replay was interrupted")
 			cancel()
 		}
 		return r
 	}
+	sub.Close()
 	j := last.GetJob()
 	if j.GetState() != "SUCCEEDED" {
 		r.failure = j.GetState() + ": " + j.GetReason()

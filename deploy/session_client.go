@@ -12,17 +12,20 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // sessionClient finds session id from the user's record of it: a local
-// session's address is in the record, a YARN session's in its
-// application report (the AM's host and RPC port).
-func sessionClient(ctx context.Context, id string) (session.Client, session.Record, error) {
+// session's socket is in the record, a YARN session's address in its
+// application report (the AM's host and RPC port), which the RM gives a
+// user logged in as conf says (nil: as the defaults file says).
+func sessionClient(ctx context.Context, id string, conf *config.Config) (session.Client, session.Record, error) {
 	r, secret, err := session.Load(id)
 	if err != nil {
 		return session.Client{}, r, err
@@ -34,7 +37,7 @@ func sessionClient(ctx context.Context, id string) (session.Client, session.Reco
 		}
 		return session.Client{Network: "unix", Addr: r.Socket, Secret: secret}, r, nil
 	}
-	rm, err := sessionRM(id)
+	rm, err := sessionRM(id, conf)
 	if err != nil {
 		return session.Client{}, r, err
 	}
@@ -77,12 +80,23 @@ type yarnSession struct {
 	id   *hadoopyarn.ApplicationIdProto
 }
 
-func sessionRM(id string) (yarnSession, error) {
+// sessionRM connects to the RM of YARN session id, logged in as conf
+// says (nil: as the defaults file says).
+func sessionRM(id string, conf *config.Config) (yarnSession, error) {
 	appID, err := yarn.ParseApplicationID(id)
 	if err != nil {
 		return yarnSession{}, err
 	}
-	conn, err := connectWithDefaults()
+	var login kerberos.Login
+	if conf == nil {
+		login, err = defaultsLogin()
+	} else {
+		login, err = kerberosLogin(conf)
+	}
+	if err != nil {
+		return yarnSession{}, err
+	}
+	conn, err := yarnapp.Connect(login)
 	if err != nil {
 		return yarnSession{}, err
 	}
@@ -108,7 +122,7 @@ func jobsCommand() *cli.Command {
 			if c.NArg() != 1 {
 				return errors.New("want the session's id: spindle jobs SESSION")
 			}
-			client, _, err := sessionClient(c.Context, c.Args().First())
+			client, _, err := sessionClient(c.Context, c.Args().First(), nil)
 			if err != nil {
 				return err
 			}
@@ -146,7 +160,7 @@ func cancelCommand() *cli.Command {
 			if err != nil || job < 0 {
 				return fmt.Errorf("%q is not a job id: want the number spindle jobs lists", c.Args().Get(1))
 			}
-			client, _, err := sessionClient(c.Context, c.Args().First())
+			client, _, err := sessionClient(c.Context, c.Args().First(), nil)
 			if err != nil {
 				return err
 			}
@@ -165,7 +179,7 @@ func runSessionStop(c *cli.Context) error {
 		return errors.New("want the session's id: spindle session stop SESSION")
 	}
 	id := c.Args().First()
-	client, r, err := sessionClient(c.Context, id)
+	client, r, err := sessionClient(c.Context, id, nil)
 	if err != nil {
 		return err
 	}
@@ -182,7 +196,7 @@ func runSessionStop(c *cli.Context) error {
 	// application finished.
 	var rm *yarnSession
 	if r.Yarn() {
-		y, err := sessionRM(id)
+		y, err := sessionRM(id, nil)
 		if err != nil {
 			return err
 		}

@@ -126,15 +126,11 @@ func runSubmit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkStagesFit(conf, job, master); err != nil {
+	if err := checkStagesFit(conf, job.Job, master); err != nil {
 		return err
 	}
 	if master.Yarn {
-		specPath := ""
-		if !c.IsSet("tasks") {
-			specPath = c.Args().First()
-		}
-		return runYarn(c, conf, log, job, specPath)
+		return runYarn(c, conf, log, job)
 	}
 	if err := refuseYarnOnlySettings(conf); err != nil {
 		return err
@@ -143,7 +139,7 @@ func runSubmit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return runLocal(c, conf, log, job, master.LocalExecutors(runtime.NumCPU(), cores))
+	return runLocal(c, conf, log, job.Job, master.LocalExecutors(runtime.NumCPU(), cores))
 }
 
 // jobDefaults are what a job spec's stages get for what they leave out.
@@ -153,33 +149,43 @@ func jobDefaults(conf *config.Config) (jobspec.Defaults, error) {
 	return d, s.err
 }
 
-func loadJob(c *cli.Context, conf *config.Config) (*jobspec.Job, error) {
+// loadedJob is the job of a submit's command line, and its spec as
+// written when it came from a file, read once (Text; nil for the short
+// form).
+type loadedJob struct {
+	*jobspec.Job
+	Text []byte
+}
+
+func loadJob(c *cli.Context, conf *config.Config) (loadedJob, error) {
 	d, err := jobDefaults(conf)
 	if err != nil {
-		return nil, err
+		return loadedJob{}, err
 	}
 	args := c.Args().Slice()
-	var job *jobspec.Job
+	var lj loadedJob
 	switch {
 	case c.IsSet("tasks") && len(args) == 0:
-		return nil, errors.New("--tasks N needs a command after --")
+		return lj, errors.New("--tasks N needs a command after --")
 	case c.IsSet("tasks"):
-		job, err = jobspec.Short("", c.Int("tasks"), args, d)
+		lj.Job, err = jobspec.Short("", c.Int("tasks"), args, d)
 	case len(args) == 0:
-		return nil, errors.New("want a job spec file, or --tasks N -- COMMAND")
+		return lj, errors.New("want a job spec file, or --tasks N -- COMMAND")
 	default:
 		if err := flagsAfterSpec(c, args); err != nil {
-			return nil, err
+			return lj, err
 		}
 		if len(args) != 1 {
-			return nil, fmt.Errorf("want one job spec file, or --tasks N -- COMMAND; got %d arguments", len(args))
+			return lj, fmt.Errorf("want one job spec file, or --tasks N -- COMMAND; got %d arguments", len(args))
 		}
-		job, err = jobspec.Load(args[0], d)
+		if lj.Text, err = jobspec.Read(args[0]); err == nil {
+			lj.Job, err = jobspec.Parse(lj.Text, args[0], d)
+		}
 	}
 	if err != nil {
-		return nil, err
+		return lj, err
 	}
-	return job, overrideJob(job, conf)
+	return lj, overrideJob(lj.Job, conf)
 }
 
 // runLocal runs job on n executor processes on this machine.

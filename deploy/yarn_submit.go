@@ -60,8 +60,8 @@ func applicationTags(list string) ([]string, error) {
 // before the submission, the staged files are removed; while it follows
 // the application, the application is killed, as a local job is (--no-wait
 // submits without following).
-func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *jobspec.Job, specPath string) error {
-	app, err := submitYarn(c, conf, log, yarnApp{job: job, specPath: specPath, name: job.Name})
+func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job loadedJob) error {
+	app, err := submitYarn(c, conf, log, yarnApp{job: job.Job, specText: job.Text, name: job.Name})
 	if err != nil {
 		return err
 	}
@@ -86,8 +86,10 @@ func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job *j
 
 // yarnApp is an application to submit: a job's, or a session's.
 type yarnApp struct {
-	job      *jobspec.Job // nil: a session
-	specPath string       // the job's spec file; "": the job came from the command line
+	job *jobspec.Job // nil: a session
+	// specText is the job's spec as the user wrote it, read once; nil:
+	// the job came from the command line.
+	specText []byte
 	name     string
 	// sessionSecret is a session's: its clients prove they hold it.
 	sessionSecret []byte
@@ -194,12 +196,11 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	amCommand := "./spindle am --session"
 	if app.job != nil {
 		amCommand = "./spindle am"
-		jobFile := app.specPath
-		if jobFile == "" {
-			// The short form has no file: ship it as JSON, which job specs accept.
-			if jobFile, err = writeJSONSpec(tmp, app.job); err != nil {
-				return nil, err
-			}
+		// The spec as written, or the short form's as JSON, which job
+		// specs accept.
+		jobFile, err := writeSpec(tmp, app.job, app.specText)
+		if err != nil {
+			return nil, err
 		}
 		files = append(files, staging.File{Local: jobFile, Name: amJobFile})
 	}
@@ -380,13 +381,15 @@ func removeStaged(ctx context.Context, log logrus.FieldLogger, stager *staging.S
 }
 
 // writeJSONSpec writes a job built from the command line as a spec file.
-func writeJSONSpec(dir string, job *jobspec.Job) (string, error) {
-	b, err := job.MarshalSpec()
-	if err != nil {
-		return "", err
+func writeSpec(dir string, job *jobspec.Job, text []byte) (string, error) {
+	if text == nil {
+		var err error
+		if text, err = job.MarshalSpec(); err != nil {
+			return "", err
+		}
 	}
-	path := filepath.Join(dir, "job.json")
-	return path, os.WriteFile(path, b, 0o600)
+	path := filepath.Join(dir, "job.yaml")
+	return path, os.WriteFile(path, text, 0o600)
 }
 
 // killInterrupted kills an application whose submitter was interrupted

@@ -207,7 +207,7 @@ func TestLocalSessionInterruptedClientCancelsItsJob(t *testing.T) {
 	cmd, out := u.start("submit", "--session", id, "--name", "held", "--tasks", "1", "--", "sleep", "120")
 	waitFor(t, 30*time.Second, "the job to run", func() bool { return strings.Contains(out.String(), "submitted to session") })
 	cmd.Process.Signal(os.Interrupt)
-	if err := cmd.Wait(); err == nil || !strings.Contains(out.String(), "job held FAILED: cancelled: by its submitter (interrupted)") {
+	if err := cmd.Wait(); err == nil || !strings.Contains(out.String(), "job held CANCELLED: by its submitter (interrupted)") {
 		t.Errorf("the interrupted client: %v, want it to cancel its job and say so\n%s", err, out.String())
 	}
 	if jobs, err := u.run("jobs", id); err != nil || !regexp.MustCompile(`held\s+default\s+CANCELLED`).MatchString(jobs) {

@@ -107,6 +107,7 @@ func (c *Core) jobEnded(now time.Time, f scheduler.JobResult) {
 	}
 	sum := j.sum
 	sum.Succeeded, sum.Reason = f.Succeeded, f.Reason
+	sum.Cancelled = !f.Succeeded && j.cancelled
 	sum.Duration = now.Sub(sum.Started)
 	sum.Rejected = c.rejected
 	sum.Registered = append([]time.Time(nil), c.registered...)

@@ -11,6 +11,9 @@ type Summary struct {
 	ID        scheduler.JobID
 	Job       string
 	Succeeded bool
+	// Cancelled says the job did not fail but was cancelled (Reason says
+	// why).
+	Cancelled bool
 	Reason    string
 	Tasks     int
 	Attempts  int

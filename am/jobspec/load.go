@@ -17,6 +17,17 @@ import (
 // Load reads and checks the job spec in the file at path (YAML, or JSON,
 // which is YAML).
 func Load(path string, d Defaults) (*Job, error) {
+	data, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, path, d)
+}
+
+// Read reads the job spec in the file at path, for Parse, once: a pipe or
+// a process substitution (/dev/stdin, /dev/fd/63) can be read only once,
+// so whoever ships the spec on ships what Read returned.
+func Read(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("job spec: %w", err)
@@ -26,7 +37,7 @@ func Load(path string, d Defaults) (*Job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("job spec: %w", err)
 	}
-	return Parse(data, path, d)
+	return data, nil
 }
 
 // Parse reads and checks a job spec; source names it in errors (its

@@ -15,6 +15,10 @@ type Source struct {
 // confFlag is the File of a value given with --conf.
 const confFlag = "--conf"
 
+// CommandLine says whether the value was given on the command line, by a
+// flag or --conf, rather than by a properties file or a default.
+func (s Source) CommandLine() bool { return s.Flag != "" || s.File == confFlag }
+
 // String is file:line, --conf, the flag, or default, as messages print it.
 func (s Source) String() string {
 	switch {

@@ -1,0 +1,73 @@
+package deploy
+
+import (
+	"context"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/deploy/session"
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// An interrupt that comes after the job went to the session, but before
+// the session said it took it, leaves no job behind: the client waits for
+// the answer, and cancels the job the session took.
+func TestInterruptWhileSubmittingCancelsTheJobTheSessionTook(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	const id = "local-1-abc"
+	secret := wire.NewSecret()
+	if _, err := session.Create(id, secret); err != nil {
+		t.Fatal(err)
+	}
+	socket, err := session.SocketPath(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := wire.Listen("unix", socket, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := session.Save(session.Record{ID: id, Master: "local[1]", Socket: socket, PID: os.Getpid(), Log: "/nonexistent/driver.log"}); err != nil {
+		t.Fatal(err)
+	}
+	sigs := make(chan chan<- os.Signal, 1)
+	defer func(old func(chan<- os.Signal) func()) { signalNotify = old }(signalNotify)
+	signalNotify = func(c chan<- os.Signal) func() { sigs <- c; return func() {} }
+
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := runSplit("submit", "--session", id, "--tasks", "1", "--", "true")
+		done <- err
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := l.Accept(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := conn.Recv(); err != nil || m.GetSubmitJob() == nil {
+		t.Fatalf("the session got %v, %v; want the job", m, err)
+	}
+	(<-sigs) <- syscall.SIGINT
+	time.Sleep(100 * time.Millisecond) // the client hears it before the answer comes
+	conn.Send(&wire.Envelope{Message: &wire.Envelope_JobAccepted{JobAccepted: &wire.JobAccepted{JobId: 7}}})
+	conn.Close()
+
+	conn, err = l.Accept(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := conn.Recv()
+	if err != nil || m.GetCancelJob().GetJobId() != 7 || !strings.Contains(m.GetCancelJob().GetReason(), "interrupt while submitting") {
+		t.Fatalf("the session got %v, %v; want job 7 cancelled", m, err)
+	}
+	conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: &wire.JobList{Jobs: []*wire.JobInfo{{Id: 7, State: "CANCELLED"}}}}})
+	conn.Close()
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "job 7, which session "+id+" took meanwhile, is cancelled") {
+		t.Errorf("the client: %v", err)
+	}
+}
