@@ -43,6 +43,17 @@ func TestSecureSessionWantsClientTokens(t *testing.T) {
 	stop := func(tok *wire.ClientToken) *wire.Envelope {
 		return &wire.Envelope{Message: &wire.Envelope_StopSession{StopSession: &wire.StopSession{Reason: "test"}}, ClientToken: tok}
 	}
+	submitAs := func(tok *wire.ClientToken, name string) *wire.Envelope {
+		m := submit("name: "+name+"\nstages:\n  - {name: s, tasks: 1, command: [\"sleep\", \"60\"]}\n", false)
+		m.ClientToken = tok
+		return m
+	}
+	cancelJob := func(tok *wire.ClientToken) *wire.Envelope {
+		return &wire.Envelope{Message: &wire.Envelope_CancelJob{CancelJob: &wire.CancelJob{JobId: 0, Reason: "test"}}, ClientToken: tok}
+	}
+	stats := func(tok *wire.ClientToken) *wire.Envelope {
+		return &wire.Envelope{Message: &wire.Envelope_StatsRequest{StatsRequest: &wire.StatsRequest{}}, ClientToken: tok}
+	}
 	for _, tc := range []struct {
 		name   string
 		req    *wire.Envelope
@@ -50,7 +61,11 @@ func TestSecureSessionWantsClientTokens(t *testing.T) {
 	}{
 		{"no token", list(nil), "needs the client-to-AM token"},
 		{"a token of another key", list(token("alice@EXAMPLE.COM", []byte("forged"))), "not the RM's"},
+		{"the owner submits", submitAs(token("alice@EXAMPLE.COM", key), "owners"), ""},
 		{"a viewer lists", list(token("bob@EXAMPLE.COM", key)), ""},
+		{"a viewer's stats", stats(token("bob@EXAMPLE.COM", key)), ""},
+		{"a viewer submits", submitAs(token("bob@EXAMPLE.COM", key), "viewers"), "bob@EXAMPLE.COM: not allowed"},
+		{"a viewer cancels", cancelJob(token("bob@EXAMPLE.COM", key)), "bob@EXAMPLE.COM: not allowed"},
 		{"a viewer stops", stop(token("bob@EXAMPLE.COM", key)), "bob@EXAMPLE.COM: not allowed"},
 		{"a stranger lists", list(token("eve@EXAMPLE.COM", key)), "eve@EXAMPLE.COM: not allowed"},
 		{"the owner stops", stop(token("alice@EXAMPLE.COM", key)), ""},
@@ -65,6 +80,13 @@ func TestSecureSessionWantsClientTokens(t *testing.T) {
 		}
 		if tc.refuse != "" && !strings.Contains(got, tc.refuse) {
 			t.Errorf("%s: answered %v, want a refusal saying %q", tc.name, out[0], tc.refuse)
+		}
+		// What the viewer was refused left the session as it was: the
+		// owner's job alone, still running.
+		if strings.HasPrefix(tc.name, "a viewer") {
+			if jobs, _ := request(t, d, sessionSecret, list(token("alice@EXAMPLE.COM", key))); jobStates(jobs) != "owners/default/RUNNING" {
+				t.Errorf("after %s: jobs %s, want the owner's alone, running", tc.name, jobStates(jobs))
+			}
 		}
 	}
 }

@@ -1,10 +1,13 @@
 package deploy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
+	"os"
 	"strconv"
 	"syscall"
 	"text/tabwriter"
@@ -31,7 +34,7 @@ func sessionClient(ctx context.Context, id string, conf *config.Config) (session
 		return session.Client{}, r, err
 	}
 	if !r.Yarn() {
-		if r.PID > 0 && syscall.Kill(r.PID, 0) == syscall.ESRCH {
+		if r.PID > 0 && exited(r.PID) {
 			session.Remove(id)
 			return session.Client{}, r, fmt.Errorf("session %s is gone: its driver (pid %d) is not running; its record is removed", id, r.PID)
 		}
@@ -231,7 +234,7 @@ func runSessionStop(c *cli.Context) error {
 // finished, with its state and final status, as " (FINISHED, SUCCEEDED)".
 func sessionOver(ctx context.Context, r session.Record, rm *yarnSession) (bool, string, error) {
 	if rm == nil {
-		return syscall.Kill(r.PID, 0) == syscall.ESRCH, "", nil
+		return exited(r.PID), "", nil
 	}
 	report, err := rm.report(ctx)
 	if err != nil {
@@ -242,4 +245,32 @@ func sessionOver(ctx context.Context, r session.Record, rm *yarnSession) (bool, 
 		return true, fmt.Sprintf(" (%s, %s)", yarnapp.State(report), yarnapp.FinalStatus(report)), nil
 	}
 	return false, "", nil
+}
+
+// exited says whether process pid has ended: it is gone, or a zombie
+// nobody has reaped yet (a background driver's parent is long gone).
+func exited(pid int) bool {
+	if syscall.Kill(pid, 0) == syscall.ESRCH {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses.
+	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
+	return len(rest) > 1 && (rest[1] == 'Z' || rest[1] == 'X')
+}
+
+// exitedWithin waits up to d for process pid to end, as a connection it
+// held ends a moment before its exit shows.
+func exitedWithin(pid int, d time.Duration) bool {
+	for deadline := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
+		if exited(pid) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
 }

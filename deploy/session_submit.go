@@ -280,7 +280,7 @@ func (s *sessionSubmit) lost(r session.Record, sub *session.Submission, err erro
 	if !errors.Is(err, session.ErrLost) {
 		return err
 	}
-	if !r.Yarn() && r.PID > 0 && syscall.Kill(r.PID, 0) == syscall.ESRCH {
+	if !r.Yarn() && r.PID > 0 && exitedWithin(r.PID, time.Second) {
 		return fmt.Errorf("session %s ended before job %d did: its driver (pid %d) has exited (its log: %s)", s.id, sub.JobID, r.PID, r.Log)
 	}
 	return fmt.Errorf("the connection to session %s ended before job %d did; the job may still run (spindle jobs %s tells): %w", s.id, sub.JobID, s.id, err)

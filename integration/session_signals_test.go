@@ -165,3 +165,20 @@ func TestLocalSessionTakesASpecFromStandardInput(t *testing.T) {
 		}
 	}
 }
+
+// A client following its job hears, when the session's driver dies, that
+// it did, not that a connection closed.
+func TestLocalSessionFollowerHearsTheDriverDie(t *testing.T) {
+	u := newSessionUser(t)
+	id := u.startSession("--master", "local[1]")
+	_, rec := u.sessionRecord(id)
+	driver := int(rec["pid"].(float64))
+	cmd, out := u.start("submit", "--session", id, "--name", "orphan", "--tasks", "1", "--", "sleep", "120")
+	waitFor(t, 30*time.Second, "the job to be submitted", func() bool { return strings.Contains(out.String(), "submitted to session") })
+	syscall.Kill(driver, syscall.SIGKILL)
+	_, err := exited(t, cmd, 30*time.Second)
+	want := "session " + id + " ended before job 0 did: its driver (pid " + strconv.Itoa(driver) + ") has exited"
+	if err == nil || !strings.Contains(out.String(), want) {
+		t.Errorf("the follower: %v, want it to say %q\n%s", err, want, out.String())
+	}
+}

@@ -30,9 +30,10 @@ type decoder struct {
 	stopped bool
 	// truncated is set when an error was dropped, maxErrors being shown.
 	truncated bool
-	// checked holds the template texts already checked: a text repeated
-	// through the spec (or an alias) is parsed once.
-	checked map[string]bool
+	// checked holds the template texts already checked, with 1 + the
+	// longest prefix they were checked behind (checkTemplate): a text
+	// repeated through the spec (or an alias) is parsed once.
+	checked map[string]int
 }
 
 const (
@@ -46,7 +47,7 @@ const (
 )
 
 func newDecoder(source string) *decoder {
-	return &decoder{source: source, checked: map[string]bool{}}
+	return &decoder{source: source, checked: map[string]int{}}
 }
 
 // lineError is one problem, already worded; line orders the report.

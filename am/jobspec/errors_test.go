@@ -194,3 +194,37 @@ func TestBounds(t *testing.T) {
 		t.Errorf("aliases expanding to many values: %v", err)
 	}
 }
+
+// A command argument, or an environment variable with its name, is
+// accepted at exactly the longest string exec takes and refused one byte
+// past it, naming where, in a spec's list and string commands, its env,
+// a template at its longest task number, and the short form.
+func TestArgumentsAtExecsBound(t *testing.T) {
+	at, past := strings.Repeat("a", maxArgBytes), strings.Repeat("a", maxArgBytes+1)
+	const bound = "131072 bytes: longer than the 131071 bytes Linux takes as one"
+	for _, c := range []struct {
+		name, spec, want string // want "": accepted
+	}{
+		{"an argument at the bound", spec("{name: a, tasks: 1, command: [echo, " + at + "]}"), ""},
+		{"an argument past it", spec("{name: a, tasks: 1, command: [echo, " + past + "]}"), "job.yaml:3: stages[0].command[1]: " + bound + " argument (MAX_ARG_STRLEN)"},
+		{"a shell command at the bound", spec("{name: a, tasks: 1, command: " + at + "}"), ""},
+		{"a shell command past it", spec("{name: a, tasks: 1, command: " + past + "}"), "job.yaml:3: stages[0].command: " + bound + " argument"},
+		{"a variable at the bound", spec("{name: a, tasks: 1, builtin: noop, env: {DATA: " + at[len("DATA="):] + "}}"), ""},
+		{"a variable past it", spec("{name: a, tasks: 1, builtin: noop, env: {DATA: " + past[len("DATA="):] + "}}"),
+			"job.yaml:3: stages[0].env.DATA: " + bound + " environment variable, with its name,"},
+		// The last of 10 tasks is "9": at the bound; of 11, "10": past it.
+		{"a template at the bound", spec("{name: a, tasks: 10, command: [echo, '{{.Index}}" + at[1:] + "']}"), ""},
+		{"a template past it", spec("{name: a, tasks: 11, command: [echo, '{{.Index}}" + at[1:] + "']}"), "job.yaml:3: stages[0].command[1]: " + bound},
+	} {
+		_, err := Parse([]byte(c.spec), "job.yaml", Defaults{})
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("%s: %v; want %q", c.name, err, c.want)
+		}
+	}
+	if _, err := Short("j", 1, []string{"echo", at}, Defaults{}); err != nil {
+		t.Errorf("the short form at the bound: %v", err)
+	}
+	if _, err := Short("j", 1, []string{"echo", past}, Defaults{}); err == nil || !strings.Contains(err.Error(), "command[1]: "+bound) {
+		t.Errorf("the short form past the bound: %v", err)
+	}
+}

@@ -177,14 +177,14 @@ func (d *decoder) command(n *yaml.Node, path string, sample Task) []string {
 				d.errorf(e.Line, p, "an empty program name")
 				continue
 			}
-			d.checkTemplate(e.Line, p, arg, sample)
+			d.checkTemplate(e.Line, p, arg, sample, 0)
 			argv = append(argv, arg)
 		}
 		return argv
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" && n.Value == "":
 		d.errorf(n.Line, path, "an empty string: give a command")
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
-		d.checkTemplate(n.Line, path, n.Value, sample)
+		d.checkTemplate(n.Line, path, n.Value, sample, 0)
 		return []string{"/bin/sh", "-c", n.Value}
 	default:
 		d.errorf(n.Line, path, "%s: not a list or a string", describe(n))
@@ -192,18 +192,37 @@ func (d *decoder) command(n *yaml.Node, path string, sample Task) []string {
 	return nil
 }
 
-// checkTemplate tries text, a command element or an env value, on the
-// stage's first task: text that does not parse, names a field a task does
-// not have or fails to expand is an error now rather than at every task.
-func (d *decoder) checkTemplate(line int, path, text string, sample Task) {
-	if d.checked[text] {
+// maxArgBytes is the longest string Linux's exec takes as one argument,
+// or one environment variable (NAME=value): MAX_ARG_STRLEN, 32 pages of
+// 4 KiB, counts the string's terminating NUL. A longer one would fail
+// every attempt with "argument list too long"; it is refused at submit.
+const maxArgBytes = 32*4096 - 1
+
+// checkTemplate tries text, a command element or an env value (after a
+// prefix of its "NAME=" bytes), on the stage's first task: text that does
+// not parse, names a field a task does not have or fails to expand is an
+// error now rather than at every task; and on its last task's last
+// attempt, whose numbers are the longest, for exec's bound on a string.
+func (d *decoder) checkTemplate(line int, path, text string, sample Task, prefix int) {
+	if d.checked[text] >= prefix+1 {
 		return
 	}
 	if _, err := expand(text, sample); err != nil {
 		d.errorf(line, path, "%q: %v", clip(text), err)
 		return
 	}
-	d.checked[text] = true
+	longest := sample
+	longest.Index, longest.Attempt = max(sample.Count-1, 0), scheduler.MaxAttemptsLimit-1
+	if out, err := expand(text, longest); err == nil && prefix+len(out) > maxArgBytes {
+		what := "argument"
+		if prefix > 0 {
+			what = "environment variable, with its name,"
+		}
+		d.errorf(line, path, "%d bytes: longer than the %d bytes Linux takes as one %s (MAX_ARG_STRLEN); pass large data in a file",
+			prefix+len(out), maxArgBytes, what)
+		return
+	}
+	d.checked[text] = max(d.checked[text], prefix+1)
 }
 
 func (d *decoder) builtin(n *yaml.Node, path string) string {
@@ -292,7 +311,7 @@ func (d *decoder) env(n *yaml.Node, path string, sample Task) []EnvVar {
 		if !ok {
 			continue
 		}
-		d.checkTemplate(v.Line, p, value, sample)
+		d.checkTemplate(v.Line, p, value, sample, len(e.key)+1)
 		vars = append(vars, EnvVar{Name: e.key, Value: value})
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Name < vars[j].Name })

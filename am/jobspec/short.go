@@ -37,7 +37,7 @@ func Short(name string, tasks int, argv []string, d Defaults) (*Job, error) {
 	}
 	sample := Task{Job: name, Stage: stage.Name, Count: tasks}
 	for i, arg := range argv {
-		dec.checkTemplate(0, index("command", i), arg, sample)
+		dec.checkTemplate(0, index("command", i), arg, sample, 0)
 	}
 	if err := dec.err(); err != nil {
 		return nil, err

@@ -156,6 +156,9 @@ func Secret(id string) ([]byte, error) {
 	return readSecret(filepath.Join(dir, secretFile))
 }
 
+// currentUID is the user a secret file must belong to: this process's.
+var currentUID = os.Geteuid
+
 func readSecret(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -172,7 +175,7 @@ func readSecret(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	case fi.Mode().Perm()&0o077 != 0:
 		return nil, fmt.Errorf("%s can be read by others (mode %v); refusing it: anyone who reads it can use the session", path, fi.Mode().Perm())
-	case !ok || int(st.Uid) != os.Geteuid():
+	case !ok || int(st.Uid) != currentUID():
 		return nil, fmt.Errorf("%s does not belong to this user; refusing it", path)
 	case fi.Size() != 32:
 		return nil, fmt.Errorf("%s holds %d bytes, not a session secret (32)", path, fi.Size())

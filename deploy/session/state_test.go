@@ -62,3 +62,32 @@ func TestRecordsKeepTheSecretPrivate(t *testing.T) {
 		t.Errorf("a removed session: %v", err)
 	}
 }
+
+// A secret file that is private (0600) but another user's is refused:
+// whoever owns it could have written, or still read, the secret.
+func TestSecretOfAnotherUserIsRefused(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dir, err := Create("local-1-abc", bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Secret("local-1-abc"); err != nil {
+		t.Fatalf("the user's own secret: %v", err)
+	}
+	if os.Geteuid() == 0 {
+		// For real: the file given to nobody, mode 0600 kept.
+		if err := os.Chown(filepath.Join(dir, "secret"), 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Secret("local-1-abc"); err == nil || !strings.Contains(err.Error(), "does not belong to this user") {
+			t.Errorf("a 0600 secret of uid 65534, read as root: %v", err)
+		}
+		os.Chown(filepath.Join(dir, "secret"), 0, 0)
+	}
+	// As another user reading this one's file.
+	defer func(old func() int) { currentUID = old }(currentUID)
+	currentUID = func() int { return os.Geteuid() + 1 }
+	if _, err := Secret("local-1-abc"); err == nil || !strings.Contains(err.Error(), "does not belong to this user") {
+		t.Errorf("a 0600 secret of another uid: %v", err)
+	}
+}

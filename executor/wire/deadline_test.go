@@ -111,3 +111,25 @@ func TestListenerClose(t *testing.T) {
 		t.Errorf("Accept after Close: %v, want net.ErrClosed", err)
 	}
 }
+
+// A handshake gives up at its own timeout even when its caller's context
+// would wait far longer: a driver that accepts and says nothing does not
+// hold an executor, or a client, for as long as its caller is patient.
+func TestHandshakeTimeoutHoldsUnderALongerContext(t *testing.T) {
+	addr := silentDriver(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	const timeout = 200 * time.Millisecond
+	start := time.Now()
+	_, err := handshake(ctx, rawDial(t, addr), testSecret, roleExecutor, timeout)
+	if took := time.Since(start); !errors.Is(err, ErrHandshake) || !errors.Is(err, os.ErrDeadlineExceeded) || took > 10*timeout {
+		t.Errorf("handshake with a %v timeout under a minute's context: %v after %v; want it cut at its timeout", timeout, err, took)
+	}
+
+	start = time.Now()
+	_, err = Dial(ctx, "tcp", addr, testSecret)
+	if took := time.Since(start); !errors.Is(err, ErrHandshake) || took < HandshakeTimeout || took > HandshakeTimeout+2*time.Second {
+		t.Errorf("Dial under a minute's context: %v after %v; want it cut at HandshakeTimeout (%v)", err, took, HandshakeTimeout)
+	}
+}
