@@ -79,4 +79,17 @@ func TestSessionSubmitNamesTheSessionsSettingsOfAPropertiesFile(t *testing.T) {
 	if want := props + ": not this job's, but the session's, fixed at its start: spindle.executor.cores, spindle.yarn.queue\n"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr %q; want %q", stderr, want)
 	}
+	// One such setting is named too; none, nothing is said.
+	for text, want := range map[string]string{
+		"spindle.yarn.queue gpu\n": props + ": not this job's, but the session's, fixed at its start: spindle.yarn.queue\n",
+		"spindle.task.cpus 2\n":    "",
+	} {
+		if err := os.WriteFile(props, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, _ := runSplit("submit", "--session", "local-1-abc", "--properties-file", props, spec(t, oneTask))
+		if want == "" && strings.Contains(stderr, "not this job's") || want != "" && !strings.Contains(stderr, want) {
+			t.Errorf("a properties file of %q: stderr %q; want %q", text, stderr, want)
+		}
+	}
 }

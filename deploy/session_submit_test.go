@@ -14,8 +14,15 @@ import (
 
 // An interrupt that comes after the job went to the session, but before
 // the session said it took it, leaves no job behind: the client waits for
-// the answer, and cancels the job the session took.
+// the answer, and cancels the job the session took; a cancel the session
+// refuses is said to have failed.
 func TestInterruptWhileSubmittingCancelsTheJobTheSessionTook(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		interruptWhileSubmitting(t, refused)
+	}
+}
+
+func interruptWhileSubmitting(t *testing.T, cancelRefused bool) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	const id = "local-1-abc"
 	secret := wire.NewSecret()
@@ -65,9 +72,15 @@ func TestInterruptWhileSubmittingCancelsTheJobTheSessionTook(t *testing.T) {
 	if err != nil || m.GetCancelJob().GetJobId() != 7 || !strings.Contains(m.GetCancelJob().GetReason(), "interrupt while submitting") {
 		t.Fatalf("the session got %v, %v; want job 7 cancelled", m, err)
 	}
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: &wire.JobList{Jobs: []*wire.JobInfo{{Id: 7, State: "CANCELLED"}}}}})
+	want := "job 7, which session " + id + " took meanwhile, is cancelled"
+	if cancelRefused {
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: "no"}}})
+		want = "and job 7, which session " + id + " took meanwhile, could not be cancelled: the session refused: no"
+	} else {
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_JobList{JobList: &wire.JobList{Jobs: []*wire.JobInfo{{Id: 7, State: "CANCELLED"}}}}})
+	}
 	conn.Close()
-	if err := <-done; err == nil || !strings.Contains(err.Error(), "job 7, which session "+id+" took meanwhile, is cancelled") {
-		t.Errorf("the client: %v", err)
+	if err := <-done; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("the client: %v; want %q", err, want)
 	}
 }

@@ -28,8 +28,9 @@ func exited(t *testing.T, cmd *exec.Cmd, d time.Duration) (time.Duration, error)
 
 // What signals do to `spindle submit --session`, at each step (off a
 // terminal): while it is still connecting, SIGINT gives up at once and
-// leaves no job behind; while it follows its job, SIGHUP (its terminal
-// closed) and SIGTERM cancel the job.
+// leaves no job behind, and SIGHUP does nothing to a --detach submit;
+// while it follows its job, SIGHUP (its terminal closed) and SIGTERM
+// cancel the job.
 func TestLocalSessionSubmitSignals(t *testing.T) {
 	u := newSessionUser(t)
 	id := u.startSession("--master", "local[1]")
@@ -53,6 +54,21 @@ func TestLocalSessionSubmitSignals(t *testing.T) {
 	}
 	if jobs, err := u.run("jobs", id); err != nil || strings.Contains(jobs, "early") {
 		t.Errorf("after an interrupt while connecting, the session has: %v\n%s", err, jobs)
+	}
+
+	// With --detach a hangup while connecting is no reason to give up: the
+	// job is meant to outlive the terminal.
+	syscall.Kill(driver, syscall.SIGSTOP)
+	cmd, out = u.start("submit", "--session", id, "--detach", "--name", "detached", "--tasks", "1", "--", "sleep", "120")
+	time.Sleep(700 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(300 * time.Millisecond)
+	syscall.Kill(driver, syscall.SIGCONT)
+	if _, err := exited(t, cmd, 10*time.Second); err != nil || !strings.Contains(out.String(), "submitted to session") {
+		t.Errorf("--detach, hung up while connecting: %v, want the job submitted\n%s", err, out.String())
+	}
+	if jobs, _ := u.run("jobs", id); !regexp.MustCompile(`detached\s+default\s+RUNNING`).MatchString(jobs) {
+		t.Errorf("after a hangup of a detached submit:\n%s", jobs)
 	}
 
 	// Following: SIGHUP and SIGTERM cancel the job.

@@ -212,6 +212,10 @@ func TestArgumentsAtExecsBound(t *testing.T) {
 		{"a variable at the bound", spec("{name: a, tasks: 1, builtin: noop, env: {DATA: " + at[len("DATA="):] + "}}"), ""},
 		{"a variable past it", spec("{name: a, tasks: 1, builtin: noop, env: {DATA: " + past[len("DATA="):] + "}}"),
 			"job.yaml:3: stages[0].env.DATA: " + bound + " environment variable, with its name,"},
+		// The same text fits as an argument, not behind a variable's name.
+		{"an argument, then a variable", spec("{name: a, tasks: 1, command: [echo, "+at[len("DATA="):]+"], env: {DATA: "+at[len("DATA="):]+"}}",
+			"{name: b, tasks: 1, command: [echo, "+at[len("DATA="):]+"], env: {LONGER: "+at[len("DATA="):]+"}}"),
+			"job.yaml:4: stages[1].env.LONGER: 131073 bytes"},
 		// The last of 10 tasks is "9": at the bound; of 11, "10": past it.
 		{"a template at the bound", spec("{name: a, tasks: 10, command: [echo, '{{.Index}}" + at[1:] + "']}"), ""},
 		{"a template past it", spec("{name: a, tasks: 11, command: [echo, '{{.Index}}" + at[1:] + "']}"), "job.yaml:3: stages[0].command[1]: " + bound},
