@@ -49,7 +49,14 @@ func (h *retryHeap) pop() retryWait {
 	q[0] = q[last]
 	q[last] = retryWait{} // the backing array must not keep the stage alive
 	q = q[:last]
-	for i := 0; ; {
+	q.down(0)
+	*h = q
+	return top
+}
+
+// down moves the wait at i down to its place.
+func (q retryHeap) down(i int) {
+	for {
 		m, l := i, 2*i+1
 		if l < len(q) && q[l].before(q[m]) {
 			m = l
@@ -58,13 +65,30 @@ func (h *retryHeap) pop() retryWait {
 			m = r
 		}
 		if m == i {
-			break
+			return
 		}
 		q[i], q[m] = q[m], q[i]
 		i = m
 	}
-	*h = q
-	return top
+}
+
+// dropJob takes job j's waits off the heap: an ended job's stages must
+// not stay reachable (and their tasks with them) until their backoffs
+// run out. O(n) in the waits, once per job that ends with some.
+func (h *retryHeap) dropJob(j *job) {
+	q := *h
+	kept := q[:0]
+	for _, w := range q {
+		if w.st.job != j {
+			kept = append(kept, w)
+		}
+	}
+	clear(q[len(kept):])
+	// Sifting each down from the last parent restores the order.
+	for i := len(kept)/2 - 1; i >= 0; i-- {
+		kept.down(i)
+	}
+	*h = kept
 }
 
 // backOff keeps st's task idx, which has just failed (counted) at now,
@@ -87,13 +111,10 @@ func (s *Scheduler) backoffDelay(n int) time.Duration {
 }
 
 // endBackoffs queues as retries the tasks whose backoff has passed by now,
-// the earliest first. A wait whose job has ended since is dropped.
+// the earliest first. (An ended job's waits are dropped as it ends.)
 func (s *Scheduler) endBackoffs(now time.Time) {
 	for len(s.backoffs) > 0 && !s.backoffs[0].at.After(now) {
 		w := s.backoffs.pop()
-		if w.st.job.ended {
-			continue
-		}
 		w.st.backingOff--
 		s.requeue(w.st, int(w.idx))
 	}

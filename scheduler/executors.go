@@ -57,6 +57,7 @@ func (s *Scheduler) RemoveExecutor(now time.Time, id ExecutorID, loss ExecutorLo
 	reason := fmt.Sprintf("executor %s on %s lost: %s", id, ex.spec.Host, loss.Reason)
 	for len(ex.running) > 0 {
 		ref := ex.running[len(ex.running)-1]
+		ex.running[len(ex.running)-1] = taskRef{}
 		ex.running = ex.running[:len(ex.running)-1]
 		t := &ref.st.tasks[ref.idx]
 		// Nothing to release: the executor and what it held are gone.
@@ -137,6 +138,9 @@ func (ex *executor) vacate(now time.Time, st *stage, idx int) error {
 	moved := ex.running[last]
 	ex.running[t.slot] = moved
 	moved.st.tasks[moved.idx].slot = t.slot
+	// The slot left must not keep its stage, and every task of it,
+	// reachable for as long as the executor lives.
+	ex.running[last] = taskRef{}
 	ex.running = ex.running[:last]
 	if ex.freeCores <= 0 {
 		ex.profile.setFree(ex, true)

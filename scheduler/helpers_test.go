@@ -195,11 +195,12 @@ func checkInternal(s *Scheduler) string {
 		if i > 0 && w.before(s.backoffs[(i-1)/2]) {
 			return fmt.Sprintf("retry heap out of order at %d", i)
 		}
-		if !w.st.job.ended {
-			waits[w.st]++
-			if st := w.st.tasks[w.idx].state; st != taskPending {
-				return fmt.Sprintf("stage %d task %d backs off in state %d", w.st.id, w.idx, st)
-			}
+		if w.st.job.ended {
+			return fmt.Sprintf("stage %d task %d of an ended job backs off", w.st.id, w.idx)
+		}
+		waits[w.st]++
+		if st := w.st.tasks[w.idx].state; st != taskPending {
+			return fmt.Sprintf("stage %d task %d backs off in state %d", w.st.id, w.idx, st)
 		}
 	}
 	poolRunning := map[*pool]int{}

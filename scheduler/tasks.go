@@ -118,12 +118,14 @@ func (s *Scheduler) endJob(j *job, reason string) {
 		return
 	}
 	j.ended = true
+	backingOff := false
 	for _, st := range j.stages {
 		if st.runnable {
 			s.dropRunnable(st)
 		}
 		st.fresh, st.freshHead, st.retries, st.retryHead = nil, 0, nil, 0
-		st.backingOff = 0 // their waits are dropped as they end
+		backingOff = backingOff || st.backingOff > 0
+		st.backingOff = 0
 		for i := range st.tasks {
 			t := &st.tasks[i]
 			switch t.state {
@@ -144,6 +146,9 @@ func (s *Scheduler) endJob(j *job, reason string) {
 				})
 			}
 		}
+	}
+	if backingOff {
+		s.backoffs.dropJob(j)
 	}
 	s.out.Finished = append(s.out.Finished, JobResult{Job: j.id, Name: j.name, Reason: reason})
 	s.forgetIfDone(j)
