@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 	"weak"
@@ -108,5 +109,75 @@ func TestAnEndedJobIsForgotten(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// poolNames lists the pools Pools shows, by name.
+func poolNames(s *Scheduler) []string {
+	var names []string
+	for _, p := range s.Pools() {
+		names = append(names, p.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// A pool made for a job's pool name is forgotten once no job is left in
+// it, a job cancelled with its tasks running once they have reported; a
+// pool the configuration defines, and the default pool, stay. A later job
+// naming a forgotten pool gets it made afresh.
+func TestAnUndefinedPoolIsForgottenOnceEmpty(t *testing.T) {
+	h := newHarness(t, Config{Mode: FAIR, Pools: []PoolConfig{{Name: "vip", Weight: 2}}})
+	h.exec("e1", "h1", 4)
+	one := func(name, pool string) JobID {
+		return h.submit(JobSpec{Name: name, Pool: pool, Stages: []StageSpec{{Name: "s", Tasks: 1, Request: TaskRequest{CPUs: 1}}}})
+	}
+	first, second := one("first", "tmp"), one("second", "tmp")
+	vip, plain := one("vip", "vip"), one("plain", "")
+	w := weak.Make(h.s.pools["tmp"])
+	rd := h.ready()
+	if len(rd.Launches) != 4 {
+		t.Fatalf("%d launches, want 4", len(rd.Launches))
+	}
+	want := func(names ...string) {
+		t.Helper()
+		if got := poolNames(h.s); !slices.Equal(got, names) {
+			t.Fatalf("pools %v, want %v", got, names)
+		}
+	}
+	want("default", "tmp", "vip")
+	h.succeed(launchesOf(rd.Launches, first)...)
+	h.ready()
+	want("default", "tmp", "vip") // second is still in it
+	if err := h.s.CancelJob(second, "enough"); err != nil {
+		t.Fatal(err)
+	}
+	kills := h.ready().Kills
+	want("default", "tmp", "vip") // until its killed task reports
+	for _, k := range kills {
+		h.finish(k.Attempt, TaskResult{Outcome: Killed})
+	}
+	want("default", "vip")
+	if _, ok := h.s.PoolProgress("tmp"); ok {
+		t.Error("PoolProgress finds the forgotten pool")
+	}
+	h.succeed(launchesOf(rd.Launches, vip)...)
+	h.succeed(launchesOf(rd.Launches, plain)...)
+	h.ready()
+	want("default", "vip")
+	runtime.GC()
+	runtime.GC()
+	if w.Value() != nil {
+		t.Error("the forgotten pool is still reachable")
+	}
+	// The name again: a pool of Spark's defaults, with nothing of the old.
+	again := one("again", "tmp")
+	if n := len(launchesOf(h.ready().Launches, again)); n != 1 {
+		t.Fatalf("the job in the pool made again: %d launches, want 1", n)
+	}
+	for _, p := range h.s.Pools() {
+		if p.Name == "tmp" && (p.Running != 1 || p.Jobs != 1 || p.Weight != 1) {
+			t.Errorf("the pool made again: %+v, want 1 running, 1 job, weight 1", p)
+		}
 	}
 }

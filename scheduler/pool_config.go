@@ -43,6 +43,9 @@ type PoolConfig struct {
 	MinShare int // running tasks the pool is owed before weights count, >= 0
 }
 
+// DefaultPool is the pool of a job that names none.
+const DefaultPool = "default"
+
 // DefaultPoolConfig is Spark's default for a pool: weight 1, minShare 0, FIFO.
 func DefaultPoolConfig(name string) PoolConfig {
 	return PoolConfig{Name: name, Mode: FIFO, Weight: 1, MinShare: 0}

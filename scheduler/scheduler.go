@@ -81,7 +81,7 @@ func New(cfg Config) (*Scheduler, error) {
 		if pc.Name == "" || pc.Weight < 1 || pc.MinShare < 0 {
 			return nil, fmt.Errorf("pool %q: weight %d, minShare %d: want a name, weight >= 1, minShare >= 0", pc.Name, pc.Weight, pc.MinShare)
 		}
-		s.addPool(pc)
+		s.addPool(pc).defined = true
 	}
 	return s, nil
 }
@@ -92,6 +92,15 @@ func (s *Scheduler) addPool(pc PoolConfig) *pool {
 	i, _ := slices.BinarySearchFunc(s.poolOrder, pc.Name, func(q *pool, name string) int { return strings.Compare(q.cfg.Name, name) })
 	s.poolOrder = slices.Insert(s.poolOrder, i, p)
 	return p
+}
+
+// removePool forgets a pool no job is left in: one made for a job's pool
+// name, so that a session does not remember every name it was ever given.
+func (s *Scheduler) removePool(p *pool) {
+	delete(s.pools, p.cfg.Name)
+	if i, ok := slices.BinarySearchFunc(s.poolOrder, p.cfg.Name, func(q *pool, name string) int { return strings.Compare(q.cfg.Name, name) }); ok {
+		s.poolOrder = slices.Delete(s.poolOrder, i, i+1)
+	}
 }
 
 // AddProfile registers an executor profile. Registering the same profile
@@ -153,13 +162,14 @@ func (s *Scheduler) SubmitJob(now time.Time, spec JobSpec) (JobID, error) {
 
 	poolName := spec.Pool
 	if poolName == "" {
-		poolName = "default"
+		poolName = DefaultPool
 	}
 	p, ok := s.pools[poolName]
 	if !ok {
 		p = s.addPool(DefaultPoolConfig(poolName))
 	}
 	j := &job{id: s.jobSeq, name: spec.Name, pool: p}
+	p.jobs++
 	s.jobSeq++
 	for _, ss := range spec.Stages {
 		st := &stage{id: s.stageSeq, job: j, spec: ss, profile: s.profiles[ss.Profile], tasks: make([]task, ss.Tasks), fresh: make([]int32, ss.Tasks)}

@@ -108,7 +108,12 @@ type job struct {
 
 // pool groups jobs for FAIR scheduling.
 type pool struct {
-	cfg      PoolConfig
+	cfg PoolConfig
+	// defined: the configuration names it (Config.Pools). One made for a
+	// job's pool name is forgotten once no job is left in it, but for
+	// DefaultPool, which Spark always has.
+	defined  bool
+	jobs     int // active jobs, ended ones awaiting their kills included
 	running  int
 	runnable []*stage // runnable stages of its jobs, by (job, stage id)
 	next     int      // FIFO: first stage not yet exhausted in round nextOf

@@ -176,4 +176,8 @@ func (s *Scheduler) forget(j *job) {
 	for _, st := range j.stages {
 		delete(s.stages, st.id)
 	}
+	p := j.pool
+	if p.jobs--; p.jobs == 0 && !p.defined && p.cfg.Name != DefaultPool {
+		s.removePool(p)
+	}
 }
