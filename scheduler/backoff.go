@@ -91,13 +91,12 @@ func (h *retryHeap) dropJob(j *job) {
 	*h = kept
 }
 
-// backOff keeps st's task idx, which has just failed (counted) at now,
+// backOff keeps st's task idx, t, which has just failed (counted) at now,
 // from running again before its backoff has passed.
-func (s *Scheduler) backOff(now time.Time, st *stage, idx int) {
-	t := &st.tasks[idx]
+func (s *Scheduler) backOff(now time.Time, st *stage, t *task, idx int) {
 	t.state = taskPending
 	st.backingOff++
-	s.backoffs.push(retryWait{at: now.Add(s.backoffDelay(t.failures)), st: st, idx: int32(idx)})
+	s.backoffs.push(retryWait{at: now.Add(s.backoffDelay(int(t.failures))), st: st, idx: int32(idx)})
 }
 
 // backoffDelay is the wait after a task's n-th counted failure (n >= 1):
@@ -116,6 +115,6 @@ func (s *Scheduler) endBackoffs(now time.Time) {
 	for len(s.backoffs) > 0 && !s.backoffs[0].at.After(now) {
 		w := s.backoffs.pop()
 		w.st.backingOff--
-		s.requeue(w.st, int(w.idx))
+		s.requeue(w.st, w.st.at(w.idx), int(w.idx))
 	}
 }

@@ -81,8 +81,8 @@ func TestHostExclusion(t *testing.T) {
 func (ex *executor) runningLaunches() []Launch {
 	var out []Launch
 	for _, r := range ex.running {
-		t := &r.st.tasks[r.idx]
-		out = append(out, Launch{Attempt: AttemptID{TaskID{r.st.id, int(r.idx)}, t.attempts - 1}, Executor: ex.spec.ID})
+		t := r.st.task(int(r.idx))
+		out = append(out, Launch{Attempt: AttemptID{TaskID{r.st.id, int(r.idx)}, int(t.attempts) - 1}, Executor: ex.spec.ID})
 	}
 	return out
 }

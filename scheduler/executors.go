@@ -59,10 +59,10 @@ func (s *Scheduler) RemoveExecutor(now time.Time, id ExecutorID, loss ExecutorLo
 		ref := ex.running[len(ex.running)-1]
 		ex.running[len(ex.running)-1] = taskRef{}
 		ex.running = ex.running[:len(ex.running)-1]
-		t := &ref.st.tasks[ref.idx]
 		// Nothing to release: the executor and what it held are gone.
-		t.exec, t.addrs = nil, nil
-		s.attemptEnded(now, ref.st, int(ref.idx), TaskResult{Outcome: Failed, Reason: reason, Blameless: !loss.TaskFault}, ex.host)
+		t := ref.st.at(ref.idx)
+		t.exec = nil
+		s.attemptEnded(now, ref.st, t, int(ref.idx), TaskResult{Outcome: Failed, Reason: reason, Blameless: !loss.TaskFault}, ex.host)
 	}
 	return nil
 }
@@ -120,27 +120,33 @@ func (p *profileState) nextFree(i int) int {
 	return -1
 }
 
-// occupy records an attempt of st's task idx running on ex.
-func (ex *executor) occupy(st *stage, idx int, addrs []string) {
-	t := &st.tasks[idx]
-	t.exec, t.addrs, t.slot = ex, addrs, len(ex.running)
-	ex.running = append(ex.running, taskRef{st, int32(idx)})
+// occupy records an attempt of st's task idx, t, running on ex with the
+// GPU addresses addrs.
+func (ex *executor) occupy(st *stage, t *task, idx int, addrs []string) {
+	n := len(ex.running)
+	t.exec, t.slot = ex, int32(n)
+	if n == cap(ex.running) {
+		ex.running = append(ex.running, taskRef{})
+	} else {
+		ex.running = ex.running[:n+1]
+	}
+	ex.running[n].set(st, int32(idx), addrs)
 	ex.freeCores -= st.spec.Request.CPUs
 	if ex.freeCores <= 0 {
 		ex.profile.setFree(ex, false)
 	}
 }
 
-// vacate gives back what st's task idx held on ex.
-func (ex *executor) vacate(now time.Time, st *stage, idx int) error {
-	t := &st.tasks[idx]
+// vacate gives back what st's task t held on ex.
+func (ex *executor) vacate(now time.Time, st *stage, t *task) error {
+	addrs := ex.running[t.slot].addrs
 	last := len(ex.running) - 1
-	moved := ex.running[last]
-	ex.running[t.slot] = moved
-	moved.st.tasks[moved.idx].slot = t.slot
+	moved := &ex.running[last]
+	ex.running[t.slot].set(moved.st, moved.idx, moved.addrs)
+	moved.st.at(moved.idx).slot = t.slot
 	// The slot left must not keep its stage, and every task of it,
 	// reachable for as long as the executor lives.
-	ex.running[last] = taskRef{}
+	moved.set(nil, 0, nil)
 	ex.running = ex.running[:last]
 	if ex.freeCores <= 0 {
 		ex.profile.setFree(ex, true)
@@ -149,8 +155,8 @@ func (ex *executor) vacate(now time.Time, st *stage, idx int) error {
 	if len(ex.running) == 0 {
 		ex.idleSince = now
 	}
-	err := ex.gpus.release(t.addrs, st.spec.Request.GPU)
-	t.exec, t.addrs = nil, nil
+	err := ex.gpus.release(addrs, st.spec.Request.GPU)
+	t.exec = nil
 	if err != nil {
 		return fmt.Errorf("executor %s: %w (a scheduler bug)", ex.spec.ID, err)
 	}

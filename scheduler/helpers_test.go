@@ -156,6 +156,50 @@ func wantErr(t testing.TB, err error, parts ...string) {
 	}
 }
 
+// checkChunks verifies a stage's chunks against its tasks: one for each
+// chunkTasks launched, each counting the tasks in it not succeeded, and
+// dropped once none is left (or, for an ended job, none runs).
+func checkChunks(st *stage) string {
+	if want := (st.launched + chunkTasks - 1) / chunkTasks; len(st.chunks) != want {
+		return fmt.Sprintf("stage %d: %d chunks for %d tasks launched, want %d", st.id, len(st.chunks), st.launched, want)
+	}
+	for c, ch := range st.chunks {
+		if ch.tasks == nil {
+			if ch.left != 0 && !st.job.ended {
+				return fmt.Sprintf("stage %d chunk %d dropped with %d tasks left", st.id, c, ch.left)
+			}
+			continue
+		}
+		if want := min(chunkTasks, st.spec.Tasks-c*chunkTasks); len(ch.tasks) != want {
+			return fmt.Sprintf("stage %d chunk %d: %d tasks, want %d", st.id, c, len(ch.tasks), want)
+		}
+		left := 0
+		for _, t := range ch.tasks {
+			if t.state != taskSucceeded {
+				left++
+			}
+		}
+		if left != ch.left || left == 0 {
+			return fmt.Sprintf("stage %d chunk %d: left %d, tasks say %d (a chunk left with none is dropped)", st.id, c, ch.left, left)
+		}
+	}
+	return ""
+}
+
+// stateOf is where task idx of st is, launched or not: a dropped chunk's
+// tasks succeeded, or their job ended.
+func stateOf(st *stage, idx int) taskState {
+	switch t := st.task(idx); {
+	case t != nil:
+		return t.state
+	case idx < st.launched && !st.job.ended:
+		return taskSucceeded
+	case idx < st.freshEnd:
+		return taskPending
+	}
+	return taskAbandoned
+}
+
 // checkInternal verifies the scheduler's own bookkeeping against itself:
 // counters recomputed from task states, the free-core bitmap, executor
 // slots. It returns a description of the first inconsistency, or "".
@@ -166,8 +210,8 @@ func checkInternal(s *Scheduler) string {
 		}
 		cpus := 0
 		for i, ref := range ex.running {
-			t := &ref.st.tasks[ref.idx]
-			if t.exec != ex || t.slot != i || (t.state != taskRunning && t.state != taskKilling) {
+			t := ref.st.task(int(ref.idx))
+			if t == nil || t.exec != ex || int(t.slot) != i || (t.state != taskRunning && t.state != taskKilling) {
 				return fmt.Sprintf("executor %s: running[%d] = stage %d task %d in state %d on %v slot %d", id, i, ref.st.id, ref.idx, t.state, t.exec, t.slot)
 			}
 			cpus += ref.st.spec.Request.CPUs
@@ -199,8 +243,8 @@ func checkInternal(s *Scheduler) string {
 			return fmt.Sprintf("stage %d task %d of an ended job backs off", w.st.id, w.idx)
 		}
 		waits[w.st]++
-		if st := w.st.tasks[w.idx].state; st != taskPending {
-			return fmt.Sprintf("stage %d task %d backs off in state %d", w.st.id, w.idx, st)
+		if t := w.st.task(int(w.idx)); t == nil || t.state != taskPending {
+			return fmt.Sprintf("stage %d task %d backs off, not pending: %+v", w.st.id, w.idx, t)
 		}
 	}
 	poolRunning := map[*pool]int{}
@@ -211,9 +255,15 @@ func checkInternal(s *Scheduler) string {
 			if s.stages[st.id] != st {
 				return fmt.Sprintf("job %d stage %d missing from stages", jid, st.id)
 			}
+			if msg := checkChunks(st); msg != "" {
+				return msg
+			}
 			r, killing := 0, 0
-			for i := range st.tasks {
-				t := &st.tasks[i]
+			for i := range st.launched {
+				t := st.task(i)
+				if t == nil {
+					continue
+				}
 				switch t.state {
 				case taskRunning:
 					r++
@@ -228,8 +278,8 @@ func checkInternal(s *Scheduler) string {
 			if r != st.running {
 				return fmt.Sprintf("stage %d: running %d, tasks say %d", st.id, st.running, r)
 			}
-			if !j.ended && st.runnable && st.pending() != len(st.tasks)-st.succeeded-st.running {
-				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), len(st.tasks)-st.succeeded-st.running)
+			if !j.ended && st.runnable && st.pending() != st.spec.Tasks-st.succeeded-st.running {
+				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), st.spec.Tasks-st.succeeded-st.running)
 			}
 			if !j.ended && st.backingOff != waits[st] {
 				return fmt.Sprintf("stage %d: %d backing off, %d in the retry heap", st.id, st.backingOff, waits[st])

@@ -33,7 +33,7 @@ func naiveNextStage(s *Scheduler) *stage {
 			if j.ended || st.blockedRound == s.round || !naiveRunnable(st) {
 				continue
 			}
-			if len(st.fresh)-st.freshHead+len(st.retries) > 0 {
+			if st.freshEnd-st.launched+len(st.retries) > 0 {
 				cands = append(cands, st)
 			}
 		}
@@ -59,14 +59,14 @@ func naiveNextStage(s *Scheduler) *stage {
 // has not).
 func naiveRunnable(st *stage) bool {
 	for _, p := range st.parents {
-		for i := range p.tasks {
-			if p.tasks[i].state != taskSucceeded {
+		for i := range p.spec.Tasks {
+			if stateOf(p, i) != taskSucceeded {
 				return false
 			}
 		}
 	}
-	for i := range st.tasks {
-		if st.tasks[i].state != taskSucceeded {
+	for i := range st.spec.Tasks {
+		if stateOf(st, i) != taskSucceeded {
 			return true
 		}
 	}

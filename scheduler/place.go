@@ -149,16 +149,15 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 	if ex == nil {
 		return false
 	}
-	idx := st.nextPending()
-	st.popPending()
+	idx := st.popPending()
 	if st.queued() == 0 {
 		s.classDrained(st.class)
 	}
-	t := &st.tasks[idx]
+	t := st.at(int32(idx))
 	addrs, _ := ex.gpus.acquire(st.spec.Request.GPU) // findExecutor checked it fits
-	ex.occupy(st, idx, addrs)
+	ex.occupy(st, t, idx, addrs)
 	t.state = taskRunning
-	attempt := t.attempts
+	attempt := int(t.attempts)
 	t.attempts++
 	st.running++
 	st.job.running++

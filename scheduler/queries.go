@@ -72,12 +72,12 @@ type Progress struct {
 
 func (p *Progress) add(j *job) {
 	for _, st := range j.stages {
-		p.Tasks += len(st.tasks)
+		p.Tasks += st.spec.Tasks
 		p.Succeeded += st.succeeded
 		p.Running += st.running
 		if !j.ended {
 			// Queued or waiting for parents alike.
-			p.Pending += len(st.tasks) - st.succeeded - st.running
+			p.Pending += st.spec.Tasks - st.succeeded - st.running
 		}
 	}
 	p.FailedAttempts += j.failedAttempts
@@ -140,7 +140,7 @@ func (s *Scheduler) WhyPending(now time.Time, id JobID) []PendingReason {
 	}
 	var out []PendingReason
 	for _, st := range j.stages {
-		waiting := len(st.tasks) - st.succeeded - st.running
+		waiting := st.spec.Tasks - st.succeeded - st.running
 		if waiting == 0 || j.ended {
 			continue
 		}
@@ -155,7 +155,7 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	if !st.runnable {
 		var names []string
 		for _, p := range st.parents {
-			if p.succeeded < len(p.tasks) {
+			if p.succeeded < p.spec.Tasks {
 				names = append(names, quote(p.spec.Name))
 			}
 		}

@@ -172,11 +172,8 @@ func (s *Scheduler) SubmitJob(now time.Time, spec JobSpec) (JobID, error) {
 	p.jobs++
 	s.jobSeq++
 	for _, ss := range spec.Stages {
-		st := &stage{id: s.stageSeq, job: j, spec: ss, profile: s.profiles[ss.Profile], tasks: make([]task, ss.Tasks), fresh: make([]int32, ss.Tasks)}
+		st := &stage{id: s.stageSeq, job: j, spec: ss, profile: s.profiles[ss.Profile], freshEnd: ss.Tasks}
 		s.stageSeq++
-		for i := range st.fresh {
-			st.fresh[i] = int32(i)
-		}
 		st.maxFailures = ss.MaxAttempts
 		if st.maxFailures == 0 {
 			st.maxFailures = s.cfg.MaxTaskFailures

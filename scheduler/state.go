@@ -13,25 +13,37 @@ const (
 	taskAbandoned // its job ended before it could finish
 )
 
-// task is one task of a stage. Its running attempt, if any, holds cores and
-// addresses on exec until it reports.
+// task is one launched task of a stage. Its running attempt, if any,
+// holds cores on exec (and addresses, in exec's running list) until it
+// reports. It is kept small: a stage holds one for each task launched
+// until the task's chunk is dropped (chunks.go).
 type task struct {
-	state    taskState
-	attempts int // attempts launched
-	failures int // counted failures
 	exec     *executor
-	addrs    []string
-	slot     int // index in exec.running while it runs there
-	lastFail string
+	attempts int32 // attempts launched
+	slot     int32 // index in exec.running while it runs there
+	state    taskState
+	failures uint8 // counted failures, at most MaxAttemptsLimit
 }
 
-// taskRef names a task from its executor.
+// taskRef names a running attempt from its executor, with the GPU
+// addresses it holds there.
 type taskRef struct {
-	st  *stage
-	idx int32
+	st    *stage
+	idx   int32
+	addrs []string
 }
 
-// stage is a stage of an active job.
+// set fills r field by field: copying the struct whole would take the
+// runtime's bulk write barrier while a collection runs, which cost
+// placement a fifth of its time.
+func (r *taskRef) set(st *stage, idx int32, addrs []string) {
+	r.st, r.idx, r.addrs = st, idx, addrs
+}
+
+// stage is a stage of an active job. Its tasks not yet launched cost
+// nothing each: they are the range [launched, freshEnd) of indices,
+// launched in index order; the state of those launched is kept in chunks
+// (chunks.go).
 type stage struct {
 	id       StageID
 	job      *job
@@ -39,11 +51,11 @@ type stage struct {
 	profile  *profileState
 	parents  []*stage
 	children []*stage
-	tasks    []task
+	chunks   []taskChunk // by index / chunkTasks, as far as launched
 
 	runnable  bool    // every parent succeeded
-	fresh     []int32 // pending task indices never launched, in order
-	freshHead int
+	launched  int     // tasks launched at least once: the next fresh index
+	freshEnd  int     // spec.Tasks; launched once the job has ended
 	retries   []int32 // pending task indices to run again, first come first
 	retryHead int
 	running   int
@@ -69,28 +81,27 @@ func (st *stage) pending() int {
 
 // queued counts the tasks placement may launch now.
 func (st *stage) queued() int {
-	return len(st.fresh) - st.freshHead + len(st.retries) - st.retryHead
+	return st.freshEnd - st.launched + len(st.retries) - st.retryHead
 }
 
-// nextPending is the task to launch next: retries first (as Spark does),
-// then fresh tasks in index order.
-func (st *stage) nextPending() int {
+// popPending takes the task to launch next off its queue and returns its
+// index: retries first (as Spark does), then fresh tasks in index order.
+func (st *stage) popPending() int {
 	if st.retryHead < len(st.retries) {
-		return int(st.retries[st.retryHead])
-	}
-	return int(st.fresh[st.freshHead])
-}
-
-func (st *stage) popPending() {
-	if st.retryHead < len(st.retries) {
+		idx := int(st.retries[st.retryHead])
 		// Rewind once drained, so a queue that is filled and emptied by
 		// turns reuses its memory instead of growing.
 		if st.retryHead++; st.retryHead == len(st.retries) {
 			st.retries, st.retryHead = st.retries[:0], 0
 		}
-		return
+		return idx
 	}
-	st.freshHead++
+	idx := st.launched
+	st.launched++
+	if idx%chunkTasks == 0 {
+		st.addChunk(idx)
+	}
+	return idx
 }
 
 // job is an active job.

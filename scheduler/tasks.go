@@ -9,25 +9,24 @@ import (
 // is not running returns ErrStaleAttempt and changes nothing.
 func (s *Scheduler) TaskFinished(now time.Time, id AttemptID, r TaskResult) error {
 	st := s.stages[id.Task.Stage]
-	if st == nil || id.Task.Index < 0 || id.Task.Index >= len(st.tasks) {
+	if st == nil {
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
 	}
-	t := &st.tasks[id.Task.Index]
-	if (t.state != taskRunning && t.state != taskKilling) || t.attempts-1 != id.Attempt || t.exec == nil {
+	t := st.task(id.Task.Index)
+	if t == nil || (t.state != taskRunning && t.state != taskKilling) || int(t.attempts)-1 != id.Attempt || t.exec == nil {
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
 	}
 	ex := t.exec
-	if err := ex.vacate(now, st, id.Task.Index); err != nil {
+	if err := ex.vacate(now, st, t); err != nil {
 		return err
 	}
-	s.attemptEnded(now, st, id.Task.Index, r, ex.host)
+	s.attemptEnded(now, st, t, id.Task.Index, r, ex.host)
 	return nil
 }
 
-// attemptEnded moves a task on from an attempt that ended, its resources
-// already given back.
-func (s *Scheduler) attemptEnded(now time.Time, st *stage, idx int, r TaskResult, h *host) {
-	t := &st.tasks[idx]
+// attemptEnded moves st's task idx, t, on from an attempt that ended, its
+// resources already given back.
+func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r TaskResult, h *host) {
 	j := st.job
 	st.running--
 	j.running--
@@ -45,20 +44,20 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, idx int, r TaskResult
 	switch {
 	case r.Outcome == Succeeded:
 		t.state = taskSucceeded
+		st.countSucceeded(idx)
 		st.succeeded++
-		if st.succeeded == len(st.tasks) {
+		if st.succeeded == st.spec.Tasks {
 			s.stageSucceeded(now, st)
 		}
 	case r.Blameless:
-		s.requeue(st, idx)
+		s.requeue(st, t, idx)
 	default:
 		t.failures++
 		j.failedAttempts++
-		t.lastFail = r.Reason
 		if !r.Permanent {
 			s.hostFailure(now, h) // a task that could not start says nothing of its host
 		}
-		if r.Permanent || t.failures >= st.maxFailures {
+		if r.Permanent || int(t.failures) >= st.maxFailures {
 			// This attempt has ended: endJob must not count it as running
 			// (it would kill it through its vacated executor, and wait
 			// forever for its report).
@@ -70,12 +69,12 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, idx int, r TaskResult
 			s.endJob(j, reason)
 			return
 		}
-		s.backOff(now, st, idx)
+		s.backOff(now, st, t, idx)
 	}
 }
 
-func (s *Scheduler) requeue(st *stage, idx int) {
-	st.tasks[idx].state = taskPending
+func (s *Scheduler) requeue(st *stage, t *task, idx int) {
+	t.state = taskPending
 	if st.queued() == 0 {
 		s.classQueued(st.class) // a retry is queued only while st is runnable
 	}
@@ -103,7 +102,7 @@ func (s *Scheduler) stageSucceeded(now time.Time, st *stage) {
 	for _, c := range st.children {
 		ready := true
 		for _, p := range c.parents {
-			ready = ready && p.succeeded == len(p.tasks)
+			ready = ready && p.succeeded == p.spec.Tasks
 		}
 		if ready {
 			s.makeRunnable(now, c)
@@ -123,27 +122,13 @@ func (s *Scheduler) endJob(j *job, reason string) {
 		if st.runnable {
 			s.dropRunnable(st)
 		}
-		st.fresh, st.freshHead, st.retries, st.retryHead = nil, 0, nil, 0
+		// Tasks never launched are dropped with the queue.
+		st.freshEnd, st.retries, st.retryHead = st.launched, nil, 0
 		backingOff = backingOff || st.backingOff > 0
 		st.backingOff = 0
-		for i := range st.tasks {
-			t := &st.tasks[i]
-			switch t.state {
-			case taskPending:
-				t.state = taskAbandoned
-			case taskRunning:
-				t.state = taskKilling
-				j.killing++
-				if t.exec.removed {
-					// Its executor is being removed (RemoveExecutor ends
-					// this attempt next): there is nothing to kill.
-					continue
-				}
-				s.out.Kills = append(s.out.Kills, Kill{
-					Attempt:  AttemptID{TaskID{st.id, i}, t.attempts - 1},
-					Executor: t.exec.spec.ID,
-					Reason:   reason,
-				})
+		for c := range st.chunks {
+			if s.killChunk(j, st, c, reason) == 0 {
+				st.chunks[c].tasks = nil // nothing of it will report
 			}
 		}
 	}
@@ -152,6 +137,35 @@ func (s *Scheduler) endJob(j *job, reason string) {
 	}
 	s.out.Finished = append(s.out.Finished, JobResult{Job: j.id, Name: j.name, Reason: reason})
 	s.forgetIfDone(j)
+}
+
+// killChunk has the running attempts of st's chunk c killed, for job j's
+// end, and returns how many there are.
+func (s *Scheduler) killChunk(j *job, st *stage, c int, reason string) int {
+	killing := 0
+	tasks := st.chunks[c].tasks
+	for i := range tasks {
+		t := &tasks[i]
+		switch t.state {
+		case taskPending:
+			t.state = taskAbandoned
+		case taskRunning:
+			t.state = taskKilling
+			killing++
+			if t.exec.removed {
+				// Its executor is being removed (RemoveExecutor ends
+				// this attempt next): there is nothing to kill.
+				continue
+			}
+			s.out.Kills = append(s.out.Kills, Kill{
+				Attempt:  AttemptID{TaskID{st.id, c*chunkTasks + i}, int(t.attempts) - 1},
+				Executor: t.exec.spec.ID,
+				Reason:   reason,
+			})
+		}
+	}
+	j.killing += killing
+	return killing
 }
 
 // CancelJob ends a job that has not finished, killing its running tasks.
