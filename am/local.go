@@ -34,6 +34,8 @@ type Local struct {
 	// (wire.Listen with the session's secret) and submit its jobs.
 	Clients    *wire.Listener
 	PoolNotice func(pool string) string
+	// Limits bound what a session's clients may queue.
+	Limits core.SessionLimits
 }
 
 // RunLocal runs the job to its end, or until ctx is cancelled. It ends
@@ -45,7 +47,8 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 		return core.Summary{}, err
 	}
 	defer ln.Close() // Run closes it too; this covers the ways out before
-	driver, err := New(Config{Core: core.Config{AppID: l.AppID, Scheduler: l.Scheduler, Profiles: []scheduler.Profile{l.Profile}, Session: l.Clients != nil},
+	driver, err := New(Config{Core: core.Config{AppID: l.AppID, Scheduler: l.Scheduler, Profiles: []scheduler.Profile{l.Profile}, Session: l.Clients != nil,
+		Limits: l.Limits},
 		Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice})
 	if err != nil {
 		return core.Summary{}, err

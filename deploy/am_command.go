@@ -157,6 +157,11 @@ func runAM(c *cli.Context) error {
 		// A container's exit status reaches the AM a heartbeat or two
 		// after its executor's connection ends.
 		LossReasonWait: 10 * time.Second}
+	if c.Bool("session") {
+		if ccfg.Limits, err = sessionLimits(conf); err != nil {
+			return err
+		}
+	}
 	dynamic, err := conf.Bool("spindle.dynamicAllocation.enabled")
 	if err != nil {
 		return err

@@ -215,6 +215,9 @@ func runSessionServe(c *cli.Context) error {
 	}
 	defer clients.Close()
 	l.Clients = clients
+	if l.Limits, err = sessionLimits(conf); err != nil {
+		return err
+	}
 	l.PoolNotice = func(pool string) string { return undefinedPoolNotice(conf, pool, l.Scheduler.Pools) }
 	name, _ := conf.String("spindle.app.name")
 	masterSetting, _ := conf.String("spindle.master")

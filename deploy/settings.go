@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
@@ -140,6 +141,13 @@ func schedulerConfig(c *config.Config) (scheduler.Config, error) {
 		s.keep(err)
 	}
 	return cfg, s.err
+}
+
+// sessionLimits bound the tasks a session's jobs may have waiting.
+func sessionLimits(c *config.Config) (core.SessionLimits, error) {
+	s := &settings{c: c}
+	l := core.SessionLimits{MaxPendingTasks: s.int("spindle.session.maxPendingTasks"), MaxPendingTasksPerJob: s.int("spindle.session.maxPendingTasksPerJob")}
+	return l, s.err
 }
 
 // allocationConfig is dynamic allocation's configuration.

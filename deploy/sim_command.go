@@ -55,6 +55,9 @@ func runSim(c *cli.Context) error {
 	if opts.Scheduler, err = schedulerConfig(conf); err != nil {
 		return err
 	}
+	if opts.Limits, err = sessionLimits(conf); err != nil {
+		return err
+	}
 	if opts.Dynamic, err = conf.Bool("spindle.dynamicAllocation.enabled"); err != nil {
 		return err
 	}

@@ -161,3 +161,18 @@ func TestSimTimeScaleDividesTheTracesTimes(t *testing.T) {
 		t.Errorf("--time-scale 0: %v\n%s", err, out)
 	}
 }
+
+// The simulator applies a session's limits on waiting tasks, as the
+// session would: bursty.csv's largest jobs have 240 tasks.
+func TestSimAppliesTheSessionLimits(t *testing.T) {
+	args := func(limit string) []string {
+		return append(simArgs("spindle"), "--conf", "spindle.session.maxPendingTasksPerJob="+limit)
+	}
+	if res := simResult(t, args("240")...); res["tasks"] != 3560 {
+		t.Errorf("at the limit: %v tasks run, want all 3560", res["tasks"])
+	}
+	out, err := run(t, args("239")...)
+	if err == nil || !strings.Contains(err.Error(), `job "burst01" has 240 tasks waiting, more than spindle.session.maxPendingTasksPerJob (239)`) {
+		t.Fatalf("one past the limit: %v\n%s", err, out)
+	}
+}

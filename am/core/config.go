@@ -37,6 +37,8 @@ type Config struct {
 	// on Fail. Otherwise it ends with its last job (one job per
 	// application, as `spindle submit` runs).
 	Session bool
+	// Limits bound what a session's clients may queue (limits.go).
+	Limits SessionLimits
 	// Containers, when set, has the core keep executor containers running
 	// on YARN: its ask table, their GPU indices, node health. Nil in local
 	// mode, where the caller starts a fixed set of executors itself.
@@ -72,6 +74,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.HeartbeatTimeout < 0 || c.LossReasonWait < 0 || c.AllocationTick < 0 {
 		return c, fmt.Errorf("negative interval: heartbeat timeout %v, loss reason wait %v, allocation tick %v", c.HeartbeatTimeout, c.LossReasonWait, c.AllocationTick)
+	}
+	if c.Limits.MaxPendingTasks < 0 || c.Limits.MaxPendingTasksPerJob < 0 {
+		return c, fmt.Errorf("negative limit on pending tasks: %d in all, %d per job", c.Limits.MaxPendingTasks, c.Limits.MaxPendingTasksPerJob)
 	}
 	if c.AllocationTick == 0 {
 		c.AllocationTick = 100 * time.Millisecond

@@ -107,6 +107,9 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	if err != nil {
 		return 0, err
 	}
+	if err := c.admit(spec); err != nil {
+		return 0, err
+	}
 	if stageProfiles == nil {
 		if stageProfiles, err = c.fitProfiles(spec); err != nil {
 			return 0, err

@@ -37,6 +37,9 @@ type Options struct {
 	// (default 7 days): a trace whose jobs cannot finish ends in an error,
 	// not an endless run.
 	Horizon time.Duration
+	// Limits bound the tasks waiting, as the session's do: a job past
+	// them is refused, which ends the simulation with the refusal.
+	Limits core.SessionLimits
 }
 
 // MaxExecutors bounds the containers a simulation holds and asks for at
@@ -188,7 +191,8 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 	}
 	cc := &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{opts.Executor.ID: opts.StaticExecutors}, MaxGPUsPerNode: opts.Executor.GPUs,
 		Heartbeat: opts.Heartbeat, InitialAllocation: opts.InitialAllocation}
-	cfg := core.Config{Scheduler: opts.Scheduler, Profiles: []scheduler.Profile{opts.Executor}, AllocationTick: opts.Tick, Session: true, Containers: cc}
+	cfg := core.Config{Scheduler: opts.Scheduler, Profiles: []scheduler.Profile{opts.Executor}, AllocationTick: opts.Tick, Session: true, Containers: cc,
+		Limits: opts.Limits}
 	policy := "static"
 	if opts.Dynamic {
 		cfg.Allocation = &opts.Allocation

@@ -53,6 +53,12 @@ var registry = []Key{
 	{Name: "spindle.scheduler.pool", Kind: KindString,
 		Meaning: "the pool the job runs in, over the one its spec gives (--pool)"},
 
+	// Sessions (docs/sessions.md, "What a session holds").
+	{Name: "spindle.session.maxPendingTasks", Default: "4000000", Kind: KindInt, check: atLeast(0),
+		Meaning: "tasks a session's jobs may have waiting to run, all together; a job that would pass it is refused (0: no limit)"},
+	{Name: "spindle.session.maxPendingTasksPerJob", Default: "2000000", Kind: KindInt, check: atLeast(0),
+		Meaning: "tasks one job of a session may have waiting, all its tasks when it is submitted; a job with more is refused (0: no limit)"},
+
 	// Excluding failing hosts.
 	{Name: "spindle.excludeOnFailure.enabled", Default: "false", Kind: KindBool,
 		Meaning: "stop placing tasks on hosts where tasks keep failing"},

@@ -107,6 +107,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.scheduler.pool":                                         "",
 		"spindle.task.log.maxBytes":                                      int64(64 << 20),
 		"spindle.worker.cleanup.appDataTtl":                              7 * 24 * time.Hour,
+		"spindle.session.maxPendingTasks":                                4_000_000,
+		"spindle.session.maxPendingTasksPerJob":                          2_000_000,
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {
