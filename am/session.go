@@ -190,8 +190,11 @@ func (d *Driver) answer(ctx context.Context, m *wire.Envelope) (*wire.Envelope, 
 		jobs, err := ask(d, ctx, func(reply chan []core.JobInfo) event { return stopRequest{m.GetStopSession().GetReason(), reply} })
 		return list(jobs...), nil, err
 	case m.GetStatsRequest() != nil:
+		heap := liveHeap(m.GetStatsRequest().GetCollect())
 		st, err := ask(d, ctx, func(reply chan core.SessionStats) event { return statsRequest{reply} })
-		return &wire.Envelope{Message: &wire.Envelope_Stats{Stats: sessionStats(st)}}, nil, err
+		stats := sessionStats(st)
+		stats.HeapLiveBytes = heap
+		return &wire.Envelope{Message: &wire.Envelope_Stats{Stats: stats}}, nil, err
 	}
 	return nil, nil, errors.New("not a session request")
 }

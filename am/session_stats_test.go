@@ -1,6 +1,7 @@
 package am
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -57,5 +58,31 @@ func TestSessionServesItsStats(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the cancelled job is not counted: %v", stats())
 		}
+	}
+}
+
+// A session's stats give its driver's live heap, after a collection of
+// its own when asked: 64 MiB made live in the driver's process shows, and
+// goes once dropped.
+func TestSessionStatsGiveTheLiveHeap(t *testing.T) {
+	d, _ := startSession(t)
+	heap := func() uint64 {
+		t.Helper()
+		out, err := request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_StatsRequest{StatsRequest: &wire.StatsRequest{Collect: true}}})
+		if err != nil || len(out) != 1 || out[0].GetStats() == nil {
+			t.Fatalf("stats: %v, %v", out, err)
+		}
+		return out[0].GetStats().GetHeapLiveBytes()
+	}
+	const ballast = 64 << 20
+	before := heap()
+	held := make([]byte, ballast)
+	during := heap()
+	runtime.KeepAlive(held)
+	held = nil
+	after := heap()
+	// Within a MiB: the driver's own garbage comes and goes meanwhile.
+	if before == 0 || during < before+ballast-1<<20 || after > before+1<<20 {
+		t.Errorf("live heap %d, with 64 MiB more held %d, dropped %d", before, during, after)
 	}
 }

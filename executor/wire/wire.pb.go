@@ -1819,7 +1819,11 @@ func (x *StopSession) GetReason() string {
 }
 
 type StatsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Collect garbage before reading heap_live_bytes, so that it counts what
+	// is live now (jobs that ended since the last collection are not). It
+	// costs the session's driver a full collection.
+	Collect       bool `protobuf:"varint,1,opt,name=collect,proto3" json:"collect,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1854,6 +1858,13 @@ func (*StatsRequest) Descriptor() ([]byte, []int) {
 	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
+func (x *StatsRequest) GetCollect() bool {
+	if x != nil {
+		return x.Collect
+	}
+	return false
+}
+
 // What a session's executors cost since it started, in the terms of
 // `spindle sim`'s report. An executor counts from its registration to its
 // end (the simulator counts a container from its grant), idle while it
@@ -1868,6 +1879,9 @@ type Stats struct {
 	JobsSucceeded int32 `protobuf:"varint,5,opt,name=jobs_succeeded,json=jobsSucceeded,proto3" json:"jobs_succeeded,omitempty"`
 	JobsFailed    int32 `protobuf:"varint,6,opt,name=jobs_failed,json=jobsFailed,proto3" json:"jobs_failed,omitempty"`
 	JobsCancelled int32 `protobuf:"varint,7,opt,name=jobs_cancelled,json=jobsCancelled,proto3" json:"jobs_cancelled,omitempty"`
+	// The driver's live heap as its last garbage collection found it (Go's
+	// runtime/metrics /gc/heap/live:bytes): what the session holds.
+	HeapLiveBytes uint64 `protobuf:"varint,8,opt,name=heap_live_bytes,json=heapLiveBytes,proto3" json:"heap_live_bytes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1947,6 +1961,13 @@ func (x *Stats) GetJobsFailed() int32 {
 func (x *Stats) GetJobsCancelled() int32 {
 	if x != nil {
 		return x.JobsCancelled
+	}
+	return 0
+}
+
+func (x *Stats) GetHeapLiveBytes() uint64 {
+	if x != nil {
+		return x.HeapLiveBytes
 	}
 	return 0
 }
@@ -2099,8 +2120,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"%\n" +
 	"\vStopSession\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason\"\x0e\n" +
-	"\fStatsRequest\"\xab\x02\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"(\n" +
+	"\fStatsRequest\x12\x18\n" +
+	"\acollect\x18\x01 \x01(\bR\acollect\"\xd3\x02\n" +
 	"\x05Stats\x12)\n" +
 	"\x10executor_seconds\x18\x01 \x01(\x01R\x0fexecutorSeconds\x122\n" +
 	"\x15idle_executor_seconds\x18\x02 \x01(\x01R\x13idleExecutorSeconds\x12%\n" +
@@ -2109,7 +2131,8 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x0ejobs_succeeded\x18\x05 \x01(\x05R\rjobsSucceeded\x12\x1f\n" +
 	"\vjobs_failed\x18\x06 \x01(\x05R\n" +
 	"jobsFailed\x12%\n" +
-	"\x0ejobs_cancelled\x18\a \x01(\x05R\rjobsCancelledB/Z-github.com/spindle-yarn/spindle/executor/wireb\x06proto3"
+	"\x0ejobs_cancelled\x18\a \x01(\x05R\rjobsCancelled\x12&\n" +
+	"\x0fheap_live_bytes\x18\b \x01(\x04R\rheapLiveBytesB/Z-github.com/spindle-yarn/spindle/executor/wireb\x06proto3"
 
 var (
 	file_executor_wire_wire_proto_rawDescOnce sync.Once
