@@ -160,7 +160,10 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	for {
 		now := time.Now()
 		rd := d.core.Ready(now)
-		if s, ok := d.carryOut(loopCtx, rd); ok {
+		// A session's jobs end one after another, each telling its own
+		// client; Run's summary is the single job's (it would keep the
+		// last job's list of executors and cut files).
+		if s, ok := d.carryOut(loopCtx, rd); ok && d.cfg.Clients == nil {
 			sum = s
 		}
 		d.updateFollowers(now, rd.Finished)

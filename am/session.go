@@ -327,7 +327,7 @@ func (d *Driver) updateFollowers(now time.Time, finished []core.Summary) {
 		if done || !ok || info.State != core.JobRunning {
 			u := &wire.JobUpdate{Job: jobInfo(info), Executors: int32(d.core.Executors()), Ended: true}
 			if done {
-				u.Attempts, u.Retries, u.OutputCut = int32(s.Attempts), int32(s.Retries), s.OutputCut
+				u.Attempts, u.Retries, u.OutputCut, u.OutputCutMore = int32(s.Attempts), int32(s.Retries), s.OutputCut, int32(s.OutputCutMore)
 			}
 			f.final <- u
 			continue

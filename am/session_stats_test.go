@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // A session tells its clients what its executors have cost: time, idle
@@ -84,5 +86,21 @@ func TestSessionStatsGiveTheLiveHeap(t *testing.T) {
 	// Within a MiB: the driver's own garbage comes and goes meanwhile.
 	if before == 0 || during < before+ballast-1<<20 || after > before+1<<20 {
 		t.Errorf("live heap %d, with 64 MiB more held %d, dropped %d", before, during, after)
+	}
+}
+
+// A followed job's last update carries its summary's cut output files:
+// those named, and how many more.
+func TestFollowersHearOfCutFilesNotListed(t *testing.T) {
+	d, err := New(Config{Core: core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}}, Executors: listen(t, testSecret), Clients: listen(t, sessionSecret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &follower{job: 7, updates: make(chan *wire.JobUpdate, 1), final: make(chan *wire.JobUpdate, 1), gone: make(chan struct{})}
+	d.followers = []*follower{f}
+	d.updateFollowers(time.Now(), []core.Summary{{ID: 7, OutputCut: []string{"e1/x.stdout"}, OutputCutMore: 41}})
+	u := <-f.final
+	if !u.GetEnded() || len(u.GetOutputCut()) != 1 || u.GetOutputCutMore() != 41 {
+		t.Errorf("last update %v: want it ended, 1 cut file named, 41 more", u)
 	}
 }

@@ -96,7 +96,7 @@ func printSummary(w io.Writer, s core.Summary, logDir string) {
 		fmt.Fprintf(w, "  %d connection(s) refused: failed authentication, or too many at once\n", s.Rejected)
 	}
 	fmt.Fprintf(w, "  task logs: %s\n", logDir)
-	if n := len(s.OutputCut); n > 0 {
+	if n := len(s.OutputCut) + s.OutputCutMore; n > 0 {
 		const shown = 5
 		list := strings.Join(s.OutputCut[:min(n, shown)], ", ")
 		if n > shown {

@@ -17,3 +17,12 @@ func TestSummaryCountsRetriesAsTheyHappened(t *testing.T) {
 		t.Fatalf("summary:\n%s\nwant %q", b.String(), want)
 	}
 }
+
+// The summary counts the cut output files it was not given the names of.
+func TestSummaryCountsCutFilesNotListed(t *testing.T) {
+	var b strings.Builder
+	printSummary(&b, core.Summary{Job: "j", Succeeded: true, OutputCut: []string{"a", "b", "c", "d", "e", "f"}, OutputCutMore: 94}, "/logs")
+	if want := "in 100 file(s), each saying so in its first line: a, b, c, d, e and 95 more"; !strings.Contains(b.String(), want) {
+		t.Fatalf("summary:\n%s\nwant %q", b.String(), want)
+	}
+}

@@ -127,10 +127,10 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 	if j != nil {
 		name := fmt.Sprintf("%s/stage%d-task%d-attempt%d", x.id, st.Attempt.Task.Stage, st.Attempt.Task.Index, st.Attempt.Attempt)
 		if st.StdoutCut {
-			j.sum.OutputCut = append(j.sum.OutputCut, name+".stdout")
+			j.sum.outputCut(name + ".stdout")
 		}
 		if st.StderrCut {
-			j.sum.OutputCut = append(j.sum.OutputCut, name+".stderr")
+			j.sum.outputCut(name + ".stderr")
 		}
 	}
 	// A report for an attempt the scheduler already wrote off (its

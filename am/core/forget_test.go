@@ -52,3 +52,32 @@ func TestAnEndedJobKeepsItsLineNotItsSpec(t *testing.T) {
 		t.Errorf("job %d: %+v, %v; want it listed, CANCELLED, 1000 tasks", id, info, ok)
 	}
 }
+
+// A job's summary names the first OutputCutListed output files cut to
+// their tail and counts the rest, however many tasks the job has.
+func TestSummaryListsTheFirstCutFilesAndCountsTheRest(t *testing.T) {
+	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Register(t, "e1", 1)
+	const tasks = core.OutputCutListed/2 + 3 // stdout and stderr cut: 3 tasks' 6 files past the list
+	h.Submit(t, "loud", tasks, jobspec.Defaults{CPUs: 1}, "true")
+	var sum core.Summary
+	for i := 0; i < tasks; i++ {
+		rd := h.Ready()
+		if len(rd.Launches) != 1 {
+			t.Fatalf("task %d: %d launches", i, len(rd.Launches))
+		}
+		h.Core.Statuses(h.Now, "e1", []core.TaskStatus{{Attempt: rd.Launches[0].Attempt, State: core.TaskSucceeded, StdoutCut: true, StderrCut: true}})
+	}
+	for _, f := range h.Ready().Finished {
+		sum = f
+	}
+	if len(sum.OutputCut) != core.OutputCutListed || sum.OutputCutMore != 6 {
+		t.Fatalf("%d cut files listed, %d more; want %d and 6", len(sum.OutputCut), sum.OutputCutMore, core.OutputCutListed)
+	}
+	if sum.OutputCut[0] != "e1/stage0-task0-attempt0.stdout" || sum.OutputCut[1] != "e1/stage0-task0-attempt0.stderr" {
+		t.Errorf("the list starts %v", sum.OutputCut[:2])
+	}
+}

@@ -25,13 +25,28 @@ type Summary struct {
 	// over the executor listener's bounds on handshakes in progress.
 	Rejected int
 	// OutputCut lists the task output files whose head was cut to keep
-	// spindle.task.log.maxBytes, as executor/file name.
-	OutputCut []string
+	// spindle.task.log.maxBytes, as executor/file name: the first
+	// OutputCutListed, and OutputCutMore counts the rest, so that a job
+	// of millions of tasks does not list millions of files.
+	OutputCut     []string
+	OutputCutMore int
 	// Started is when the job was submitted; FirstLaunch when its first
 	// task was sent to an executor; Registered when each executor
 	// registered.
 	Started, FirstLaunch time.Time
 	Registered           []time.Time
+}
+
+// OutputCutListed is how many cut output files a Summary names.
+const OutputCutListed = 100
+
+// outputCut notes one more output file of the job whose head was cut.
+func (s *Summary) outputCut(name string) {
+	if len(s.OutputCut) < OutputCutListed {
+		s.OutputCut = append(s.OutputCut, name)
+	} else {
+		s.OutputCutMore++
+	}
 }
 
 // ExecutorSummary is one executor's share of the application.

@@ -1564,8 +1564,10 @@ type JobUpdate struct {
 	Ended     bool                   `protobuf:"varint,3,opt,name=ended,proto3" json:"ended,omitempty"`
 	Attempts  int32                  `protobuf:"varint,4,opt,name=attempts,proto3" json:"attempts,omitempty"`
 	Retries   int32                  `protobuf:"varint,5,opt,name=retries,proto3" json:"retries,omitempty"`
-	// Task output files whose head was cut (spindle.task.log.maxBytes).
+	// Task output files whose head was cut (spindle.task.log.maxBytes): the
+	// first ones, and how many more there were.
 	OutputCut     []string `protobuf:"bytes,6,rep,name=output_cut,json=outputCut,proto3" json:"output_cut,omitempty"`
+	OutputCutMore int32    `protobuf:"varint,7,opt,name=output_cut_more,json=outputCutMore,proto3" json:"output_cut_more,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1640,6 +1642,13 @@ func (x *JobUpdate) GetOutputCut() []string {
 		return x.OutputCut
 	}
 	return nil
+}
+
+func (x *JobUpdate) GetOutputCutMore() int32 {
+	if x != nil {
+		return x.OutputCutMore
+	}
+	return 0
 }
 
 type ListJobs struct {
@@ -2103,7 +2112,7 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\vduration_ms\x18\n" +
 	" \x01(\x03R\n" +
 	"durationMs\x12\x16\n" +
-	"\x06reason\x18\v \x01(\tR\x06reason\"\xc6\x01\n" +
+	"\x06reason\x18\v \x01(\tR\x06reason\"\xee\x01\n" +
 	"\tJobUpdate\x120\n" +
 	"\x03job\x18\x01 \x01(\v2\x1e.spindle.executor.wire.JobInfoR\x03job\x12\x1c\n" +
 	"\texecutors\x18\x02 \x01(\x05R\texecutors\x12\x14\n" +
@@ -2111,7 +2120,8 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\battempts\x18\x04 \x01(\x05R\battempts\x12\x18\n" +
 	"\aretries\x18\x05 \x01(\x05R\aretries\x12\x1d\n" +
 	"\n" +
-	"output_cut\x18\x06 \x03(\tR\toutputCut\"\n" +
+	"output_cut\x18\x06 \x03(\tR\toutputCut\x12&\n" +
+	"\x0foutput_cut_more\x18\a \x01(\x05R\routputCutMore\"\n" +
 	"\n" +
 	"\bListJobs\"=\n" +
 	"\aJobList\x122\n" +
