@@ -57,7 +57,6 @@ func (s *Scheduler) RemoveExecutor(now time.Time, id ExecutorID, loss ExecutorLo
 	reason := fmt.Sprintf("executor %s on %s lost: %s", id, ex.spec.Host, loss.Reason)
 	for len(ex.running) > 0 {
 		ref := ex.running[len(ex.running)-1]
-		ex.running[len(ex.running)-1] = taskRef{}
 		ex.running = ex.running[:len(ex.running)-1]
 		// Nothing to release: the executor and what it held are gone.
 		t := ref.st.at(ref.idx)
@@ -125,11 +124,7 @@ func (p *profileState) nextFree(i int) int {
 func (ex *executor) occupy(st *stage, t *task, idx int, addrs []string) {
 	n := len(ex.running)
 	t.exec, t.slot = ex, int32(n)
-	if n == cap(ex.running) {
-		ex.running = append(ex.running, taskRef{})
-	} else {
-		ex.running = ex.running[:n+1]
-	}
+	ex.running = slices.Grow(ex.running, 1)[:n+1] // sized for its cores: no growth
 	ex.running[n].set(st, int32(idx), addrs)
 	ex.freeCores -= st.spec.Request.CPUs
 	if ex.freeCores <= 0 {

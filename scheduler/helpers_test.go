@@ -278,6 +278,9 @@ func checkInternal(s *Scheduler) string {
 			if r != st.running {
 				return fmt.Sprintf("stage %d: running %d, tasks say %d", st.id, st.running, r)
 			}
+			if j.ended && st.pending() != 0 {
+				return fmt.Sprintf("stage %d of an ended job: %d tasks pending", st.id, st.pending())
+			}
 			if !j.ended && st.runnable && st.pending() != st.spec.Tasks-st.succeeded-st.running {
 				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), st.spec.Tasks-st.succeeded-st.running)
 			}
