@@ -252,3 +252,32 @@ func jobStates(out []*wire.Envelope) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// A session's driver keeps no ended job's summary (with its executors and
+// cut files): Run's summary is a single job's, and a session has none.
+func TestSessionRunKeepsNoJobsSummary(t *testing.T) {
+	d, err := New(Config{Core: core.Config{AppID: "local-session", Session: true, Profiles: []scheduler.Profile{{Cores: 2}}},
+		Executors: listen(t, testSecret), Clients: listen(t, sessionSecret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan core.Summary, 1)
+	go func() {
+		sum, _, _ := d.Run(context.Background(), nil, nil)
+		done <- sum
+	}()
+	go fakeRunner(t, d)
+	out, err := request(t, d, sessionSecret, submit("name: quick\nstages:\n  - {name: s, tasks: 3, command: [\"true\"]}\n", true))
+	if err != nil || out[len(out)-1].GetJobUpdate().GetJob().GetState() != "SUCCEEDED" {
+		t.Fatalf("followed submit: %v, %v", out, err)
+	}
+	request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_StopSession{StopSession: &wire.StopSession{Reason: "done"}}})
+	select {
+	case sum := <-done:
+		if sum.Job != "" || sum.Executors != nil {
+			t.Errorf("the session's Run returned job %q's summary, %d executors", sum.Job, len(sum.Executors))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session did not stop")
+	}
+}
