@@ -83,9 +83,11 @@ func TestSessionStatsGiveTheLiveHeap(t *testing.T) {
 	runtime.KeepAlive(held)
 	held = nil
 	after := heap()
-	// Within a MiB: the driver's own garbage comes and goes meanwhile.
-	if before == 0 || during < before+ballast-1<<20 || after > before+1<<20 {
-		t.Errorf("live heap %d, with 64 MiB more held %d, dropped %d", before, during, after)
+	// Within 8 MiB: the test binary's other garbage (goroutines of earlier
+	// tests winding down) comes and goes meanwhile.
+	const slack = 8 << 20
+	if rose, fell := int64(during)-int64(before), int64(during)-int64(after); before == 0 || rose < ballast-slack || fell < ballast-slack {
+		t.Errorf("live heap %d, with 64 MiB more held %d (+%d), dropped %d (-%d)", before, during, rose, after, fell)
 	}
 }
 

@@ -263,7 +263,8 @@ func (s *sessionSubmit) summary(r session.Record, last *wire.JobUpdate) error {
 	j := last.GetJob()
 	sum := core.Summary{Job: j.GetName(), Succeeded: j.GetState() == string(core.JobSucceeded), Cancelled: j.GetState() == string(core.JobCancelled),
 		Reason: j.GetReason(), Tasks: int(j.GetTasks()), Attempts: int(last.GetAttempts()), Failures: int(j.GetFailedAttempts()),
-		Retries: int(last.GetRetries()), Duration: time.Duration(j.GetDurationMs()) * time.Millisecond, OutputCut: last.GetOutputCut()}
+		Retries: int(last.GetRetries()), Duration: time.Duration(j.GetDurationMs()) * time.Millisecond, OutputCut: last.GetOutputCut(),
+		OutputCutMore: int(last.GetOutputCutMore())}
 	printSummary(s.c.App.Writer, sum, logs)
 	switch {
 	case sum.Succeeded:

@@ -146,7 +146,8 @@ func schedulerConfig(c *config.Config) (scheduler.Config, error) {
 // sessionLimits bound the tasks a session's jobs may have waiting.
 func sessionLimits(c *config.Config) (core.SessionLimits, error) {
 	s := &settings{c: c}
-	l := core.SessionLimits{MaxPendingTasks: s.int("spindle.session.maxPendingTasks"), MaxPendingTasksPerJob: s.int("spindle.session.maxPendingTasksPerJob")}
+	l := core.SessionLimits{MaxPendingTasks: s.int("spindle.session.maxPendingTasks"), MaxPendingTasksPerJob: s.int("spindle.session.maxPendingTasksPerJob"),
+		MaxRunningJobs: s.int("spindle.session.maxRunningJobs")}
 	return l, s.err
 }
 

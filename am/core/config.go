@@ -75,8 +75,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.HeartbeatTimeout < 0 || c.LossReasonWait < 0 || c.AllocationTick < 0 {
 		return c, fmt.Errorf("negative interval: heartbeat timeout %v, loss reason wait %v, allocation tick %v", c.HeartbeatTimeout, c.LossReasonWait, c.AllocationTick)
 	}
-	if c.Limits.MaxPendingTasks < 0 || c.Limits.MaxPendingTasksPerJob < 0 {
-		return c, fmt.Errorf("negative limit on pending tasks: %d in all, %d per job", c.Limits.MaxPendingTasks, c.Limits.MaxPendingTasksPerJob)
+	if c.Limits.MaxPendingTasks < 0 || c.Limits.MaxPendingTasksPerJob < 0 || c.Limits.MaxRunningJobs < 0 {
+		return c, fmt.Errorf("negative session limit: %d pending tasks in all, %d per job, %d running jobs", c.Limits.MaxPendingTasks,
+			c.Limits.MaxPendingTasksPerJob, c.Limits.MaxRunningJobs)
 	}
 	if c.AllocationTick == 0 {
 		c.AllocationTick = 100 * time.Millisecond

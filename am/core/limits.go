@@ -17,6 +17,11 @@ type SessionLimits struct {
 	// MaxPendingTasksPerJob bounds one job's: a job's tasks all wait when
 	// it is submitted (spindle.session.maxPendingTasksPerJob).
 	MaxPendingTasksPerJob int
+	// MaxRunningJobs bounds the jobs not yet ended: each costs about a
+	// kilobyte however few its tasks, so the bounds on tasks alone would
+	// let a loop of one-task submits take gigabytes
+	// (spindle.session.maxRunningJobs).
+	MaxRunningJobs int
 }
 
 // admit refuses spec when its tasks would pass a limit, saying which, by
@@ -26,6 +31,9 @@ func (c *Core) admit(spec *jobspec.Job) error {
 	tasks := 0
 	for _, st := range spec.Stages {
 		tasks += st.Tasks
+	}
+	if l.MaxRunningJobs > 0 && len(c.jobs) >= l.MaxRunningJobs {
+		return fmt.Errorf("job %q would be the session's job %d not yet ended, more than spindle.session.maxRunningJobs (%d)", spec.Name, len(c.jobs)+1, l.MaxRunningJobs)
 	}
 	if l.MaxPendingTasksPerJob > 0 && tasks > l.MaxPendingTasksPerJob {
 		return fmt.Errorf("job %q has %d tasks waiting, more than spindle.session.maxPendingTasksPerJob (%d)", spec.Name, tasks, l.MaxPendingTasksPerJob)

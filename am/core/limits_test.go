@@ -104,6 +104,25 @@ func TestMaxPendingTasks(t *testing.T) {
 	}
 }
 
+// A session may have spindle.session.maxRunningJobs jobs not yet ended,
+// and not one more until one ends.
+func TestMaxRunningJobs(t *testing.T) {
+	h := limited(t, core.SessionLimits{MaxRunningJobs: 2})
+	for _, name := range []string{"first", "second"} {
+		if err := submit(h, name, 1); err != nil {
+			t.Fatalf("%s, up to the limit: %v", name, err)
+		}
+	}
+	wantRefused(t, submit(h, "third", 1), `job "third" would be the session's job 3 not yet ended, more than spindle.session.maxRunningJobs (2)`)
+	if err := h.Core.Cancel(h.Now, 0, "enough"); err != nil {
+		t.Fatal(err)
+	}
+	h.Ready()
+	if err := submit(h, "third", 1); err != nil {
+		t.Fatalf("once one ended: %v", err)
+	}
+}
+
 // A negative limit is a configuration error; zero is no limit.
 func TestLimitsConfig(t *testing.T) {
 	if _, err := core.New(core.Config{Profiles: []scheduler.Profile{{Cores: 1}}, Limits: core.SessionLimits{MaxPendingTasks: -1}}); err == nil {
@@ -111,6 +130,9 @@ func TestLimitsConfig(t *testing.T) {
 	}
 	if _, err := core.New(core.Config{Profiles: []scheduler.Profile{{Cores: 1}}, Limits: core.SessionLimits{MaxPendingTasksPerJob: -1}}); err == nil {
 		t.Error("a negative per-job limit accepted")
+	}
+	if _, err := core.New(core.Config{Profiles: []scheduler.Profile{{Cores: 1}}, Limits: core.SessionLimits{MaxRunningJobs: -1}}); err == nil {
+		t.Error("a negative limit on running jobs accepted")
 	}
 	h := limited(t, core.SessionLimits{})
 	if err := submit(h, "big", 1_000_000, 1_000_000); err != nil {

@@ -58,6 +58,8 @@ var registry = []Key{
 		Meaning: "tasks a session's jobs may have waiting to run, all together; a job that would pass it is refused (0: no limit)"},
 	{Name: "spindle.session.maxPendingTasksPerJob", Default: "2000000", Kind: KindInt, check: atLeast(0),
 		Meaning: "tasks one job of a session may have waiting, all its tasks when it is submitted; a job with more is refused (0: no limit)"},
+	{Name: "spindle.session.maxRunningJobs", Default: "10000", Kind: KindInt, check: atLeast(0),
+		Meaning: "jobs of a session not yet ended; a job past it is refused until one ends (0: no limit)"},
 
 	// Excluding failing hosts.
 	{Name: "spindle.excludeOnFailure.enabled", Default: "false", Kind: KindBool,

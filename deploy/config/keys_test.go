@@ -109,6 +109,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.worker.cleanup.appDataTtl":                              7 * 24 * time.Hour,
 		"spindle.session.maxPendingTasks":                                4_000_000,
 		"spindle.session.maxPendingTasksPerJob":                          2_000_000,
+		"spindle.session.maxRunningJobs":                                 10_000,
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {
