@@ -22,8 +22,8 @@ type Core struct {
 	execs map[scheduler.ExecutorID]*executor
 	// departing are executors whose connection ended, awaiting how.
 	departing  map[scheduler.ExecutorID]*executor
-	every      []*ExecutorSummary // every executor that registered, lost ones too
-	registered []time.Time
+	every      []*ExecutorSummary // every executor that registered, lost ones too (not in a session)
+	registered []time.Time        // when each registered (not in a session)
 	rejected   int
 	usage      usage // executor time, for Stats
 

@@ -50,10 +50,15 @@ func (c *Core) Register(now time.Time, r Registration) error {
 	if err != nil {
 		return err
 	}
-	c.registered = append(c.registered, now)
 	c.usage.registered(now)
 	s := &ExecutorSummary{ID: r.Executor, Host: r.Host}
-	c.every = append(c.every, s)
+	// A job's summary names every executor of its application. A session
+	// runs for weeks with executors coming and going, and its clients are
+	// told their job's own figures: it keeps no such list.
+	if !c.cfg.Session {
+		c.registered = append(c.registered, now)
+		c.every = append(c.every, s)
+	}
 	c.execs[r.Executor] = &executor{id: r.Executor, lastSeen: now, sum: s}
 	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v", r.Cores, r.GPUs)})
 	return nil

@@ -81,3 +81,30 @@ func TestSummaryListsTheFirstCutFilesAndCountsTheRest(t *testing.T) {
 		t.Errorf("the list starts %v", sum.OutputCut[:2])
 	}
 }
+
+// A session keeps no list of the executors that ever registered: with
+// executors coming and going for weeks it would only grow, and a session
+// job's summary, which alone would name them, is its client's, who is
+// told its job's own figures. A one-job application's summary names them.
+func TestASessionKeepsNoListOfItsExecutors(t *testing.T) {
+	for _, session := range []bool{false, true} {
+		h, err := coretest.New(core.Config{Session: session, Profiles: []scheduler.Profile{{Cores: 1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []scheduler.ExecutorID{"e1", "e2", "e3"} {
+			h.Register(t, id, 1)
+		}
+		h.Submit(t, "j", 1, jobspec.Defaults{}, "true")
+		rd := h.Ready()
+		h.Core.Statuses(h.Now, rd.Launches[0].Executor, []core.TaskStatus{{Attempt: rd.Launches[0].Attempt, State: core.TaskSucceeded}})
+		rd = h.Ready()
+		if len(rd.Finished) != 1 {
+			t.Fatalf("session %v: %d jobs finished, want 1", session, len(rd.Finished))
+		}
+		sum := rd.Finished[0]
+		if want := map[bool]int{false: 3, true: 0}[session]; len(sum.Executors) != want || len(sum.Registered) != want {
+			t.Errorf("session %v: the summary names %d executors and %d registrations, want %d", session, len(sum.Executors), len(sum.Registered), want)
+		}
+	}
+}
