@@ -86,7 +86,7 @@ stages:
 `, escapees(dir), dir))
 	o, err := submit(t, append(localArgs, spec)...)
 	ended := time.Now()
-	if err == nil || !strings.Contains(o, "failed 1 times") {
+	if err == nil || !strings.Contains(o, "failed once") {
 		t.Fatalf("submit: %v, want the job to fail\n%s", err, o)
 	}
 	goneWithin(t, escapeePids(t, dir, 6, time.Second), ended, containLimit, "after the job's other tasks were killed")

@@ -227,7 +227,7 @@ func TestStageMaxAttempts(t *testing.T) {
 	h.submit(spec)
 	h.fail(h.ready().Launches[0], "oom")
 	rd := h.ready()
-	if len(rd.Finished) != 1 || rd.Finished[0].Succeeded || !strings.Contains(rd.Finished[0].Reason, "failed 1 times; last failure: oom") {
+	if len(rd.Finished) != 1 || rd.Finished[0].Succeeded || !strings.Contains(rd.Finished[0].Reason, "failed once; last failure: oom") {
 		t.Fatalf("finished %+v", rd.Finished)
 	}
 	if len(rd.Kills) != 0 || len(h.s.jobs) != 0 {

@@ -62,7 +62,7 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 			// (it would kill it through its vacated executor, and wait
 			// forever for its report).
 			t.state = taskAbandoned
-			reason := fmt.Sprintf("task %d of stage %q failed %d times; last failure: %s", idx, st.spec.Name, t.failures, r.Reason)
+			reason := fmt.Sprintf("task %d of stage %q failed %s; last failure: %s", idx, st.spec.Name, times(int(t.failures)), r.Reason)
 			if r.Permanent {
 				reason = fmt.Sprintf("task %d of stage %q failed, and would on every attempt (not retried): %s", idx, st.spec.Name, r.Reason)
 			}
@@ -194,4 +194,12 @@ func (s *Scheduler) forget(j *job) {
 	if p.jobs--; p.jobs == 0 && !p.defined && p.cfg.Name != DefaultPool {
 		s.removePool(p)
 	}
+}
+
+// times says how often something happened: "once", "2 times".
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }
