@@ -137,7 +137,7 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	if err != nil || !strings.Contains(out, "job") || !strings.Contains(out, "(long) cancelled") || !strings.Contains(out, "stopped (FINISHED, SUCCEEDED)") {
 		t.Fatalf("session stop: %v\n%s", err, out)
 	}
-	if err := long.Wait(); err == nil || !strings.Contains(longOut.String(), "job long FAILED") {
+	if err := long.Wait(); err == nil || !strings.Contains(longOut.String(), "job long CANCELLED: the session stopped: spindle session stop") {
 		t.Errorf("the long job's client: %v, want it told the job was cancelled\n%s", err, longOut.String())
 	}
 	waitContainers(t, c, 0, 0, time.Minute, "the stopped session")
