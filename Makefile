@@ -95,8 +95,8 @@ demo: build ## a GPU job in local mode on this machine (fake GPU addresses: need
 	@out=$$(mktemp); trap 'rm -f $$out' EXIT; \
 	  $(BIN) submit --properties-file examples/demo/demo.conf examples/demo/gpu-demo.yaml | tee $$out; \
 	  logs=$$(sed -n 's/^  task logs: //p' $$out); \
-	  echo "--- the gather stage printed ($$logs/*/stage1-task0-attempt0.stdout):"; \
-	  cat $$logs/*/stage1-task0-attempt0.stdout
+	  echo "--- the gather stage printed ($$logs/*/job0-stage1-task0-attempt0.stdout):"; \
+	  cat $$logs/*/job0-stage1-task0-attempt0.stdout
 
 proto: ## regenerate the Go code of every .proto file with the pinned generator (tools/)
 	$(PROTOGEN) $(PROTOS)

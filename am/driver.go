@@ -404,7 +404,7 @@ func wireLaunch(l core.TaskLaunch) *wire.Launch {
 	m := &wire.Launch{
 		StageId: int64(l.Attempt.Task.Stage), TaskIndex: int32(l.Attempt.Task.Index), Attempt: int32(l.Attempt.Attempt),
 		Job: l.Job, Stage: l.Stage, TaskCount: int32(l.TaskCount), Argv: l.Argv, Builtin: l.Builtin,
-		GpuAddresses: l.GPUs, Cpus: int32(l.CPUs),
+		GpuAddresses: l.GPUs, Cpus: int32(l.CPUs), JobId: int64(l.JobID), StageIndex: int32(l.StageIndex),
 	}
 	for _, e := range l.Env {
 		m.Env = append(m.Env, &wire.EnvVar{Name: e.Name, Value: e.Value})

@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/executor/contain"
+	"github.com/spindle-yarn/spindle/executor/tasklog"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
@@ -82,7 +83,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	}
 	cfg.Log.WithFields(logrus.Fields{"driver": cfg.DriverAddr, "host": cfg.Host, "cores": cfg.Cores, "gpus": strings.Join(gpus, ","), "pid": os.Getpid()}).
 		Info("registered with the driver")
-	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024)}
+	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, names: map[attemptKey]string{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024)}
 	return e.run(ctx)
 }
 
@@ -103,8 +104,9 @@ type executor struct {
 	mu       sync.Mutex
 	starting map[attemptKey]bool
 	running  map[attemptKey]*Task
-	killed   map[attemptKey]bool // asked to stop: they end KILLED, not FAILED
-	closing  bool                // the executor is stopping: no task may run on
+	names    map[attemptKey]string // of those starting or running (tasklog.Name)
+	killed   map[attemptKey]bool   // asked to stop: they end KILLED, not FAILED
+	closing  bool                  // the executor is stopping: no task may run on
 	wg       sync.WaitGroup
 	out      chan *wire.Status
 }
@@ -204,9 +206,9 @@ func (e *executor) launch(l *wire.Launch) {
 		return
 	}
 	key := attemptKey{l.GetStageId(), l.GetTaskIndex(), l.GetAttempt()}
-	name := taskName(key)
+	name := tasklog.Name(l.GetJobId(), int(l.GetStageIndex()), int(l.GetTaskIndex()), int(l.GetAttempt()))
 	log := e.cfg.Log.WithFields(logrus.Fields{"task": name, "job": l.GetJob(), "stage": l.GetStage()})
-	resources := filepath.Join(e.cfg.LogDir, name+".resources.json")
+	resources := filepath.Join(e.cfg.LogDir, name+tasklog.Resources)
 	if err := WriteTaskResourcesFile(resources, l.GetGpuAddresses()); err != nil {
 		log.WithError(err).Warn("task not started")
 		e.fail(l, now, err)
@@ -221,10 +223,11 @@ func (e *executor) launch(l *wire.Launch) {
 	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
 		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources)...)
 	spec := TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
-		StdoutPath: filepath.Join(e.cfg.LogDir, name+".stdout"), StderrPath: filepath.Join(e.cfg.LogDir, name+".stderr"),
+		StdoutPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stdout), StderrPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stderr),
 		MaxOutput: e.cfg.MaxTaskOutput}
 	e.mu.Lock()
 	e.starting[key] = true
+	e.names[key] = name
 	e.mu.Unlock()
 	e.wg.Add(1)
 	// Starting a task (its guard, then the task) takes milliseconds: the
@@ -237,6 +240,7 @@ func (e *executor) launch(l *wire.Launch) {
 		delete(e.starting, key)
 		if err != nil {
 			delete(e.killed, key)
+			delete(e.names, key)
 			e.mu.Unlock()
 			log.WithError(err).Warn("task not started")
 			e.fail(l, now, err)
@@ -258,6 +262,7 @@ func (e *executor) launch(l *wire.Launch) {
 		}
 		e.mu.Lock()
 		delete(e.running, key)
+		delete(e.names, key)
 		killed := e.killed[key]
 		delete(e.killed, key)
 		e.mu.Unlock()
@@ -294,21 +299,17 @@ func (e *executor) fail(l *wire.Launch, at time.Time, err error) {
 	e.out <- st
 }
 
-// taskName names an attempt in file names and logs.
-func taskName(k attemptKey) string {
-	return fmt.Sprintf("stage%d-task%d-attempt%d", k.stage, k.index, k.attempt)
-}
-
 func (e *executor) kill(key attemptKey, reason string) {
 	e.mu.Lock()
 	t := e.running[key]
 	known := t != nil || e.starting[key]
+	name := e.names[key]
 	if known {
 		e.killed[key] = true
 	}
 	e.mu.Unlock()
 	if known {
-		e.cfg.Log.WithFields(logrus.Fields{"task": taskName(key), "reason": reason}).Info("killing task")
+		e.cfg.Log.WithFields(logrus.Fields{"task": name, "reason": reason}).Info("killing task")
 	}
 	if t != nil {
 		go t.Kill()

@@ -49,8 +49,8 @@ stages:
 	if fi, err := os.Stat(user); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("%s: %v %v, want mode 0700", user, fi.Mode(), err)
 	}
-	cut, _ := filepath.Glob(filepath.Join(m[1], "*", "stage0-task0-attempt0.stdout"))
-	whole, _ := filepath.Glob(filepath.Join(m[1], "*", "stage0-task1-attempt0.stdout"))
+	cut, _ := filepath.Glob(filepath.Join(m[1], "*", "job0-stage0-task0-attempt0.stdout"))
+	whole, _ := filepath.Glob(filepath.Join(m[1], "*", "job0-stage0-task1-attempt0.stdout"))
 	if len(cut) != 1 || len(whole) != 1 {
 		t.Fatalf("stdout files %q %q", cut, whole)
 	}
@@ -61,7 +61,7 @@ stages:
 	if b, _ := os.ReadFile(whole[0]); string(b) != strings.Repeat("x", 2048) {
 		t.Errorf("output exactly at the cap was not kept whole: %d bytes", len(b))
 	}
-	if !strings.Contains(o, "output cut to its tail (spindle.task.log.maxBytes) in 1 file(s)") || !strings.Contains(o, "stage0-task0-attempt0.stdout") {
+	if !strings.Contains(o, "output cut to its tail (spindle.task.log.maxBytes) in 1 file(s)") || !strings.Contains(o, "job0-stage0-task0-attempt0.stdout") {
 		t.Errorf("the summary does not say which output was cut:\n%s", o)
 	}
 }

@@ -114,7 +114,7 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 				t.Errorf("%s has no line matching %s", f, want)
 			}
 		}
-		ended := regexp.MustCompile(`level=info msg="task ended" app=` + app + ` duration=\S+ executor=` + container + ` job=yarn-logged stage=s state=SUCCEEDED task=stage\d+-task\d-attempt0`)
+		ended := regexp.MustCompile(`level=info msg="task ended" app=` + app + ` duration=\S+ executor=` + container + ` job=yarn-logged stage=s state=SUCCEEDED task=job0-stage0-task\d-attempt0`)
 		tasks += len(ended.FindAllString(log, -1))
 		noSecret(t, f, log, secret)
 		if t.Failed() {

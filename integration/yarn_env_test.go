@@ -125,7 +125,7 @@ stages:
 	if !strings.Contains(logDir, "/"+app+"/"+envValue(env, "CONTAINER_ID")) {
 		t.Errorf("LOG_DIRS %s is not the container's log directory under its application's", logDir)
 	}
-	if b, err := os.ReadFile(filepath.Join(logDir, "stage0-task0-attempt0.stdout")); err != nil || string(b) != "marker-0\n" {
+	if b, err := os.ReadFile(filepath.Join(logDir, "job0-stage0-task0-attempt0.stdout")); err != nil || string(b) != "marker-0\n" {
 		t.Errorf("the task's stdout in its container's log directory: %q, %v", b, err)
 	}
 }

@@ -59,6 +59,7 @@ type job struct {
 type stageOf struct {
 	job     *job
 	spec    *jobspec.Stage
+	index   int       // its place among the job's stages
 	started time.Time // its first launch; zero before
 }
 
@@ -127,7 +128,7 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	}
 	j := &job{id: id, spec: spec, sum: Summary{ID: id, Job: spec.Name, Started: now}}
 	for i, sid := range c.sched.JobStages(id) {
-		c.stages[sid] = &stageOf{job: j, spec: &spec.Stages[i]}
+		c.stages[sid] = &stageOf{job: j, spec: &spec.Stages[i], index: i}
 		j.sum.Tasks += spec.Stages[i].Tasks
 	}
 	c.jobs[id] = j

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/spindle-yarn/spindle/executor/tasklog"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -111,7 +112,8 @@ func (c *Core) Seen(now time.Time, id scheduler.ExecutorID) {
 func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 	var r scheduler.TaskResult
 	var j *job
-	if s, ok := c.stages[st.Attempt.Task.Stage]; ok {
+	s, ok := c.stages[st.Attempt.Task.Stage]
+	if ok {
 		j = s.job
 	}
 	switch st.State {
@@ -130,12 +132,12 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 		return // started: nothing to decide
 	}
 	if j != nil {
-		name := fmt.Sprintf("%s/stage%d-task%d-attempt%d", x.id, st.Attempt.Task.Stage, st.Attempt.Task.Index, st.Attempt.Attempt)
+		name := string(x.id) + "/" + tasklog.Name(int64(j.id), s.index, st.Attempt.Task.Index, st.Attempt.Attempt)
 		if st.StdoutCut {
-			j.sum.outputCut(name + ".stdout")
+			j.sum.outputCut(name + tasklog.Stdout)
 		}
 		if st.StderrCut {
-			j.sum.outputCut(name + ".stderr")
+			j.sum.outputCut(name + tasklog.Stderr)
 		}
 	}
 	// A report for an attempt the scheduler already wrote off (its

@@ -39,11 +39,15 @@ type Ready struct {
 
 // TaskLaunch is one attempt to start on an executor.
 type TaskLaunch struct {
-	Executor  scheduler.ExecutorID
-	Attempt   scheduler.AttemptID
-	Job       string
-	Stage     string
-	TaskCount int
+	Executor scheduler.ExecutorID
+	Attempt  scheduler.AttemptID
+	// JobID and StageIndex (the stage's place in the job's spec, from 0)
+	// name the attempt's files (executor/tasklog).
+	JobID      scheduler.JobID
+	StageIndex int
+	Job        string
+	Stage      string
+	TaskCount  int
 	// Argv is the command (nil for a built-in), Env the task's own
 	// variables from its spec.
 	Argv    []string

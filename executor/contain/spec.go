@@ -28,7 +28,7 @@ type Spec struct {
 	// Grace is how long Stop waits between SIGTERM and SIGKILL (default
 	// DefaultGrace).
 	Grace time.Duration
-	// Name labels the guard in ps ("stage0-task1-attempt0"); optional.
+	// Name labels the guard in ps ("job0-stage0-task1-attempt0"); optional.
 	Name string
 }
 

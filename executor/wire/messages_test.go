@@ -56,7 +56,7 @@ func everyMessage() []*Envelope {
 			TaskCpus: 2, TaskGpus: 0.5, MaxAttempts: 3, Name: "j2", Pool: "prod", DefaultPool: "default", Follow: true}}},
 		{Message: &Envelope_JobAccepted{JobAccepted: &JobAccepted{JobId: 7, Notices: []string{`pool "prod": created with Spark's defaults`}}}},
 		{Message: &Envelope_JobUpdate{JobUpdate: &JobUpdate{Job: jobInfo(7), Executors: 3, Ended: true, Attempts: 3, Retries: 1,
-			OutputCut: []string{"exec-1/stage0-task0-attempt0.stdout"}}}},
+			OutputCut: []string{"exec-1/job0-stage0-task0-attempt0.stdout"}}}},
 		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}},
 		{Message: &Envelope_JobList{JobList: &JobList{Jobs: []*JobInfo{jobInfo(7), jobInfo(8)}}}},
 		{Message: &Envelope_CancelJob{CancelJob: &CancelJob{JobId: 8, Reason: "by spindle cancel"}}},

@@ -721,8 +721,14 @@ type Launch struct {
 	// ("Task environment") after these, so a job cannot override them.
 	Env []*EnvVar `protobuf:"bytes,9,rep,name=env,proto3" json:"env,omitempty"`
 	// Exactly the GPUs this task sees (CUDA_VISIBLE_DEVICES).
-	GpuAddresses  []string `protobuf:"bytes,10,rep,name=gpu_addresses,json=gpuAddresses,proto3" json:"gpu_addresses,omitempty"`
-	Cpus          int32    `protobuf:"varint,11,opt,name=cpus,proto3" json:"cpus,omitempty"`
+	GpuAddresses []string `protobuf:"bytes,10,rep,name=gpu_addresses,json=gpuAddresses,proto3" json:"gpu_addresses,omitempty"`
+	Cpus         int32    `protobuf:"varint,11,opt,name=cpus,proto3" json:"cpus,omitempty"`
+	// The job's id in its application and the stage's place among the job's
+	// stages in its spec (from 0): with the task index and attempt they name
+	// the attempt's files, job<J>-stage<S>-task<I>-attempt<A>.* (package
+	// executor/tasklog).
+	JobId         int64 `protobuf:"varint,12,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
+	StageIndex    int32 `protobuf:"varint,13,opt,name=stage_index,json=stageIndex,proto3" json:"stage_index,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -830,6 +836,20 @@ func (x *Launch) GetGpuAddresses() []string {
 func (x *Launch) GetCpus() int32 {
 	if x != nil {
 		return x.Cpus
+	}
+	return 0
+}
+
+func (x *Launch) GetJobId() int64 {
+	if x != nil {
+		return x.JobId
+	}
+	return 0
+}
+
+func (x *Launch) GetStageIndex() int32 {
+	if x != nil {
+		return x.StageIndex
 	}
 	return 0
 }
@@ -2031,7 +2051,7 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\bRejected\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"H\n" +
 	"\vLaunchBatch\x129\n" +
-	"\blaunches\x18\x01 \x03(\v2\x1d.spindle.executor.wire.LaunchR\blaunches\"\xbb\x02\n" +
+	"\blaunches\x18\x01 \x03(\v2\x1d.spindle.executor.wire.LaunchR\blaunches\"\xf3\x02\n" +
 	"\x06Launch\x12\x19\n" +
 	"\bstage_id\x18\x01 \x01(\x03R\astageId\x12\x1d\n" +
 	"\n" +
@@ -2046,7 +2066,10 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x03env\x18\t \x03(\v2\x1d.spindle.executor.wire.EnvVarR\x03env\x12#\n" +
 	"\rgpu_addresses\x18\n" +
 	" \x03(\tR\fgpuAddresses\x12\x12\n" +
-	"\x04cpus\x18\v \x01(\x05R\x04cpus\"2\n" +
+	"\x04cpus\x18\v \x01(\x05R\x04cpus\x12\x15\n" +
+	"\x06job_id\x18\f \x01(\x03R\x05jobId\x12\x1f\n" +
+	"\vstage_index\x18\r \x01(\x05R\n" +
+	"stageIndex\"2\n" +
 	"\x06EnvVar\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\"r\n" +

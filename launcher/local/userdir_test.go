@@ -60,7 +60,7 @@ func TestPruneRemovesOldStoppedApplicationsOnly(t *testing.T) {
 	mk := func(name string, mtime time.Time) string {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Join(p, "exec-1"), 0o700)
-		os.WriteFile(filepath.Join(p, "exec-1", "stage0-task0-attempt0.stdout"), []byte("x"), 0o644)
+		os.WriteFile(filepath.Join(p, "exec-1", "job0-stage0-task0-attempt0.stdout"), []byte("x"), 0o644)
 		os.Chtimes(p, mtime, mtime)
 		return p
 	}
