@@ -132,8 +132,9 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	launch.Environment = append(launch.Environment, executorEnvironment(a.ExecutorEnv, app)...)
 	// Task logs go to the container's log directory, where log
 	// aggregation and `yarn logs` find them: the launch's last part, on
-	// the command line, where the NodeManager expands <LOG_DIR>.
-	logDir := strings.Join(executor.Launch{LogDir: "<LOG_DIR>"}.Environ(), " ")
+	// the command line, where the NodeManager expands <LOG_DIR>. The
+	// executor's log is its stderr file, which it rolls over itself.
+	logDir := strings.Join(executor.Launch{LogDir: "<LOG_DIR>", LogFile: "<LOG_DIR>/executor.stderr"}.Environ(), " ")
 	launch.Command = []string{logDir + " ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
 	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, launch, 8), NodeLabel: a.NodeLabel, PortInNodeName: a.PortInNodeName,
 		Register: func(ctx context.Context) error {

@@ -65,7 +65,8 @@ func printTimings(w io.Writer, sum core.Summary, executors int) {
 
 func amCommand() *cli.Command {
 	return &cli.Command{Name: "am", Usage: "internal: run the ApplicationMaster in its YARN container", Hidden: true, Action: runAM,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "session", Usage: "run a session: jobs come from its clients"}}}
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "session", Usage: "run a session: jobs come from its clients"},
+			&cli.StringFlag{Name: "log-file", Usage: "log to this file (the container's am.stderr), rolling it over by spindle.log.maxBytes and spindle.log.maxFiles"}}}
 }
 
 func runAM(c *cli.Context) error {
@@ -77,6 +78,19 @@ func runAM(c *cli.Context) error {
 	logger, err := logger(c, conf, false)
 	if err != nil {
 		return err
+	}
+	if path := c.String("log-file"); path != "" {
+		// 0644 before the umask, as the NodeManager's own redirection
+		// creates it: its log aggregation reads the file.
+		file, err := rollingLog(conf, path, 0o644)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		if err := file.Stderr(); err != nil {
+			return err
+		}
+		logger.SetOutput(file)
 	}
 	log := logger.WithField("app", appID)
 	// Which attempt this is, from the AM's own container (YARN's

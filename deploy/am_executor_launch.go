@@ -20,5 +20,10 @@ func executorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 	if err != nil {
 		return executor.Launch{}, err
 	}
-	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials", LogLevel: level}, nil
+	rolling, err := logRolling(conf)
+	if err != nil {
+		return executor.Launch{}, err
+	}
+	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials", LogLevel: level,
+		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/internal/logroll"
 )
 
 func executorCommand() *cli.Command {
@@ -27,19 +28,43 @@ func executorCommand() *cli.Command {
 				return fmt.Errorf("executor: %w", err)
 			}
 			cfg := launch.Config(os.Environ(), secret)
-			cfg.Log = executorLogger(c, launch)
+			log, logFile, err := executorLogger(c, launch)
+			if err != nil {
+				return fmt.Errorf("executor: %w", err)
+			}
+			if logFile != nil {
+				defer logFile.Close()
+			}
+			cfg.Log = log
 			return executor.Serve(c.Context, cfg)
 		},
 	}
 }
 
-// executorLogger logs to the executor's stderr (executor.log locally, the
-// container's executor.stderr on YARN) at the launch's level, each line
-// naming the application and the executor.
-func executorLogger(c *cli.Context, launch executor.Launch) logrus.FieldLogger {
+// executorLogger logs at the launch's level, each line naming the
+// application and the executor: to the launch's LogFile (executor.log
+// locally, the container's executor.stderr on YARN), rolling over, which
+// becomes the executor's standard error too; without one, to its
+// standard error.
+func executorLogger(c *cli.Context, launch executor.Launch) (logrus.FieldLogger, *logroll.File, error) {
 	level := logrus.InfoLevel
 	if launch.LogLevel != "" {
 		level, _ = logrus.ParseLevel(launch.LogLevel) // LaunchFromEnv checked it
 	}
-	return newLogger(c, level).WithFields(logrus.Fields{"app": launch.AppID, "executor": launch.ExecutorID})
+	log := newLogger(c, level)
+	var file *logroll.File
+	if launch.LogFile != "" {
+		var err error
+		// 0644 before the umask, as the NodeManager's own redirection
+		// creates it: its log aggregation reads the file.
+		if file, err = logroll.Open(launch.LogFile, logroll.Options{MaxBytes: launch.LogMaxBytes, Keep: launch.LogMaxFiles, Perm: 0o644}); err != nil {
+			return nil, nil, err
+		}
+		if err := file.Stderr(); err != nil {
+			file.Close()
+			return nil, nil, err
+		}
+		log.SetOutput(file)
+	}
+	return log.WithFields(logrus.Fields{"app": launch.AppID, "executor": launch.ExecutorID}), file, nil
 }

@@ -2,11 +2,13 @@ package deploy
 
 import (
 	"io"
+	"os"
 
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/internal/logroll"
 )
 
 // logger is where a command logs: stderr, with timestamps and fields, at
@@ -45,4 +47,30 @@ func textLogger(w io.Writer, level logrus.Level) *logrus.Logger {
 	log.SetLevel(level)
 	log.SetFormatter(&logrus.TextFormatter{FullTimestamp: true, TimestampFormat: "2006-01-02T15:04:05.000Z07:00", DisableColors: true})
 	return log
+}
+
+// rollingLog opens a long-lived process's log at path (a local session's
+// driver.log, the ApplicationMaster's am.stderr): it rolls over at
+// spindle.log.maxBytes, keeping spindle.log.maxFiles old files. perm is
+// a new file's permissions, before the umask.
+func rollingLog(conf *config.Config, path string, perm os.FileMode) (*logroll.File, error) {
+	opts, err := logRolling(conf)
+	if err != nil {
+		return nil, err
+	}
+	opts.Perm = perm
+	return logroll.Open(path, opts)
+}
+
+// logRolling is spindle.log.maxBytes and spindle.log.maxFiles.
+func logRolling(conf *config.Config) (logroll.Options, error) {
+	max, err := conf.Bytes("spindle.log.maxBytes")
+	if err != nil {
+		return logroll.Options{}, err
+	}
+	keep, err := conf.Int("spindle.log.maxFiles")
+	if err != nil {
+		return logroll.Options{}, err
+	}
+	return logroll.Options{MaxBytes: max, Keep: keep}, nil
 }

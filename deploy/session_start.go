@@ -195,8 +195,8 @@ func runSessionServe(c *cli.Context) error {
 	}
 	defer appDir.Close()
 	// The driver's own log lives with the task logs, outliving the
-	// session's record.
-	logFile, err := os.OpenFile(filepath.Join(appDir.Path, "driver.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// session's record, and rolls over (spindle.log.maxBytes).
+	logFile, err := rollingLog(conf, filepath.Join(appDir.Path, "driver.log"), 0o600)
 	if err != nil {
 		return err
 	}
@@ -224,6 +224,12 @@ func runSessionServe(c *cli.Context) error {
 	if err := session.Save(session.Record{ID: id, Master: masterSetting, Name: name, Socket: socket, PID: os.Getpid(),
 		Log: logFile.Name(), Started: time.Now()}); err != nil {
 		return err
+	}
+	// From here on the starter has returned: what this process says on
+	// standard error (a crash) goes to driver.log, not serve.out, which
+	// is removed with the session's record.
+	if err := logFile.Stderr(); err != nil {
+		log.WithError(err).Warn("a crash would not be in driver.log")
 	}
 	_, err = am.RunLocal(c.Context, l)
 	return err

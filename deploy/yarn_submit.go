@@ -280,7 +280,8 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 			Tokens:           tokens,
 			Application_ACLs: acls.yarn(),
 			// The Hadoop configuration shipped beside it names the scheduler.
-			Command: []string{amEnv + " " + amCommand + " 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
+			// The AM logs to its stderr file and rolls it over itself.
+			Command: []string{amEnv + " " + amCommand + " --log-file <LOG_DIR>/am.stderr 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
 		}
 		log.WithFields(logrus.Fields{"queue": queue, "name": app.name, "am_memory_mb": amMem, "am_cores": amCores, "max_attempts": attempts}).
 			Info("submitting the application")

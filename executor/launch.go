@@ -25,6 +25,9 @@ const (
 	envTaskLogMaxBytes    = "SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES"
 	envSecretFrom         = "SPINDLE_SECRET_FROM"
 	envLogLevel           = "SPINDLE_LOG_LEVEL"
+	envLogFile            = "SPINDLE_EXECUTOR_LOG_FILE"
+	envLogMaxBytes        = "SPINDLE_EXECUTOR_LOG_MAX_BYTES"
+	envLogMaxFiles        = "SPINDLE_EXECUTOR_LOG_MAX_FILES"
 )
 
 // Launch is everything a launcher (local processes, or the
@@ -35,11 +38,11 @@ const (
 // A launcher may hand it over in parts, each the Env of a Launch holding
 // only that part's fields, since Env leaves out those not set. On YARN the
 // ApplicationMaster puts the application's part (DriverAddress, AppID,
-// GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom, LogLevel) in the launch context
-// its containers share, each container's (ExecutorID, Cores, GPUs,
-// AMGPUIndices) in that container's, and LogDir on the command line: only
-// the NodeManager knows the container's log directory, and it expands
-// <LOG_DIR> there.
+// GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom, LogLevel, LogMaxBytes,
+// LogMaxFiles) in the launch context its containers share, each
+// container's (ExecutorID, Cores, GPUs, AMGPUIndices) in that container's,
+// and LogDir and LogFile on the command line: only the NodeManager knows
+// the container's log directory, and it expands <LOG_DIR> there.
 type Launch struct {
 	// DriverAddress is host:port of the driver's executor channel.
 	DriverAddress string
@@ -72,12 +75,20 @@ type Launch struct {
 	// LogLevel is the executor's log level (spindle.log.level): one of
 	// logrus's names; empty means info.
 	LogLevel string
+	// LogFile, when set, is where the executor logs, rolling over at
+	// LogMaxBytes (spindle.log.maxBytes; 0: never) and keeping LogMaxFiles
+	// old files (spindle.log.maxFiles); it is the executor's standard
+	// error too, so that a crash lands there. Empty: it logs to its
+	// standard error as it is.
+	LogFile     string
+	LogMaxBytes int64
+	LogMaxFiles int
 }
 
 // Env returns l's variables by name, leaving out the fields not set: empty
-// strings and lists, a TaskLogMaxBytes of 0 (no cap, as when absent), and
-// Cores and GPUs of 0 but beside an ExecutorID: an executor's own part
-// says how many it has, 0 GPUs included.
+// strings and lists, a TaskLogMaxBytes, LogMaxBytes or LogMaxFiles of 0
+// (as when absent), and Cores and GPUs of 0 but beside an ExecutorID: an
+// executor's own part says how many it has, 0 GPUs included.
 func (l Launch) Env() map[string]string {
 	env := map[string]string{}
 	set := func(name, value string) {
@@ -104,6 +115,13 @@ func (l Launch) Env() map[string]string {
 	}
 	set(envSecretFrom, l.SecretFrom)
 	set(envLogLevel, l.LogLevel)
+	set(envLogFile, l.LogFile)
+	if l.LogMaxBytes != 0 {
+		env[envLogMaxBytes] = strconv.FormatInt(l.LogMaxBytes, 10)
+	}
+	if l.LogMaxFiles != 0 {
+		env[envLogMaxFiles] = strconv.Itoa(l.LogMaxFiles)
+	}
 	return env
 }
 
@@ -134,7 +152,7 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 		return Launch{}, fmt.Errorf("executor: %s not set (it is started by a driver, not by hand)", strings.Join(missing, ", "))
 	}
 	l := Launch{DriverAddress: get(envDriverAddress), AppID: get(envAppID), ExecutorID: get(envExecutorID), LogDir: get(envExecutorLogDir),
-		GPUDiscoveryScript: get(envGPUDiscoveryScript), SecretFrom: get(envSecretFrom), LogLevel: get(envLogLevel)}
+		GPUDiscoveryScript: get(envGPUDiscoveryScript), SecretFrom: get(envSecretFrom), LogLevel: get(envLogLevel), LogFile: get(envLogFile)}
 	if l.SecretFrom != "stdin" && l.SecretFrom != "credentials" {
 		return Launch{}, fmt.Errorf("executor: %s=%q: want stdin or credentials", envSecretFrom, l.SecretFrom)
 	}
@@ -152,9 +170,19 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 			return Launch{}, fmt.Errorf("executor: %s=%q: want a number", envExecutorGPUs, w)
 		}
 	}
-	if m := get(envTaskLogMaxBytes); m != "" {
-		if l.TaskLogMaxBytes, err = strconv.ParseInt(m, 10, 64); err != nil || l.TaskLogMaxBytes < 0 {
-			return Launch{}, fmt.Errorf("executor: %s=%q: want a number of bytes", envTaskLogMaxBytes, m)
+	for _, b := range []struct {
+		name string
+		to   *int64
+	}{{envTaskLogMaxBytes, &l.TaskLogMaxBytes}, {envLogMaxBytes, &l.LogMaxBytes}} {
+		if m := get(b.name); m != "" {
+			if *b.to, err = strconv.ParseInt(m, 10, 64); err != nil || *b.to < 0 {
+				return Launch{}, fmt.Errorf("executor: %s=%q: want a number of bytes", b.name, m)
+			}
+		}
+	}
+	if m := get(envLogMaxFiles); m != "" {
+		if l.LogMaxFiles, err = strconv.Atoi(m); err != nil || l.LogMaxFiles < 0 {
+			return Launch{}, fmt.Errorf("executor: %s=%q: want a number of files", envLogMaxFiles, m)
 		}
 	}
 	// DiscoverGPUs reads the lists again, weighed against the container's

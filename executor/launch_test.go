@@ -16,11 +16,13 @@ import (
 // NodeManager appends one to the other.
 func TestLaunchRoundTrip(t *testing.T) {
 	local := Launch{DriverAddress: "127.0.0.1:4000", AppID: "local-1-abc", ExecutorID: "exec-1", Cores: 2, GPUs: 2,
-		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 1 << 20, SecretFrom: "stdin"}
-	app := Launch{DriverAddress: "node-1:4000", AppID: "application_1_0001", GPUDiscoveryScript: "getGpus.sh", TaskLogMaxBytes: 2048, SecretFrom: "credentials", LogLevel: "debug"}
+		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 1 << 20, SecretFrom: "stdin",
+		LogFile: "/tmp/app/exec-1/executor.log", LogMaxBytes: 4096, LogMaxFiles: 2}
+	app := Launch{DriverAddress: "node-1:4000", AppID: "application_1_0001", GPUDiscoveryScript: "getGpus.sh", TaskLogMaxBytes: 2048, SecretFrom: "credentials", LogLevel: "debug",
+		LogMaxBytes: 1 << 26, LogMaxFiles: 4}
 	cpuOnly := Launch{ExecutorID: "container_1_0001_01_000002", Cores: 1}
 	gpu := Launch{ExecutorID: "container_1_0001_01_000003", Cores: 4, GPUs: 2, AMGPUIndices: []string{"0", "1"}}
-	logDir := Launch{LogDir: "/var/log/yarn/container_1_0001_01_000002"}
+	logDir := Launch{LogDir: "/var/log/yarn/container_1_0001_01_000002", LogFile: "/var/log/yarn/container_1_0001_01_000002/executor.stderr"}
 
 	roundTrip := func(name string, want Launch, parts ...Launch) {
 		t.Helper()
@@ -47,7 +49,7 @@ func TestLaunchRoundTrip(t *testing.T) {
 	roundTrip("local", local, local)
 	whole := func(part Launch) Launch {
 		w := app
-		w.ExecutorID, w.Cores, w.GPUs, w.AMGPUIndices, w.LogDir = part.ExecutorID, part.Cores, part.GPUs, part.AMGPUIndices, logDir.LogDir
+		w.ExecutorID, w.Cores, w.GPUs, w.AMGPUIndices, w.LogDir, w.LogFile = part.ExecutorID, part.Cores, part.GPUs, part.AMGPUIndices, logDir.LogDir, logDir.LogFile
 		return w
 	}
 	roundTrip("YARN, no GPUs", whole(cpuOnly), app, cpuOnly, logDir)
@@ -57,7 +59,8 @@ func TestLaunchRoundTrip(t *testing.T) {
 	if got := cpuOnly.Env()["SPINDLE_EXECUTOR_GPUS"]; got != "0" {
 		t.Errorf("a container's part without GPUs has SPINDLE_EXECUTOR_GPUS=%q, want 0", got)
 	}
-	if got := logDir.Environ(); !slices.Equal(got, []string{"SPINDLE_EXECUTOR_LOG_DIR=/var/log/yarn/container_1_0001_01_000002"}) {
+	if got := logDir.Environ(); !slices.Equal(got, []string{"SPINDLE_EXECUTOR_LOG_DIR=/var/log/yarn/container_1_0001_01_000002",
+		"SPINDLE_EXECUTOR_LOG_FILE=/var/log/yarn/container_1_0001_01_000002/executor.stderr"}) {
 		t.Errorf("the command line's part: %q", got)
 	}
 	env := local.Environ()
@@ -85,6 +88,9 @@ func TestLaunchFromEnvRefuses(t *testing.T) {
 		{"no cores", map[string]string{"SPINDLE_EXECUTOR_CORES": "0"}, `SPINDLE_EXECUTOR_CORES="0": want a positive number`},
 		{"negative GPUs", map[string]string{"SPINDLE_EXECUTOR_GPUS": "-1"}, `SPINDLE_EXECUTOR_GPUS="-1": want a number`},
 		{"log cap with a unit", map[string]string{"SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES": "1k"}, `SPINDLE_EXECUTOR_TASK_LOG_MAX_BYTES="1k": want a number of bytes`},
+		{"negative log roll", map[string]string{"SPINDLE_EXECUTOR_LOG_MAX_BYTES": "-1"}, `SPINDLE_EXECUTOR_LOG_MAX_BYTES="-1": want a number of bytes`},
+		{"log files not a number", map[string]string{"SPINDLE_EXECUTOR_LOG_MAX_FILES": "x"}, `SPINDLE_EXECUTOR_LOG_MAX_FILES="x": want a number of files`},
+		{"negative log files", map[string]string{"SPINDLE_EXECUTOR_LOG_MAX_FILES": "-2"}, `SPINDLE_EXECUTOR_LOG_MAX_FILES="-2": want a number of files`},
 		{"unknown log level", map[string]string{"SPINDLE_LOG_LEVEL": "loud"}, `SPINDLE_LOG_LEVEL="loud": want one of error, warn, info, debug, trace`},
 		{"secret in argv", map[string]string{"SPINDLE_SECRET_FROM": "argv"}, `SPINDLE_SECRET_FROM="argv": want stdin or credentials`},
 		{"GPU listed twice", map[string]string{"SPINDLE_EXECUTOR_GPU_ADDRESSES": "0,0"}, `SPINDLE_EXECUTOR_GPU_ADDRESSES: GPU address "0" is listed twice`},

@@ -66,7 +66,7 @@ func applicationProcesses(app string) []int {
 func amProcess(t *testing.T, app string) int {
 	t.Helper()
 	for _, pid := range applicationProcesses(app) {
-		if cmdline(pid) == "./spindle am " {
+		if strings.HasPrefix(cmdline(pid), "./spindle am ") {
 			return pid
 		}
 	}

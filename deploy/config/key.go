@@ -77,6 +77,22 @@ func logCap(v any) error {
 	return nil
 }
 
+// logRollCap is the check on spindle.log.maxBytes: 0 (never roll) or at
+// least minLogRoll bytes, so that a log line fits in a file.
+func logRollCap(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("internal error: bytes check given %T", v)
+	}
+	if n != 0 && n < minLogRoll {
+		return fmt.Errorf("must be 0 (never roll over) or at least %d bytes", minLogRoll)
+	}
+	return nil
+}
+
+// minLogRoll is the smallest spindle.log.maxBytes.
+const minLogRoll = 1024
+
 // atLeastMiB is a check that a size key is at least min MiB.
 func atLeastMiB(min int64) func(any) error {
 	return func(v any) error {

@@ -41,10 +41,17 @@ type Config struct {
 	// LogLevel is the executors' log level in their executor.log
 	// (executor.Launch's LogLevel; empty: info).
 	LogLevel string
+	// LogMaxBytes and LogMaxFiles roll each executor.log over
+	// (spindle.log.maxBytes, spindle.log.maxFiles; executor.Launch's).
+	LogMaxBytes int64
+	LogMaxFiles int
 	// Files are copied into every executor's working directory (--files).
 	Files       []string
 	StopTimeout time.Duration // from SIGTERM to SIGKILL at Stop (default 5s)
 }
+
+// executorLog is each executor's log, in its directory.
+const executorLog = "executor.log"
 
 // Process is a started executor.
 type Process struct {
@@ -83,7 +90,9 @@ func (l *Launcher) Start(e Executor) (*Process, error) {
 			return nil, fmt.Errorf("executor %s: shipping %s: %w", e.ID, f, err)
 		}
 	}
-	logFile, err := os.OpenFile(filepath.Join(dir, "executor.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// Its standard output and error until it opens the log itself: what
+	// it says before (a launch it cannot read) lands there too.
+	logFile, err := os.OpenFile(filepath.Join(dir, executorLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -99,8 +108,11 @@ func (l *Launcher) Start(e Executor) (*Process, error) {
 		logFile.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
+	err = cmd.Start()
+	// The executor has its own copy, and rolls executor.log over itself:
+	// this one would hold a rolled-away file's space for its whole life.
+	logFile.Close()
+	if err != nil {
 		return nil, fmt.Errorf("starting executor %s: %w", e.ID, err)
 	}
 	_, werr := stdin.Write(l.cfg.Secret)
@@ -108,7 +120,6 @@ func (l *Launcher) Start(e Executor) (*Process, error) {
 	p := &Process{Executor: e, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
-		logFile.Close()
 		close(p.done)
 	}()
 	if werr != nil && !errors.Is(werr, io.ErrClosedPipe) {
@@ -144,7 +155,7 @@ func (l *Launcher) environment(e Executor, dir string) []string {
 	}
 	launch := executor.Launch{DriverAddress: l.cfg.DriverAddr, AppID: l.cfg.AppID, ExecutorID: e.ID, Cores: e.Cores,
 		GPUs: len(e.GPUs), GPUAddresses: e.GPUs, LogDir: dir, TaskLogMaxBytes: l.cfg.TaskLogMaxBytes, SecretFrom: "stdin",
-		LogLevel: l.cfg.LogLevel}
+		LogLevel: l.cfg.LogLevel, LogFile: filepath.Join(dir, executorLog), LogMaxBytes: l.cfg.LogMaxBytes, LogMaxFiles: l.cfg.LogMaxFiles}
 	return append(env, launch.Environ()...)
 }
 

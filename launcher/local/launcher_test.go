@@ -11,10 +11,12 @@ import (
 
 // An executor's environment is the submitter's less its SPINDLE_*
 // variables, then spindle.executorEnv, then the whole launch, which the
-// executor reads back.
+// executor reads back: its log is executor.log in its directory, rolled
+// over by the launcher's settings.
 func TestEnvironmentCarriesTheLaunch(t *testing.T) {
 	l, err := New(Config{Binary: "/bin/true", DriverAddr: "127.0.0.1:4000", AppID: "local-1-abc", Secret: []byte("s"),
-		Environ: []string{"PATH=/bin", "SPINDLE_EXECUTOR_ID=stale"}, ExecutorEnv: map[string]string{"MODEL": "m"}, TaskLogMaxBytes: 4096, LogLevel: "debug"})
+		Environ: []string{"PATH=/bin", "SPINDLE_EXECUTOR_ID=stale"}, ExecutorEnv: map[string]string{"MODEL": "m"}, TaskLogMaxBytes: 4096, LogLevel: "debug",
+		LogMaxBytes: 8192, LogMaxFiles: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,8 @@ func TestEnvironmentCarriesTheLaunch(t *testing.T) {
 		return "", false
 	})
 	want := executor.Launch{DriverAddress: "127.0.0.1:4000", AppID: "local-1-abc", ExecutorID: "exec-1", Cores: 2, GPUs: 2,
-		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 4096, SecretFrom: "stdin", LogLevel: "debug"}
+		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 4096, SecretFrom: "stdin", LogLevel: "debug",
+		LogFile: "/tmp/app/exec-1/executor.log", LogMaxBytes: 8192, LogMaxFiles: 3}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("the executor reads %+v, %v\nwant %+v", got, err, want)
 	}
