@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -167,6 +168,9 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 			sum = s
 		}
 		d.updateFollowers(now, rd.Finished)
+		// After the followers: a client hears its job ended before the
+		// executors are told to tidy up after it.
+		d.sendJobsEnded(rd)
 		if rd.Unregister != nil {
 			return sum, *rd.Unregister, nil
 		}
@@ -397,6 +401,37 @@ func (d *Driver) sendLaunches(ls []core.TaskLaunch) {
 			}
 		}
 		i = k
+	}
+}
+
+// sendJobsEnded tells each executor that ran tasks of the jobs that
+// ended in rd which they are, in one message, so that it removes ended
+// jobs' task files by its policy; not those rd stopped, which are going
+// with their files. A send that fails closes the connection, as
+// sendLaunches does.
+func (d *Driver) sendJobsEnded(rd core.Ready) {
+	if len(rd.JobsEnded) == 0 || rd.Unregister != nil {
+		return
+	}
+	var order []scheduler.ExecutorID
+	jobs := map[scheduler.ExecutorID][]int64{}
+	for _, e := range rd.JobsEnded {
+		for _, x := range e.Executors {
+			if _, ok := jobs[x]; !ok {
+				order = append(order, x)
+			}
+			jobs[x] = append(jobs[x], int64(e.Job))
+		}
+	}
+	for _, x := range order {
+		conn := d.conns[x]
+		if conn == nil || slices.ContainsFunc(rd.Disconnects, func(dc core.Disconnect) bool { return dc.Executor == x }) {
+			continue
+		}
+		if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_JobsEnded{JobsEnded: &wire.JobsEnded{JobIds: jobs[x]}}}); err != nil {
+			d.log.WithField("executor", x).Warnf("telling which jobs ended: %v", err)
+			conn.Close()
+		}
 	}
 }
 

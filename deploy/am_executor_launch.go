@@ -3,6 +3,7 @@ package deploy
 import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/executor/tasklog"
 )
 
 // executorLaunch is the application's part of the executors' launch
@@ -24,6 +25,24 @@ func executorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 	if err != nil {
 		return executor.Launch{}, err
 	}
+	taskLogs, err := taskLogsPolicy(conf)
+	if err != nil {
+		return executor.Launch{}, err
+	}
 	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials", LogLevel: level,
-		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep}, nil
+		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs}, nil
+}
+
+// taskLogsPolicy is spindle.session.taskLogs.*: how much of ended jobs'
+// task files a session's executors keep.
+func taskLogsPolicy(conf *config.Config) (tasklog.Policy, error) {
+	jobs, err := conf.Int("spindle.session.taskLogs.maxJobs")
+	if err != nil {
+		return tasklog.Policy{}, err
+	}
+	bytes, err := conf.Bytes("spindle.session.taskLogs.maxBytes")
+	if err != nil {
+		return tasklog.Policy{}, err
+	}
+	return tasklog.Policy{MaxJobs: jobs, MaxBytes: bytes}, nil
 }

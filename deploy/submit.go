@@ -248,6 +248,7 @@ func localApp(c *cli.Context, conf *config.Config, log *logrus.Logger, appID str
 	})
 	logCap := s.bytes("spindle.task.log.maxBytes")
 	rolling, rollErr := logRolling(conf)
+	taskLogs, taskLogsErr := taskLogsPolicy(conf)
 	// Executors log to their executor.log, not the terminal: at the level
 	// set, not the terminal's quiet one.
 	execLevel := s.enum("spindle.log.level")
@@ -257,8 +258,8 @@ func localApp(c *cli.Context, conf *config.Config, log *logrus.Logger, appID str
 	if err != nil {
 		return am.Local{}, nil, err
 	}
-	if rollErr != nil {
-		return am.Local{}, nil, rollErr
+	if err := errors.Join(rollErr, taskLogsErr); err != nil {
+		return am.Local{}, nil, err
 	}
 	if c.Bool("verbose") {
 		execLevel = "debug"
@@ -273,5 +274,5 @@ func localApp(c *cli.Context, conf *config.Config, log *logrus.Logger, appID str
 	}
 	return am.Local{AppID: appID, Scheduler: schedCfg, Profile: profile, GPUs: split, Log: log.WithField("app", appID),
 		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: appDir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
-			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep}}, appDir, nil
+			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs}}, appDir, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/spindle-yarn/spindle/executor/tasklog"
 )
 
 // The launch contract's variables. Their names are a contract with running
@@ -28,6 +30,8 @@ const (
 	envLogFile            = "SPINDLE_EXECUTOR_LOG_FILE"
 	envLogMaxBytes        = "SPINDLE_EXECUTOR_LOG_MAX_BYTES"
 	envLogMaxFiles        = "SPINDLE_EXECUTOR_LOG_MAX_FILES"
+	envTaskLogsMaxJobs    = "SPINDLE_EXECUTOR_TASK_LOGS_MAX_JOBS"
+	envTaskLogsMaxBytes   = "SPINDLE_EXECUTOR_TASK_LOGS_MAX_BYTES"
 )
 
 // Launch is everything a launcher (local processes, or the
@@ -39,7 +43,7 @@ const (
 // only that part's fields, since Env leaves out those not set. On YARN the
 // ApplicationMaster puts the application's part (DriverAddress, AppID,
 // GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom, LogLevel, LogMaxBytes,
-// LogMaxFiles) in the launch context its containers share, each
+// LogMaxFiles, TaskLogs) in the launch context its containers share, each
 // container's (ExecutorID, Cores, GPUs, AMGPUIndices) in that container's,
 // and LogDir and LogFile on the command line: only the NodeManager knows
 // the container's log directory, and it expands <LOG_DIR> there.
@@ -83,11 +87,15 @@ type Launch struct {
 	LogFile     string
 	LogMaxBytes int64
 	LogMaxFiles int
+	// TaskLogs is how much of ended jobs' task files the executor keeps
+	// when a session tells it which jobs ended
+	// (spindle.session.taskLogs.*; zero fields: no limit).
+	TaskLogs tasklog.Policy
 }
 
 // Env returns l's variables by name, leaving out the fields not set: empty
-// strings and lists, a TaskLogMaxBytes, LogMaxBytes or LogMaxFiles of 0
-// (as when absent), and Cores and GPUs of 0 but beside an ExecutorID: an
+// strings and lists, numbers of 0 that mean "no limit" or "none" (as
+// when absent), and Cores and GPUs of 0 but beside an ExecutorID: an
 // executor's own part says how many it has, 0 GPUs included.
 func (l Launch) Env() map[string]string {
 	env := map[string]string{}
@@ -121,6 +129,12 @@ func (l Launch) Env() map[string]string {
 	}
 	if l.LogMaxFiles != 0 {
 		env[envLogMaxFiles] = strconv.Itoa(l.LogMaxFiles)
+	}
+	if l.TaskLogs.MaxJobs != 0 {
+		env[envTaskLogsMaxJobs] = strconv.Itoa(l.TaskLogs.MaxJobs)
+	}
+	if l.TaskLogs.MaxBytes != 0 {
+		env[envTaskLogsMaxBytes] = strconv.FormatInt(l.TaskLogs.MaxBytes, 10)
 	}
 	return env
 }
@@ -173,7 +187,7 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 	for _, b := range []struct {
 		name string
 		to   *int64
-	}{{envTaskLogMaxBytes, &l.TaskLogMaxBytes}, {envLogMaxBytes, &l.LogMaxBytes}} {
+	}{{envTaskLogMaxBytes, &l.TaskLogMaxBytes}, {envLogMaxBytes, &l.LogMaxBytes}, {envTaskLogsMaxBytes, &l.TaskLogs.MaxBytes}} {
 		if m := get(b.name); m != "" {
 			if *b.to, err = strconv.ParseInt(m, 10, 64); err != nil || *b.to < 0 {
 				return Launch{}, fmt.Errorf("executor: %s=%q: want a number of bytes", b.name, m)
@@ -183,6 +197,11 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 	if m := get(envLogMaxFiles); m != "" {
 		if l.LogMaxFiles, err = strconv.Atoi(m); err != nil || l.LogMaxFiles < 0 {
 			return Launch{}, fmt.Errorf("executor: %s=%q: want a number of files", envLogMaxFiles, m)
+		}
+	}
+	if m := get(envTaskLogsMaxJobs); m != "" {
+		if l.TaskLogs.MaxJobs, err = strconv.Atoi(m); err != nil || l.TaskLogs.MaxJobs < 0 {
+			return Launch{}, fmt.Errorf("executor: %s=%q: want a number of jobs", envTaskLogsMaxJobs, m)
 		}
 	}
 	// DiscoverGPUs reads the lists again, weighed against the container's

@@ -35,7 +35,11 @@ type Config struct {
 	// MaxTaskOutput caps each task's stdout and stderr file, keeping the
 	// tail (spindle.task.log.maxBytes; 0: no cap).
 	MaxTaskOutput int64
-	Heartbeat     time.Duration
+	// TaskLogs is how much of ended jobs' task files it keeps as a
+	// session's driver tells it which jobs ended
+	// (spindle.session.taskLogs.*; task_files.go).
+	TaskLogs  tasklog.Policy
+	Heartbeat time.Duration
 	// KillGrace is how long a killed task gets between SIGTERM and
 	// SIGKILL (0: contain.DefaultGrace).
 	KillGrace time.Duration
@@ -83,7 +87,8 @@ func Serve(ctx context.Context, cfg Config) error {
 	}
 	cfg.Log.WithFields(logrus.Fields{"driver": cfg.DriverAddr, "host": cfg.Host, "cores": cfg.Cores, "gpus": strings.Join(gpus, ","), "pid": os.Getpid()}).
 		Info("registered with the driver")
-	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, names: map[attemptKey]string{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024)}
+	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, names: map[attemptKey]string{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024),
+		files: newTaskFiles(cfg.LogDir, cfg.TaskLogs, cfg.Log)}
 	return e.run(ctx)
 }
 
@@ -100,6 +105,9 @@ type executor struct {
 	// guards run the tasks, one at a time each, and are kept for the next
 	// (their start costs more than a task's own).
 	guards *contain.Pool
+	// files are the tasks' files, job by job, which it removes once
+	// their jobs have ended, by cfg.TaskLogs.
+	files *taskFiles
 
 	mu       sync.Mutex
 	starting map[attemptKey]bool
@@ -126,12 +134,19 @@ func (e *executor) run(ctx context.Context) error {
 	}()
 	sendDone := make(chan struct{})
 	go e.sendStatuses(sendDone)
+	stopFiles, filesDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(filesDone)
+		e.files.run(stopFiles)
+	}()
 	defer func() {
 		e.killAll()
 		e.wg.Wait()
 		e.guards.Close()
 		close(e.out)
 		<-sendDone
+		close(stopFiles)
+		<-filesDone
 	}()
 	beat := time.NewTicker(e.cfg.Heartbeat)
 	defer beat.Stop()
@@ -157,6 +172,8 @@ func (e *executor) run(ctx context.Context) error {
 				e.kill(attemptKey{k.GetStageId(), k.GetTaskIndex(), k.GetAttempt()}, k.GetReason())
 			case m.GetCredentials() != nil:
 				e.updateCredentials(m.GetCredentials().GetFile())
+			case m.GetJobsEnded() != nil:
+				e.files.jobsEnded(m.GetJobsEnded().GetJobIds())
 			case m.GetShutdown() != nil:
 				e.cfg.Log.WithField("reason", m.GetShutdown().GetReason()).Info("the driver shut the executor down")
 				return nil
@@ -208,9 +225,12 @@ func (e *executor) launch(l *wire.Launch) {
 	key := attemptKey{l.GetStageId(), l.GetTaskIndex(), l.GetAttempt()}
 	name := tasklog.Name(l.GetJobId(), int(l.GetStageIndex()), int(l.GetTaskIndex()), int(l.GetAttempt()))
 	log := e.cfg.Log.WithFields(logrus.Fields{"task": name, "job": l.GetJob(), "stage": l.GetStage()})
+	jobID, files := l.GetJobId(), attemptFiles{l.GetStageIndex(), l.GetTaskIndex(), l.GetAttempt()}
+	e.files.started(jobID, files)
 	resources := filepath.Join(e.cfg.LogDir, name+tasklog.Resources)
 	if err := WriteTaskResourcesFile(resources, l.GetGpuAddresses()); err != nil {
 		log.WithError(err).Warn("task not started")
+		e.files.finished(jobID, files)
 		e.fail(l, now, err)
 		return
 	}
@@ -243,6 +263,7 @@ func (e *executor) launch(l *wire.Launch) {
 			delete(e.names, key)
 			e.mu.Unlock()
 			log.WithError(err).Warn("task not started")
+			e.files.finished(jobID, files)
 			e.fail(l, now, err)
 			return
 		}
@@ -282,6 +303,7 @@ func (e *executor) launch(l *wire.Launch) {
 			ended = ended.WithField("reason", st.Reason)
 		}
 		ended.Info("task ended")
+		e.files.finished(jobID, files)
 		e.out <- st
 	}()
 }
@@ -343,7 +365,7 @@ func (e *executor) killAll() {
 // l's discovery script; secret is the application secret (ReadSecret).
 func (l Launch) Config(environ []string, secret []byte) Config {
 	cfg := Config{ID: l.ExecutorID, AppID: l.AppID, DriverAddr: l.DriverAddress, Secret: secret, Cores: l.Cores, WantGPUs: l.GPUs,
-		GPUSources: Sources{Env: environ, DiscoveryScript: l.GPUDiscoveryScript}, LogDir: l.LogDir, MaxTaskOutput: l.TaskLogMaxBytes}
+		GPUSources: Sources{Env: environ, DiscoveryScript: l.GPUDiscoveryScript}, LogDir: l.LogDir, MaxTaskOutput: l.TaskLogMaxBytes, TaskLogs: l.TaskLogs}
 	var err error
 	if cfg.Host, err = os.Hostname(); err != nil {
 		cfg.Host = "localhost"

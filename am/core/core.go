@@ -53,6 +53,9 @@ type job struct {
 	sum       Summary
 	cancelled bool
 	succeeded int // tasks
+	// ranOn are the executors its tasks were launched on, in a session,
+	// in the order of their first: they have its task files (JobsEnded).
+	ranOn []scheduler.ExecutorID
 }
 
 // stageOf finds a stage's job and spec.

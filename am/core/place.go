@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -30,6 +31,9 @@ func (c *Core) place(now time.Time) {
 				continue
 			}
 			c.rd.Launches = append(c.rd.Launches, launch)
+			if c.cfg.Session && !slices.Contains(st.job.ranOn, l.Executor) {
+				st.job.ranOn = append(st.job.ranOn, l.Executor)
+			}
 			if x := c.execs[l.Executor]; x != nil { // always: the scheduler places only on registered executors
 				c.usage.taskStarted(now, x)
 			}
@@ -116,6 +120,9 @@ func (c *Core) jobEnded(now time.Time, f scheduler.JobResult) {
 	}
 	sort.Slice(sum.Executors, func(i, k int) bool { return sum.Executors[i].ID < sum.Executors[k].ID })
 	c.rd.Finished = append(c.rd.Finished, sum)
+	if c.cfg.Session && len(j.ranOn) > 0 {
+		c.rd.JobsEnded = append(c.rd.JobsEnded, JobEnded{Job: j.id, Executors: j.ranOn})
+	}
 	info := JobInfo{ID: j.id, Name: j.spec.Name, Pool: j.spec.Pool, State: JobSucceeded, Tasks: sum.Tasks, Submitted: sum.Started,
 		Duration: sum.Duration, Reason: sum.Reason, FailedAttempts: sum.Failures}
 	info.Succeeded = j.succeeded

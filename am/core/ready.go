@@ -26,6 +26,12 @@ type Ready struct {
 	Allocate *AllocateRequest
 	// Finished are the jobs that ended.
 	Finished []Summary
+	// JobsEnded, in a session, are the jobs that ended, each with the
+	// executors it ran tasks on, for the caller to tell them: each then
+	// removes ended jobs' task files by spindle.session.taskLogs.*. A
+	// one-job application has none: its files are what its user reads
+	// once it has ended.
+	JobsEnded []JobEnded
 	// Notices say what happened that no action shows (an executor lost
 	// and whom it blamed, a node excluded, a job started), for the log.
 	Notices []Notice
@@ -56,6 +62,13 @@ type TaskLaunch struct {
 	// GPUs are the exact addresses the task may use; CPUs its cores.
 	GPUs []string
 	CPUs int
+}
+
+// JobEnded is a session's job that ended and the executors that ran its
+// tasks, in the order of their first, which have its task files.
+type JobEnded struct {
+	Job       scheduler.JobID
+	Executors []scheduler.ExecutorID
 }
 
 // EnvVar is one variable of a task's environment.

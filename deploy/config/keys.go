@@ -116,6 +116,13 @@ var registry = []Key{
 	{Name: "spindle.worker.cleanup.appDataTtl", Default: "7d", Kind: KindDuration, Unit: time.Second,
 		Meaning: "local mode: an ended application's logs and working directories are removed this long after it ended, when another starts (0: kept)"},
 
+	// A session's task files: each executor keeps the most recently ended
+	// jobs' (docs/sessions.md, "Disk use").
+	{Name: "spindle.session.taskLogs.maxJobs", Default: "100", Kind: KindInt, check: atLeast(0),
+		Meaning: "a session: how many ended jobs' task files each executor keeps, the most recently ended (0: no limit)"},
+	{Name: "spindle.session.taskLogs.maxBytes", Default: "1g", Kind: KindBytes,
+		Meaning: "a session: the most bytes of ended jobs' task files each executor keeps, removing the oldest ended jobs' first (a bare number is bytes; 0: no limit)"},
+
 	// YARN.
 	{Name: "spindle.yarn.queue", Default: "default", Kind: KindString,
 		Meaning: "YARN queue the application is submitted to"},

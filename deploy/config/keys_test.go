@@ -108,6 +108,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.task.log.maxBytes":                                      int64(64 << 20),
 		"spindle.log.maxBytes":                                           int64(64 << 20),
 		"spindle.log.maxFiles":                                           4,
+		"spindle.session.taskLogs.maxJobs":                               100,
+		"spindle.session.taskLogs.maxBytes":                              int64(1 << 30),
 		"spindle.worker.cleanup.appDataTtl":                              7 * 24 * time.Hour,
 		"spindle.session.maxPendingTasks":                                4_000_000,
 		"spindle.session.maxPendingTasksPerJob":                          2_000_000,

@@ -66,6 +66,7 @@ func everyMessage() []*Envelope {
 			JobsSucceeded: 11, JobsFailed: 1, JobsCancelled: 2}}},
 		{Message: &Envelope_Credentials{Credentials: &Credentials{File: []byte("HDTS\x00\x01...")}}},
 		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}, ClientToken: &ClientToken{Identifier: []byte("id"), Password: []byte("pw")}},
+		{Message: &Envelope_JobsEnded{JobsEnded: &JobsEnded{JobIds: []int64{12, 13}}}},
 	}
 }
 

@@ -105,6 +105,7 @@ type Envelope struct {
 	//	*Envelope_StatsRequest
 	//	*Envelope_Stats
 	//	*Envelope_Credentials
+	//	*Envelope_JobsEnded
 	Message isEnvelope_Message `protobuf_oneof:"message"`
 	// A session client's request on a secure cluster carries the
 	// client-to-AM token YARN gave it with the application report: the RM
@@ -313,6 +314,15 @@ func (x *Envelope) GetCredentials() *Credentials {
 	return nil
 }
 
+func (x *Envelope) GetJobsEnded() *JobsEnded {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_JobsEnded); ok {
+			return x.JobsEnded
+		}
+	}
+	return nil
+}
+
 func (x *Envelope) GetClientToken() *ClientToken {
 	if x != nil {
 		return x.ClientToken
@@ -400,6 +410,10 @@ type Envelope_Credentials struct {
 	Credentials *Credentials `protobuf:"bytes,18,opt,name=credentials,proto3,oneof"` // driver → executor: fresh delegation tokens
 }
 
+type Envelope_JobsEnded struct {
+	JobsEnded *JobsEnded `protobuf:"bytes,20,opt,name=jobs_ended,json=jobsEnded,proto3,oneof"` // driver → executor: a session's jobs that ended
+}
+
 func (*Envelope_Register) isEnvelope_Message() {}
 
 func (*Envelope_Registered) isEnvelope_Message() {}
@@ -435,6 +449,8 @@ func (*Envelope_StatsRequest) isEnvelope_Message() {}
 func (*Envelope_Stats) isEnvelope_Message() {}
 
 func (*Envelope_Credentials) isEnvelope_Message() {}
+
+func (*Envelope_JobsEnded) isEnvelope_Message() {}
 
 // YARN's client-to-AM token: an identifier
 // (ClientToAMTokenIdentifierProto: the attempt and the client's
@@ -1239,6 +1255,54 @@ func (x *Credentials) GetFile() []byte {
 	return nil
 }
 
+// A session's jobs that ended, for its executors to remove ended jobs'
+// task files by spindle.session.taskLogs.* (executor/tasklog): each keeps
+// the most recently ended, and never a running job's. A one-job
+// application sends none: its files are what its user reads at the end.
+type JobsEnded struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	JobIds        []int64                `protobuf:"varint,1,rep,packed,name=job_ids,json=jobIds,proto3" json:"job_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JobsEnded) Reset() {
+	*x = JobsEnded{}
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JobsEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JobsEnded) ProtoMessage() {}
+
+func (x *JobsEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JobsEnded.ProtoReflect.Descriptor instead.
+func (*JobsEnded) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *JobsEnded) GetJobIds() []int64 {
+	if x != nil {
+		return x.JobIds
+	}
+	return nil
+}
+
 // The sender is ending the connection on purpose. A connection that ends
 // without one ended by accident (a crash, a lost network, or a cut made by
 // someone on the path).
@@ -1251,7 +1315,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1263,7 +1327,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1276,7 +1340,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1307,7 +1371,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1383,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1396,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1409,7 +1473,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1421,7 +1485,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1434,7 +1498,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1471,7 +1535,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1483,7 +1547,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1560,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -1594,7 +1658,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1606,7 +1670,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1619,7 +1683,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -1679,7 +1743,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1691,7 +1755,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1704,7 +1768,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 type JobList struct {
@@ -1716,7 +1780,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1728,7 +1792,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1741,7 +1805,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -1761,7 +1825,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1773,7 +1837,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1786,7 +1850,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -1812,7 +1876,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1824,7 +1888,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1837,7 +1901,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *StopSession) GetReason() string {
@@ -1859,7 +1923,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1871,7 +1935,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1884,7 +1948,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *StatsRequest) GetCollect() bool {
@@ -1917,7 +1981,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1929,7 +1993,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1942,7 +2006,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -2005,7 +2069,7 @@ var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\x87\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xca\n" +
 	"\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
@@ -2031,7 +2095,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\fstop_session\x18\x0f \x01(\v2\".spindle.executor.wire.StopSessionH\x00R\vstopSession\x12J\n" +
 	"\rstats_request\x18\x10 \x01(\v2#.spindle.executor.wire.StatsRequestH\x00R\fstatsRequest\x124\n" +
 	"\x05stats\x18\x11 \x01(\v2\x1c.spindle.executor.wire.StatsH\x00R\x05stats\x12F\n" +
-	"\vcredentials\x18\x12 \x01(\v2\".spindle.executor.wire.CredentialsH\x00R\vcredentials\x12E\n" +
+	"\vcredentials\x18\x12 \x01(\v2\".spindle.executor.wire.CredentialsH\x00R\vcredentials\x12A\n" +
+	"\n" +
+	"jobs_ended\x18\x14 \x01(\v2 .spindle.executor.wire.JobsEndedH\x00R\tjobsEnded\x12E\n" +
 	"\fclient_token\x18\x13 \x01(\v2\".spindle.executor.wire.ClientTokenR\vclientTokenB\t\n" +
 	"\amessage\"I\n" +
 	"\vClientToken\x12\x1e\n" +
@@ -2106,7 +2172,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"unix_nanos\x18\x01 \x01(\x03R\tunixNanos\"!\n" +
 	"\vCredentials\x12\x12\n" +
-	"\x04file\x18\x01 \x01(\fR\x04file\"\"\n" +
+	"\x04file\x18\x01 \x01(\fR\x04file\"$\n" +
+	"\tJobsEnded\x12\x17\n" +
+	"\ajob_ids\x18\x01 \x03(\x03R\x06jobIds\"\"\n" +
 	"\bShutdown\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"\xf7\x01\n" +
 	"\tSubmitJob\x12\x12\n" +
@@ -2180,7 +2248,7 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),    // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),     // 1: spindle.executor.wire.Envelope
@@ -2196,17 +2264,18 @@ var file_executor_wire_wire_proto_goTypes = []any{
 	(*Status)(nil),       // 11: spindle.executor.wire.Status
 	(*Heartbeat)(nil),    // 12: spindle.executor.wire.Heartbeat
 	(*Credentials)(nil),  // 13: spindle.executor.wire.Credentials
-	(*Shutdown)(nil),     // 14: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),    // 15: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),  // 16: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),      // 17: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),    // 18: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),     // 19: spindle.executor.wire.ListJobs
-	(*JobList)(nil),      // 20: spindle.executor.wire.JobList
-	(*CancelJob)(nil),    // 21: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),  // 22: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil), // 23: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),        // 24: spindle.executor.wire.Stats
+	(*JobsEnded)(nil),    // 14: spindle.executor.wire.JobsEnded
+	(*Shutdown)(nil),     // 15: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),    // 16: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),  // 17: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),      // 18: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),    // 19: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),     // 20: spindle.executor.wire.ListJobs
+	(*JobList)(nil),      // 21: spindle.executor.wire.JobList
+	(*CancelJob)(nil),    // 22: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),  // 23: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil), // 24: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),        // 25: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
@@ -2216,29 +2285,30 @@ var file_executor_wire_wire_proto_depIdxs = []int32{
 	9,  // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
 	10, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
 	12, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	14, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	15, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	16, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	18, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	19, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	20, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	21, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	22, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	23, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	24, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	15, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	16, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	17, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	19, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	20, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	21, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	22, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	23, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	24, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	25, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
 	13, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
-	2,  // 18: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
-	7,  // 19: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	8,  // 20: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	11, // 21: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 22: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	17, // 23: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	17, // 24: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	25, // [25:25] is the sub-list for method output_type
-	25, // [25:25] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	14, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
+	2,  // 19: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
+	7,  // 20: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	8,  // 21: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	11, // 22: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 23: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	18, // 24: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	18, // 25: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	26, // [26:26] is the sub-list for method output_type
+	26, // [26:26] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2265,6 +2335,7 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_StatsRequest)(nil),
 		(*Envelope_Stats)(nil),
 		(*Envelope_Credentials)(nil),
+		(*Envelope_JobsEnded)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2272,7 +2343,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   24,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/executor"
+	"github.com/spindle-yarn/spindle/executor/tasklog"
 )
 
 // Executor describes one executor to start.
@@ -45,6 +46,9 @@ type Config struct {
 	// (spindle.log.maxBytes, spindle.log.maxFiles; executor.Launch's).
 	LogMaxBytes int64
 	LogMaxFiles int
+	// TaskLogs is how much of ended jobs' task files each executor keeps
+	// in a session (spindle.session.taskLogs.*; executor.Launch's).
+	TaskLogs tasklog.Policy
 	// Files are copied into every executor's working directory (--files).
 	Files       []string
 	StopTimeout time.Duration // from SIGTERM to SIGKILL at Stop (default 5s)
@@ -155,7 +159,8 @@ func (l *Launcher) environment(e Executor, dir string) []string {
 	}
 	launch := executor.Launch{DriverAddress: l.cfg.DriverAddr, AppID: l.cfg.AppID, ExecutorID: e.ID, Cores: e.Cores,
 		GPUs: len(e.GPUs), GPUAddresses: e.GPUs, LogDir: dir, TaskLogMaxBytes: l.cfg.TaskLogMaxBytes, SecretFrom: "stdin",
-		LogLevel: l.cfg.LogLevel, LogFile: filepath.Join(dir, executorLog), LogMaxBytes: l.cfg.LogMaxBytes, LogMaxFiles: l.cfg.LogMaxFiles}
+		LogLevel: l.cfg.LogLevel, LogFile: filepath.Join(dir, executorLog), LogMaxBytes: l.cfg.LogMaxBytes, LogMaxFiles: l.cfg.LogMaxFiles,
+		TaskLogs: l.cfg.TaskLogs}
 	return append(env, launch.Environ()...)
 }
 
