@@ -45,4 +45,12 @@
 //	if err != nil { /* report FAILED with err.Error() */ }
 //	go func() { <-cancelled; t.Kill() }()
 //	res := t.Wait() // res.ExitCode, res.Signal, res.StdoutCut
+//
+// # Task files
+//
+// Serve names an attempt's files by its job, its stage's place in the
+// job, its index and its attempt (package tasklog), and keeps account of
+// them job by job (task_files.go): told by a session's driver which jobs
+// ended (wire.JobsEnded), it removes the oldest ended jobs' files beyond
+// its Config.TaskLogs, never a running job's.
 package executor

@@ -27,8 +27,9 @@
 //     make one round of placement), call Ready(now).
 //  3. Carry out the batch in its order: send Launches (batched per
 //     executor) and Kills; Disconnect executors; start containers; send
-//     the Allocate, feeding its answer back; report Finished jobs; log
-//     the Notices.
+//     the Allocate, feeding its answer back; report Finished jobs; tell
+//     the executors in JobsEnded (a session's) which of their jobs
+//     ended; log the Notices.
 //  4. Sleep until Ready.Next or the next input, whichever comes first,
 //     and call Ready again then.
 //  5. On Unregister, carry out the rest of that batch, unregister from
