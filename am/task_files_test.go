@@ -1,38 +1,57 @@
 package am
 
 import (
+	"bytes"
 	"context"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// succeed answers every launch of a batch SUCCEEDED.
-func succeed(conn *wire.Conn, b *wire.LaunchBatch) {
+// answer answers a batch's launches as a fake executor would: "sleep"
+// runs until killed, anything else succeeds at once.
+func answer(conn *wire.Conn, b *wire.LaunchBatch) {
 	var sts []*wire.Status
 	for _, l := range b.GetLaunches() {
-		sts = append(sts, &wire.Status{StageId: l.GetStageId(), TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), State: wire.Status_SUCCEEDED})
+		if l.GetArgv()[0] != "sleep" {
+			sts = append(sts, &wire.Status{StageId: l.GetStageId(), TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), State: wire.Status_SUCCEEDED})
+		}
 	}
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: sts}}})
+	if len(sts) > 0 {
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: sts}}})
+	}
 }
 
-// A session tells its executors each job that ended, so that they
-// remove ended jobs' task files; its launches carry the job's id and the
-// stage's place in the job, which name the files.
+// A session tells the executor that ran a job's tasks that it ended, so
+// that it removes ended jobs' task files; its launches carry the job's
+// id and the stage's place in the job, which name the files. An executor
+// the session stops as a job ends (here, all of them: the session is
+// stopped while a job runs) is not told: it is going, with its files.
 func TestSessionTellsExecutorsWhichJobsEnded(t *testing.T) {
 	clientSecret := []byte("abcdefabcdefabcdefabcdefabcdefab")
+	var logged syncBuffer
+	log := logrus.New()
+	log.SetOutput(&logged)
 	d, err := New(Config{Core: core.Config{AppID: "s", Session: true, Profiles: []scheduler.Profile{{Cores: 1}}},
-		Executors: listen(t, testSecret), Clients: listen(t, clientSecret)})
+		Executors: listen(t, testSecret), Clients: listen(t, clientSecret), Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	go d.Run(ctx, nil, nil)
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		d.Run(ctx, nil, nil)
+	}()
 	exec, err := wire.Dial(ctx, "tcp", d.Addr(), testSecret)
 	if err != nil {
 		t.Fatal(err)
@@ -40,41 +59,70 @@ func TestSessionTellsExecutorsWhichJobsEnded(t *testing.T) {
 	defer exec.Close()
 	exec.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: &wire.Register{ExecutorId: "e1", Host: "h1", Cores: 1}}})
 
-	for _, spec := range []string{
-		"name: one\nstages:\n  - {name: s, tasks: 1, command: [\"true\"]}\n",
-		"name: two\nstages:\n  - {name: a, tasks: 1, command: [\"true\"]}\n  - {name: b, tasks: 1, after: [a], command: [\"true\"]}\n",
-	} {
+	request := func(m *wire.Envelope) {
+		t.Helper()
 		client, err := wire.Dial(ctx, "tcp", d.cfg.Clients.Addr().String(), clientSecret)
 		if err != nil {
 			t.Fatal(err)
 		}
-		client.Send(&wire.Envelope{Message: &wire.Envelope_SubmitJob{SubmitJob: &wire.SubmitJob{Spec: []byte(spec), Source: "t.yaml", DefaultPool: "default"}}})
-		if m, err := client.Recv(); err != nil || m.GetJobAccepted() == nil {
-			t.Fatalf("submit: %v, %v", m, err)
+		defer client.Close()
+		client.Send(m)
+		if r, err := client.Recv(); err != nil || r.GetRejected() != nil {
+			t.Fatalf("request %v: %v, %v", m, r, err)
 		}
-		client.Close()
+	}
+	for _, spec := range []string{
+		"name: one\nstages:\n  - {name: s, tasks: 1, command: [\"true\"]}\n",
+		"name: two\nstages:\n  - {name: a, tasks: 1, command: [\"true\"]}\n  - {name: b, tasks: 1, after: [a], command: [\"true\"]}\n",
+		"name: long\nstages:\n  - {name: s, tasks: 1, command: [\"sleep\", \"60\"]}\n",
+	} {
+		request(&wire.Envelope{Message: &wire.Envelope_SubmitJob{SubmitJob: &wire.SubmitJob{Spec: []byte(spec), Source: "t.yaml", DefaultPool: "default"}}})
 	}
 	type named struct{ job, stage int64 }
 	var launched []named
 	var ended []int64
-	for len(ended) < 2 {
+	stopped := false
+	for {
 		m, err := exec.Recv()
 		if err != nil {
-			t.Fatalf("executor: %v (launched %v, told ended %v)", err, launched, ended)
+			break // the session ended
 		}
 		if b := m.GetLaunchBatch(); b != nil {
 			for _, l := range b.GetLaunches() {
 				launched = append(launched, named{l.GetJobId(), int64(l.GetStageIndex())})
 			}
-			succeed(exec, b)
+			answer(exec, b)
+		}
+		if k := m.GetKill(); k != nil {
+			exec.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: []*wire.Status{
+				{StageId: k.GetStageId(), TaskIndex: k.GetTaskIndex(), Attempt: k.GetAttempt(), State: wire.Status_KILLED}}}}})
 		}
 		ended = append(ended, m.GetJobsEnded().GetJobIds()...)
+		if len(ended) == 2 && len(launched) == 4 && !stopped {
+			stopped = true
+			// Its answer is no business of this test's: the session
+			// ending is.
+			go func() {
+				client, err := wire.Dial(ctx, "tcp", d.cfg.Clients.Addr().String(), clientSecret)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer client.Close()
+				client.Send(&wire.Envelope{Message: &wire.Envelope_StopSession{StopSession: &wire.StopSession{Reason: "test"}}})
+				client.Recv()
+			}()
+		}
 	}
+	<-ran
 	if !slices.Equal(ended, []int64{0, 1}) {
-		t.Errorf("told jobs %v ended, want [0 1]", ended)
+		t.Errorf("told jobs %v ended, want [0 1] (not 2, ended as the session stopped)", ended)
 	}
-	if !slices.Equal(launched, []named{{0, 0}, {1, 0}, {1, 1}}) {
-		t.Errorf("launches named (job, stage) %v, want [{0 0} {1 0} {1 1}]", launched)
+	if !slices.Equal(launched, []named{{0, 0}, {1, 0}, {2, 0}, {1, 1}}) && !slices.Equal(launched, []named{{0, 0}, {1, 0}, {1, 1}, {2, 0}}) {
+		t.Errorf("launches named (job, stage) %v, want {0 0} {1 0} {1 1} and {2 0}", launched)
+	}
+	if strings.Contains(logged.String(), "telling which jobs ended") {
+		t.Errorf("the driver tried to tell a stopped executor:\n%s", logged.String())
 	}
 }
 
@@ -106,4 +154,23 @@ func TestOneJobApplicationKeepsItsTaskFiles(t *testing.T) {
 	if sum := <-done; !sum.Succeeded {
 		t.Errorf("the job did not succeed: %+v", sum)
 	}
+}
+
+// syncBuffer is a log's output that goroutines may write while a test
+// reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -105,8 +105,8 @@ func (f *taskFiles) jobsEnded(ids []int64) {
 	defer f.mu.Unlock()
 	for _, id := range ids {
 		j := f.jobs[id]
-		if j == nil || j.ended {
-			continue // no files here, or said before
+		if j == nil {
+			continue // no files here, or retired already
 		}
 		j.ended = true
 		if j.running == 0 {

@@ -131,6 +131,22 @@ func TestTaskFilesNeverRemoveARunningJobs(t *testing.T) {
 	}
 }
 
+// Files doomed when the executor stops are removed before it is gone.
+func TestTaskFilesRemovedWhenStopping(t *testing.T) {
+	dir := t.TempDir()
+	f := newTaskFiles(dir, tasklog.Policy{MaxJobs: 1}, quietLog())
+	attemptRan(t, f, 1, 0, 1)
+	attemptRan(t, f, 2, 0, 1)
+	f.jobsEnded([]int64{1, 2})
+	<-f.wake // as if the wake were missed: only the stop remains
+	stop := make(chan struct{})
+	close(stop)
+	f.run(stop)
+	if got := jobsOnDisk(t, dir); !slices.Equal(got, []int64{2}) {
+		t.Fatalf("after the stop: files of jobs %v, want [2]", got)
+	}
+}
+
 // A job that left no files here, or one said to have ended twice, does
 // not count.
 func TestTaskFilesCountOnlyJobsWithFilesHereOnce(t *testing.T) {
@@ -145,9 +161,9 @@ func TestTaskFilesCountOnlyJobsWithFilesHereOnce(t *testing.T) {
 	}
 }
 
-// Through the executor: tasks of three jobs run; the driver says two
-// ended; with MaxJobs 1 the older ended job's files go, the running
-// job's and the last ended job's stay.
+// Through the executor: tasks of three jobs run (one of them fails to
+// start); the driver says two ended; with MaxJobs 1 the older ended job's
+// files go, the running job's and the last ended job's stay.
 func TestServeRemovesEndedJobsFiles(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -156,8 +172,12 @@ func TestServeRemovesEndedJobsFiles(t *testing.T) {
 		TaskLogs: tasklog.Policy{MaxJobs: 1}})
 	var launches []*wire.Launch
 	for job := range int64(3) {
-		launches = append(launches, &wire.Launch{StageId: job, JobId: job, TaskIndex: 0, Job: fmt.Sprint("j", job), Stage: "s", TaskCount: 1,
-			Argv: []string{"sh", "-c", "echo out"}})
+		argv := []string{"sh", "-c", "echo out"}
+		if job == 1 {
+			// It never starts, leaving its resources file: that counts.
+			argv = []string{"/no/such/command"}
+		}
+		launches = append(launches, &wire.Launch{StageId: job, JobId: job, TaskIndex: 0, Job: fmt.Sprint("j", job), Stage: "s", TaskCount: 1, Argv: argv})
 	}
 	conn.Send(&wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: &wire.LaunchBatch{Launches: launches}}})
 	for ended := 0; ended < 3; {

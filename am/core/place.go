@@ -120,7 +120,7 @@ func (c *Core) jobEnded(now time.Time, f scheduler.JobResult) {
 	}
 	sort.Slice(sum.Executors, func(i, k int) bool { return sum.Executors[i].ID < sum.Executors[k].ID })
 	c.rd.Finished = append(c.rd.Finished, sum)
-	if c.cfg.Session && len(j.ranOn) > 0 {
+	if len(j.ranOn) > 0 { // a session's only (place)
 		c.rd.JobsEnded = append(c.rd.JobsEnded, JobEnded{Job: j.id, Executors: j.ranOn})
 	}
 	info := JobInfo{ID: j.id, Name: j.spec.Name, Pool: j.spec.Pool, State: JobSucceeded, Tasks: sum.Tasks, Submitted: sum.Started,

@@ -110,8 +110,9 @@ func (l *File) Write(p []byte) (int, error) {
 		if max := l.opts.MaxBytes; max > 0 {
 			room := max - l.size
 			// A write goes whole into a fresh file when it does not fit
-			// in this one; split only when it is larger than a file.
-			if room <= 0 || (int64(len(p)) > room && l.size > 0) {
+			// in this one (a full one, or one over the cap when opened,
+			// included); split only when it is larger than a file.
+			if int64(len(p)) > room && l.size > 0 {
 				if err := l.roll(); err != nil {
 					return written, err
 				}
