@@ -1,10 +1,13 @@
 package local
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/executor/tasklog"
@@ -44,4 +47,48 @@ func TestEnvironmentCarriesTheLaunch(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("the executor reads %+v, %v\nwant %+v", got, err, want)
 	}
+}
+
+// The launcher points a started executor's output at its executor.log
+// and keeps no copy open itself: the executor rolls that log over, and a
+// copy held here would keep a rolled-away file's space for the
+// executor's whole life.
+func TestLauncherHoldsNoExecutorLogOpen(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake-executor")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho started\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := New(Config{Binary: fake, DriverAddr: "127.0.0.1:1", AppID: "local-1", Secret: []byte("s"), LogDir: dir, StopTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Stop()
+	if _, err := l.Start(Executor{ID: "exec-1", Cores: 1}); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "exec-1", "executor.log")
+	for deadline := time.Now().Add(10 * time.Second); readFile(t, log) != "started\n"; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("executor.log holds %q, want what the executor said", readFile(t, log))
+		}
+	}
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range fds {
+		if target, _ := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); target == log {
+			t.Errorf("the launcher holds %s open (fd %s)", log, fd.Name())
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return string(b)
 }
