@@ -18,7 +18,8 @@ import (
 // says which jobs ended (wire.JobsEnded), in a session only; a job with
 // an attempt still here counts as ended once that attempt has. Files are
 // removed by a goroutine of their own (run), so that neither the
-// executor's loop nor a task waits on the disk.
+// executor's loop nor a task waits on the disk. Memory: a bit per task
+// of the jobs whose files are here (attemptSet).
 type taskFiles struct {
 	dir string
 	log logrus.FieldLogger
@@ -36,14 +37,11 @@ type taskFiles struct {
 // jobFiles is one job's attempts with files here.
 type jobFiles struct {
 	id       int64
-	attempts []attemptFiles
+	attempts attemptSet
 	bytes    int64
 	running  int  // attempts started, not yet finished
 	ended    bool // the driver said so
 }
-
-// attemptFiles are tasklog.Name's numbers of one attempt.
-type attemptFiles struct{ stage, task, attempt int32 }
 
 // attemptSuffixes are an attempt's files; an output file rolled over
 // (NAME.1) is gone when the task ends, unless writing it failed.
@@ -73,7 +71,7 @@ func (f *taskFiles) started(job int64, a attemptFiles) {
 		f.jobs[job] = j
 	}
 	j.running++
-	j.attempts = append(j.attempts, a)
+	j.attempts.add(a)
 }
 
 // finished counts an ended attempt's files (or one that never started:
@@ -155,7 +153,7 @@ func (f *taskFiles) removeDoomed() {
 	for _, j := range doomed {
 		removed, failed := 0, 0
 		var firstErr error
-		for _, a := range j.attempts {
+		j.attempts.each(func(a attemptFiles) {
 			for _, p := range f.paths(j.id, a) {
 				switch err := os.Remove(p); {
 				case err == nil:
@@ -168,7 +166,7 @@ func (f *taskFiles) removeDoomed() {
 					}
 				}
 			}
-		}
+		})
 		log := f.log.WithFields(logrus.Fields{"job": j.id, "files": removed, "bytes": j.bytes})
 		if failed > 0 {
 			log.WithError(firstErr).WithField("failed", failed).Warn("removing an ended job's task files")
