@@ -156,8 +156,9 @@ func replayJob(ctx context.Context, client session.Client, job sim.TraceJob, req
 	defer cancelAbort()
 	sub, err := client.Submit(ctx, abort, req)
 	var last *wire.JobUpdate
-	for err == nil && !last.GetEnded() {
-		last, err = sub.Next(ctx)
+	if err == nil {
+		defer sub.Close()
+		last, err = sub.Wait(ctx)
 	}
 	r.ended = time.Since(start)
 	if err != nil {
@@ -169,7 +170,6 @@ func replayJob(ctx context.Context, client session.Client, job sim.TraceJob, req
 		}
 		return r
 	}
-	sub.Close()
 	j := last.GetJob()
 	if j.GetState() != "SUCCEEDED" {
 		r.failure = j.GetState() + ": " + j.GetReason()

@@ -43,7 +43,7 @@ func TestLocalSessionDiskStaysWithinItsBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	appDir := filepath.Dir(rec["log"].(string))
-	client := session.Client{Addr: rec["address"].(string), Secret: secret}
+	client := session.Client{Network: "unix", Addr: rec["socket"].(string), Secret: secret}
 
 	// Followed submits from 16 clients at once, each job one task that
 	// prints 200 bytes.
@@ -57,8 +57,12 @@ func TestLocalSessionDiskStaysWithinItsBounds(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range perSubmitter {
-				last, err := client.Submit(ctx, &wire.SubmitJob{Spec: spec, Source: "small.yaml", TaskCpus: 1, MaxAttempts: 1, DefaultPool: "default", Follow: true},
-					func(*wire.JobAccepted) {}, nil)
+				var last *wire.JobUpdate
+				sub, err := client.Submit(ctx, ctx, &wire.SubmitJob{Spec: spec, Source: "small.yaml", TaskCpus: 1, MaxAttempts: 1, DefaultPool: "default", Follow: true})
+				if err == nil {
+					last, err = sub.Wait(ctx)
+					sub.Close()
+				}
 				if err == nil && last.GetJob().GetState() != "SUCCEEDED" {
 					err = fmt.Errorf("job %d: %v", last.GetJob().GetId(), last)
 				}

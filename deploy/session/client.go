@@ -162,6 +162,17 @@ func (s *Submission) Next(abort context.Context) (*wire.JobUpdate, error) {
 	return u, nil
 }
 
+// Wait follows the job to its end, until abort ends, and returns its last
+// update.
+func (s *Submission) Wait(abort context.Context) (*wire.JobUpdate, error) {
+	for {
+		u, err := s.Next(abort)
+		if err != nil || u.GetEnded() {
+			return u, err
+		}
+	}
+}
+
 // Close closes the job's connection; the job goes on.
 func (s *Submission) Close() error { return s.conn.Close() }
 
