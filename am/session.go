@@ -218,8 +218,15 @@ func ask[T any](d *Driver, ctx context.Context, ev func(chan T) event) (T, error
 	case r := <-reply:
 		return r, nil
 	case <-d.done:
-		return zero, errEnding
 	case <-ctx.Done():
+	}
+	// The loop may have answered as it ended (a stop's answer, say): a
+	// select picks among ready cases at random, so the answer is looked
+	// for once more.
+	select {
+	case r := <-reply:
+		return r, nil
+	default:
 		return zero, errEnding
 	}
 }
