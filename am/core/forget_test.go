@@ -77,7 +77,7 @@ func TestSummaryListsTheFirstCutFilesAndCountsTheRest(t *testing.T) {
 	if len(sum.OutputCut) != core.OutputCutListed || sum.OutputCutMore != 6 {
 		t.Fatalf("%d cut files listed, %d more; want %d and 6", len(sum.OutputCut), sum.OutputCutMore, core.OutputCutListed)
 	}
-	if sum.OutputCut[0] != "e1/stage0-task0-attempt0.stdout" || sum.OutputCut[1] != "e1/stage0-task0-attempt0.stderr" {
+	if sum.OutputCut[0] != "e1/job0-stage0-task0-attempt0.stdout" || sum.OutputCut[1] != "e1/job0-stage0-task0-attempt0.stderr" {
 		t.Errorf("the list starts %v", sum.OutputCut[:2])
 	}
 }
