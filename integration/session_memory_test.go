@@ -23,7 +23,7 @@ func (u *sessionUser) liveHeap(id string) uint64 {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := wire.Dial(ctx, "tcp", rec["address"].(string), secret)
+	conn, err := wire.Dial(ctx, "unix", rec["socket"].(string), secret)
 	if err != nil {
 		u.t.Fatal(err)
 	}
