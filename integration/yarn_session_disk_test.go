@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -57,20 +56,6 @@ func TestYarnSessionDiskStaysWithinItsBounds(t *testing.T) {
 		t.Fatalf("%d AM logs of %s, want 1", len(amLogs), id)
 	}
 	for _, log := range []string{amLogs[0], logs[0]} {
-		files, _ := filepath.Glob(log + "*")
-		var sizes []string
-		for _, f := range files {
-			fi, err := os.Stat(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fi.Size() > 1024 {
-				t.Errorf("%s: %d bytes, over spindle.log.maxBytes=1k", f, fi.Size())
-			}
-			sizes = append(sizes, fmt.Sprintf("%s %d", filepath.Base(f), fi.Size()))
-		}
-		if len(files) != 2 {
-			t.Errorf("%s: %s; want it rolled over once at least, keeping 1 old file", log, strings.Join(sizes, ", "))
-		}
+		checkRolledLog(t, log, 1024, 1)
 	}
 }
