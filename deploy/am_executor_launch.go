@@ -36,13 +36,7 @@ func executorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 // taskLogsPolicy is spindle.session.taskLogs.*: how much of ended jobs'
 // task files a session's executors keep.
 func taskLogsPolicy(conf *config.Config) (tasklog.Policy, error) {
-	jobs, err := conf.Int("spindle.session.taskLogs.maxJobs")
-	if err != nil {
-		return tasklog.Policy{}, err
-	}
-	bytes, err := conf.Bytes("spindle.session.taskLogs.maxBytes")
-	if err != nil {
-		return tasklog.Policy{}, err
-	}
-	return tasklog.Policy{MaxJobs: jobs, MaxBytes: bytes}, nil
+	s := &settings{c: conf}
+	p := tasklog.Policy{MaxJobs: s.int("spindle.session.taskLogs.maxJobs"), MaxBytes: s.bytes("spindle.session.taskLogs.maxBytes")}
+	return p, s.err
 }

@@ -64,13 +64,7 @@ func rollingLog(conf *config.Config, path string, perm os.FileMode) (*logroll.Fi
 
 // logRolling is spindle.log.maxBytes and spindle.log.maxFiles.
 func logRolling(conf *config.Config) (logroll.Options, error) {
-	max, err := conf.Bytes("spindle.log.maxBytes")
-	if err != nil {
-		return logroll.Options{}, err
-	}
-	keep, err := conf.Int("spindle.log.maxFiles")
-	if err != nil {
-		return logroll.Options{}, err
-	}
-	return logroll.Options{MaxBytes: max, Keep: keep}, nil
+	s := &settings{c: conf}
+	o := logroll.Options{MaxBytes: s.bytes("spindle.log.maxBytes"), Keep: s.int("spindle.log.maxFiles")}
+	return o, s.err
 }
