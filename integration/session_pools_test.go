@@ -193,8 +193,8 @@ func checkStrangersRefused(t *testing.T, u *sessionUser, id string) {
 		{"jobs", id},
 		{"cancel", id, "0"},
 	} {
-		if out, err := stranger.run(args...); err == nil || !strings.Contains(out, "handshake") {
-			t.Errorf("a stranger's %s: %v, want it refused at the handshake\n%s", args[0], err, out)
+		if out, err := stranger.run(args...); err == nil || !strings.Contains(out, "handshake") || !strings.Contains(out, "the session did not accept this client's proof of its secret") {
+			t.Errorf("a stranger's %s: %v, want it refused at the handshake, in a client's terms\n%s", args[0], err, out)
 		}
 	}
 	if after, _ := u.run("jobs", id); after != before || strings.Contains(after, "intruder") {
