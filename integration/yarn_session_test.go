@@ -36,7 +36,8 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 		"--conf", "spindle.scheduler.mode=FAIR", "--conf", "spindle.scheduler.allocation.file="+pools,
 		"--conf", "spindle.dynamicAllocation.enabled=true", "--conf", "spindle.dynamicAllocation.minExecutors=1",
 		"--conf", "spindle.dynamicAllocation.maxExecutors=4", "--conf", "spindle.dynamicAllocation.executorIdleTimeout=2s",
-		"--conf", "spindle.dynamicAllocation.warmPool.size=0", "--conf", "spindle.dynamicAllocation.surplusIdleTimeout=1s")
+		"--conf", "spindle.dynamicAllocation.warmPool.size=0", "--conf", "spindle.dynamicAllocation.surplusIdleTimeout=1s",
+		"--conf", "spindle.session.maxPendingTasksPerJob=8")
 	appID, err := yarn.ParseApplicationID(id)
 	if err != nil {
 		t.Fatalf("SESSION=%s: %v", id, err)
@@ -66,6 +67,12 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	}
 	if err := bad.Wait(); err == nil || !strings.Contains(badOut.String(), "job bad FAILED") {
 		t.Errorf("the failing job: %v, want a non-zero exit\n%s", err, badOut.String())
+	}
+	// The AM keeps the session's limits as a local driver does: the burst's
+	// 8 tasks were its spindle.session.maxPendingTasksPerJob, 9 are refused.
+	if out, err := u.run("submit", "--session", id, "--name", "nine", "--tasks", "9", "--", "true"); err == nil ||
+		!strings.Contains(out, `the session refused: job "nine" has 9 tasks waiting, more than spindle.session.maxPendingTasksPerJob (8)`) {
+		t.Errorf("a job one task past the AM's limit: %v\n%s", err, out)
 	}
 	if peak < 4 {
 		t.Errorf("at most %d containers ran during the burst: the session did not grow with the backlog", peak)
