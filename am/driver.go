@@ -407,8 +407,8 @@ func (d *Driver) sendLaunches(ls []core.TaskLaunch) {
 // sendJobsEnded tells each executor that ran tasks of the jobs that
 // ended in rd which they are, in one message, so that it removes ended
 // jobs' task files by its policy; not those rd stops (all of them when
-// the application ends), which are going with their files. A send that fails closes the connection, as
-// sendLaunches does.
+// the application ends), which are going with their files. A send that
+// fails closes the connection, as sendLaunches does.
 func (d *Driver) sendJobsEnded(rd core.Ready) {
 	if len(rd.JobsEnded) == 0 {
 		return
