@@ -258,7 +258,7 @@ func TestEveryFailureIsReported(t *testing.T) {
 // oldest; a genuine executor from the same address still gets in, within a
 // second each time, connecting again if it is cut off itself.
 func TestReopeningFloodPastTheBoundHoldsNoOneOut(t *testing.T) {
-	const bound, flood = 32, 100
+	const bound, flood = 256, 400
 	l := listenLimitsT(t, limits{timeout: HandshakeTimeout, perPeer: bound, total: maxHandshakes})
 	addr := l.Addr().String()
 	go func() { // Accept's reports, drained

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"syscall"
 	"time"
 )
 
@@ -42,14 +43,20 @@ func Dial(ctx context.Context, network, addr string, secret []byte) (*Conn, erro
 		} else {
 			nc, err = d.DialContext(ctx, network, addr)
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+			var c *Conn
+			if c, err = handshake(ctx, nc, secret, roleExecutor, HandshakeTimeout); err == nil {
+				return c, nil
+			}
+			nc.Close()
+		case errors.Is(err, syscall.ECONNRESET):
+			// Cut off so soon that the reset came before the connect
+			// returned.
+			err = fmt.Errorf("%w with %s: %w: %w", ErrHandshake, addr, errDropped, err)
+		default:
 			return nil, fmt.Errorf("wire: connecting to the driver: %w", err)
 		}
-		c, err := handshake(ctx, nc, secret, roleExecutor, HandshakeTimeout)
-		if err == nil {
-			return c, nil
-		}
-		nc.Close()
 		if !errors.Is(err, errDropped) {
 			return nil, err
 		}
