@@ -80,16 +80,15 @@ func runAM(c *cli.Context) error {
 		return err
 	}
 	if path := c.String("log-file"); path != "" {
-		// 0644 before the umask, as the NodeManager's own redirection
-		// creates it: its log aggregation reads the file.
-		file, err := rollingLog(conf, path, 0o644)
+		opts, err := logRolling(conf)
+		if err != nil {
+			return err
+		}
+		file, err := containerLog(path, opts)
 		if err != nil {
 			return err
 		}
 		defer file.Close()
-		if err := file.Stderr(); err != nil {
-			return err
-		}
 		logger.SetOutput(file)
 	}
 	log := logger.WithField("app", appID)

@@ -55,13 +55,7 @@ func executorLogger(c *cli.Context, launch executor.Launch) (logrus.FieldLogger,
 	var file *logroll.File
 	if launch.LogFile != "" {
 		var err error
-		// 0644 before the umask, as the NodeManager's own redirection
-		// creates it: its log aggregation reads the file.
-		if file, err = logroll.Open(launch.LogFile, logroll.Options{MaxBytes: launch.LogMaxBytes, Keep: launch.LogMaxFiles, Perm: 0o644}); err != nil {
-			return nil, nil, err
-		}
-		if err := file.Stderr(); err != nil {
-			file.Close()
+		if file, err = containerLog(launch.LogFile, logroll.Options{MaxBytes: launch.LogMaxBytes, Keep: launch.LogMaxFiles}); err != nil {
 			return nil, nil, err
 		}
 		log.SetOutput(file)

@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"io"
-	"os"
 
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -49,17 +48,33 @@ func textLogger(w io.Writer, level logrus.Level) *logrus.Logger {
 	return log
 }
 
-// rollingLog opens a long-lived process's log at path (a local session's
-// driver.log, the ApplicationMaster's am.stderr): it rolls over at
-// spindle.log.maxBytes, keeping spindle.log.maxFiles old files. perm is
-// a new file's permissions, before the umask.
-func rollingLog(conf *config.Config, path string, perm os.FileMode) (*logroll.File, error) {
+// rollingLog opens a local session's driver.log at path, private to the
+// user: it rolls over at spindle.log.maxBytes, keeping
+// spindle.log.maxFiles old files.
+func rollingLog(conf *config.Config, path string) (*logroll.File, error) {
 	opts, err := logRolling(conf)
 	if err != nil {
 		return nil, err
 	}
-	opts.Perm = perm
 	return logroll.Open(path, opts)
+}
+
+// containerLog opens a container process's log at path (the AM's
+// am.stderr, an executor's log) rolling over by opts, and makes it the
+// process's standard error, so that a crash lands after its last line.
+// A new file is 0644 before the umask, as the NodeManager's own
+// redirection creates it: its log aggregation reads the file.
+func containerLog(path string, opts logroll.Options) (*logroll.File, error) {
+	opts.Perm = 0o644
+	file, err := logroll.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := file.Stderr(); err != nil {
+		file.Close()
+		return nil, err
+	}
+	return file, nil
 }
 
 // logRolling is spindle.log.maxBytes and spindle.log.maxFiles.

@@ -196,7 +196,7 @@ func runSessionServe(c *cli.Context) error {
 	defer appDir.Close()
 	// The driver's own log lives with the task logs, outliving the
 	// session's record, and rolls over (spindle.log.maxBytes).
-	logFile, err := rollingLog(conf, filepath.Join(appDir.Path, "driver.log"), 0o600)
+	logFile, err := rollingLog(conf, filepath.Join(appDir.Path, "driver.log"))
 	if err != nil {
 		return err
 	}

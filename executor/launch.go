@@ -109,6 +109,12 @@ func (l Launch) Env() map[string]string {
 			env[name] = strconv.Itoa(n)
 		}
 	}
+	// A limit of 0 is none, as when absent.
+	limit := func(name string, n int64) {
+		if n != 0 {
+			env[name] = strconv.FormatInt(n, 10)
+		}
+	}
 	set(envDriverAddress, l.DriverAddress)
 	set(envAppID, l.AppID)
 	set(envExecutorID, l.ExecutorID)
@@ -118,24 +124,14 @@ func (l Launch) Env() map[string]string {
 	set(EnvAMGPUIndices, strings.Join(l.AMGPUIndices, ","))
 	set(envExecutorLogDir, l.LogDir)
 	set(envGPUDiscoveryScript, l.GPUDiscoveryScript)
-	if l.TaskLogMaxBytes != 0 {
-		env[envTaskLogMaxBytes] = strconv.FormatInt(l.TaskLogMaxBytes, 10)
-	}
+	limit(envTaskLogMaxBytes, l.TaskLogMaxBytes)
 	set(envSecretFrom, l.SecretFrom)
 	set(envLogLevel, l.LogLevel)
 	set(envLogFile, l.LogFile)
-	if l.LogMaxBytes != 0 {
-		env[envLogMaxBytes] = strconv.FormatInt(l.LogMaxBytes, 10)
-	}
-	if l.LogMaxFiles != 0 {
-		env[envLogMaxFiles] = strconv.Itoa(l.LogMaxFiles)
-	}
-	if l.TaskLogs.MaxJobs != 0 {
-		env[envTaskLogsMaxJobs] = strconv.Itoa(l.TaskLogs.MaxJobs)
-	}
-	if l.TaskLogs.MaxBytes != 0 {
-		env[envTaskLogsMaxBytes] = strconv.FormatInt(l.TaskLogs.MaxBytes, 10)
-	}
+	limit(envLogMaxBytes, l.LogMaxBytes)
+	limit(envLogMaxFiles, int64(l.LogMaxFiles))
+	limit(envTaskLogsMaxJobs, int64(l.TaskLogs.MaxJobs))
+	limit(envTaskLogsMaxBytes, l.TaskLogs.MaxBytes)
 	return env
 }
 
@@ -184,26 +180,20 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 			return Launch{}, fmt.Errorf("executor: %s=%q: want a number", envExecutorGPUs, w)
 		}
 	}
+	// The limits: absent, 0 (none); else a number, not negative.
+	var files, jobs int64
 	for _, b := range []struct {
-		name string
-		to   *int64
-	}{{envTaskLogMaxBytes, &l.TaskLogMaxBytes}, {envLogMaxBytes, &l.LogMaxBytes}, {envTaskLogsMaxBytes, &l.TaskLogs.MaxBytes}} {
+		name, of string
+		to       *int64
+	}{{envTaskLogMaxBytes, "bytes", &l.TaskLogMaxBytes}, {envLogMaxBytes, "bytes", &l.LogMaxBytes}, {envTaskLogsMaxBytes, "bytes", &l.TaskLogs.MaxBytes},
+		{envLogMaxFiles, "files", &files}, {envTaskLogsMaxJobs, "jobs", &jobs}} {
 		if m := get(b.name); m != "" {
 			if *b.to, err = strconv.ParseInt(m, 10, 64); err != nil || *b.to < 0 {
-				return Launch{}, fmt.Errorf("executor: %s=%q: want a number of bytes", b.name, m)
+				return Launch{}, fmt.Errorf("executor: %s=%q: want a number of %s", b.name, m, b.of)
 			}
 		}
 	}
-	if m := get(envLogMaxFiles); m != "" {
-		if l.LogMaxFiles, err = strconv.Atoi(m); err != nil || l.LogMaxFiles < 0 {
-			return Launch{}, fmt.Errorf("executor: %s=%q: want a number of files", envLogMaxFiles, m)
-		}
-	}
-	if m := get(envTaskLogsMaxJobs); m != "" {
-		if l.TaskLogs.MaxJobs, err = strconv.Atoi(m); err != nil || l.TaskLogs.MaxJobs < 0 {
-			return Launch{}, fmt.Errorf("executor: %s=%q: want a number of jobs", envTaskLogsMaxJobs, m)
-		}
-	}
+	l.LogMaxFiles, l.TaskLogs.MaxJobs = int(files), int(jobs)
 	// DiscoverGPUs reads the lists again, weighed against the container's
 	// other sources; a malformed one is the launcher's fault, said here.
 	if l.GPUAddresses, err = splitAddressList(EnvExecutorGPUAddresses, get(EnvExecutorGPUAddresses)); err != nil {

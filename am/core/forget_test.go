@@ -16,10 +16,7 @@ import (
 // killed), neither the core nor its scheduler refers to the job's spec,
 // which the core's job held.
 func TestAnEndedJobKeepsItsLineNotItsSpec(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 2}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 2, core.SessionLimits{})
 	h.Register(t, "e1", 2)
 	spec, err := jobspec.Short("big", 1000, []string{"sleep", "600"}, jobspec.Defaults{CPUs: 1, MaxAttempts: 4})
 	if err != nil {
@@ -56,10 +53,7 @@ func TestAnEndedJobKeepsItsLineNotItsSpec(t *testing.T) {
 // A job's summary names the first OutputCutListed output files cut to
 // their tail and counts the rest, however many tasks the job has.
 func TestSummaryListsTheFirstCutFilesAndCountsTheRest(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 1, core.SessionLimits{})
 	h.Register(t, "e1", 1)
 	const tasks = core.OutputCutListed/2 + 3 // stdout and stderr cut: 3 tasks' 6 files past the list
 	h.Submit(t, "loud", tasks, jobspec.Defaults{CPUs: 1}, "true")

@@ -4,18 +4,13 @@ import (
 	"testing"
 
 	"github.com/spindle-yarn/spindle/am/core"
-	"github.com/spindle-yarn/spindle/am/core/coretest"
 	"github.com/spindle-yarn/spindle/am/jobspec"
-	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // A session lists the last JobHistory jobs that ended: at the limit all
 // of them, one past it the oldest forgotten; running jobs always.
 func TestJobsRememberTheLastJobHistoryEnded(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 1, core.SessionLimits{})
 	h.Register(t, "e1", 1)
 	run := func(n int) {
 		for i := 0; i < n; i++ {
@@ -50,10 +45,7 @@ func TestJobsRememberTheLastJobHistoryEnded(t *testing.T) {
 
 // Jobs lists in submission order, whichever ended first.
 func TestJobsInSubmissionOrder(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 2}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 2, core.SessionLimits{})
 	h.Register(t, "e1", 2)
 	for _, name := range []string{"slow", "quick"} {
 		h.Submit(t, name, 1, jobspec.Defaults{}, name)

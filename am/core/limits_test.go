@@ -9,9 +9,11 @@ import (
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-func limited(t *testing.T, l core.SessionLimits) *coretest.Harness {
+// newSession is a session's core, its executors of cores cores, under
+// the limits l.
+func newSession(t *testing.T, cores int, l core.SessionLimits) *coretest.Harness {
 	t.Helper()
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 2}}, Limits: l})
+	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: cores}}, Limits: l})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func wantRefused(t *testing.T, err error, msg string) {
 // stages counted, and not one more; the session's other jobs do not
 // matter to it.
 func TestMaxPendingTasksPerJob(t *testing.T) {
-	h := limited(t, core.SessionLimits{MaxPendingTasksPerJob: 10})
+	h := newSession(t, 2, core.SessionLimits{MaxPendingTasksPerJob: 10})
 	if err := submit(h, "at", 10); err != nil {
 		t.Fatalf("a job at the limit: %v", err)
 	}
@@ -67,7 +69,7 @@ func TestMaxPendingTasksPerJob(t *testing.T) {
 // tasks waiting and not one more: tasks running or done no longer wait,
 // and a cancelled job's tasks count no more.
 func TestMaxPendingTasks(t *testing.T) {
-	h := limited(t, core.SessionLimits{MaxPendingTasks: 10})
+	h := newSession(t, 2, core.SessionLimits{MaxPendingTasks: 10})
 	if err := submit(h, "first", 3, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func TestMaxPendingTasks(t *testing.T) {
 // A session may have spindle.session.maxRunningJobs jobs not yet ended,
 // and not one more until one ends.
 func TestMaxRunningJobs(t *testing.T) {
-	h := limited(t, core.SessionLimits{MaxRunningJobs: 2})
+	h := newSession(t, 2, core.SessionLimits{MaxRunningJobs: 2})
 	for _, name := range []string{"first", "second"} {
 		if err := submit(h, name, 1); err != nil {
 			t.Fatalf("%s, up to the limit: %v", name, err)
@@ -134,7 +136,7 @@ func TestLimitsConfig(t *testing.T) {
 	if _, err := core.New(core.Config{Profiles: []scheduler.Profile{{Cores: 1}}, Limits: core.SessionLimits{MaxRunningJobs: -1}}); err == nil {
 		t.Error("a negative limit on running jobs accepted")
 	}
-	h := limited(t, core.SessionLimits{})
+	h := newSession(t, 2, core.SessionLimits{})
 	if err := submit(h, "big", 1_000_000, 1_000_000); err != nil {
 		t.Errorf("no limits: %v", err)
 	}

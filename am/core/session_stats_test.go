@@ -15,10 +15,7 @@ import (
 // the scheduler hears it ended (succeeded, failed, killed). The figures
 // at each step are worked out by hand in the comments.
 func TestStatsCountExecutorTimeAtEachChange(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 1, core.SessionLimits{})
 	register := func(id scheduler.ExecutorID) { h.Register(t, id, 1) }
 	// run submits a one-task job and returns its launch.
 	run := func(name string) core.TaskLaunch {

@@ -17,10 +17,7 @@ import (
 // outputs names the same files. In a session the second job's second
 // stage is session-wide stage 2, but its files say job 1, stage 1.
 func TestLaunchesNameTheJobAndTheStageInIt(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 1, core.SessionLimits{})
 	h.Register(t, "e1", 1)
 	first := h.Submit(t, "first", 1, jobspec.Defaults{}, "true")
 	rd := h.Ready()
@@ -97,10 +94,7 @@ func TestSessionSaysWhichJobsEndedToWhom(t *testing.T) {
 // their first launch: two tasks one after the other on e1, and one whose
 // attempt on e1 was lost and ran again on e2, make [e1 e2].
 func TestJobsEndedNameEachExecutorOnce(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 1, core.SessionLimits{})
 	h.Register(t, "e1", 1)
 	h.Submit(t, "a", 3, jobspec.Defaults{}, "true")
 	for range 2 {
@@ -136,10 +130,7 @@ func TestJobsEndedNameEachExecutorOnce(t *testing.T) {
 // A job that ran no task (cancelled while it waited) has no files
 // anywhere: it ends without a word to any executor.
 func TestAJobThatRanNothingNamesNoExecutor(t *testing.T) {
-	h, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSession(t, 1, core.SessionLimits{})
 	h.Register(t, "e1", 1)
 	id := h.Submit(t, "queued", 1, jobspec.Defaults{}, "true")
 	if err := h.Core.Cancel(h.Now, id, "test"); err != nil {

@@ -39,9 +39,10 @@ type File struct {
 	stderr bool // the current file is the process's standard error (Stderr)
 }
 
-// Open opens the log at path for appending, creating it if need be: a process started again goes on where the last one stopped, and
-// rolls when the file it finds reaches the cap. Old files beyond Keep,
-// left by an earlier process that kept more, are removed.
+// Open opens the log at path for appending, creating it if need be: a
+// process started again goes on where the last one stopped, and rolls
+// when the file it finds reaches the cap. Old files beyond Keep, left by
+// an earlier process that kept more, are removed.
 func Open(path string, opts Options) (*File, error) {
 	if opts.MaxBytes < 0 || opts.Keep < 0 {
 		return nil, fmt.Errorf("log %s: want a cap of 0 or more bytes and 0 or more old files, got %d and %d", path, opts.MaxBytes, opts.Keep)
