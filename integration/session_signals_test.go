@@ -92,8 +92,10 @@ func TestLocalSessionSubmitSignals(t *testing.T) {
 
 }
 
-// processOf finds the process whose command line has all of parts.
-func processOf(t *testing.T, parts ...string) int {
+// spindleProcess finds the spindle process whose command line has all
+// of parts: the program itself, not script(1) or the shell script(1)
+// runs it with (dash, the usual /bin/sh, does not exec its command).
+func spindleProcess(t *testing.T, parts ...string) int {
 	t.Helper()
 	var found int
 	waitFor(t, 10*time.Second, "the process "+strings.Join(parts, " "), func() bool {
@@ -104,11 +106,11 @@ func processOf(t *testing.T, parts ...string) int {
 				continue
 			}
 			line := cmdline(pid)
-			all := true
+			all := strings.HasPrefix(line, spindleBinary(t)+" ")
 			for _, p := range parts {
 				all = all && strings.Contains(line, p)
 			}
-			if all && !strings.HasPrefix(line, "script ") {
+			if all {
 				found = pid
 				return true
 			}
@@ -141,7 +143,7 @@ func TestLocalSessionSubmitAsksOnATerminal(t *testing.T) {
 		}
 		t.Cleanup(func() { cmd.Process.Kill() })
 		waitFor(t, 30*time.Second, "the job to be submitted", func() bool { return strings.Contains(out.String(), "submitted to session") })
-		client := processOf(t, "submit --session "+id, "--name "+name)
+		client := spindleProcess(t, "submit --session "+id, "--name "+name)
 		syscall.Kill(client, syscall.SIGINT)
 		waitFor(t, 10*time.Second, "the question", func() bool { return strings.Contains(out.String(), "cancel job") })
 		if answer == "y\n" {
