@@ -1,0 +1,141 @@
+package scheduler
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spindle-yarn/spindle/internal/scenario"
+)
+
+// config reads "config ..." and its pool lines; it must come first.
+func (g *golden) config(a *scenario.Args, input []scenario.Input) (string, error) {
+	if g.s != nil {
+		return "", fmt.Errorf("config must come first")
+	}
+	var cfg Config
+	if a.Has("mode") {
+		mode, err := ParseSchedulingMode(a.String("mode", ""))
+		if err != nil {
+			return "", err
+		}
+		cfg.Mode = mode
+	}
+	cfg.LocalityWait = a.Duration("locality", 0)
+	cfg.MaxTaskFailures = a.Int("maxfailures", 0)
+	if v := a.String("exclusion", ""); v != "" {
+		parts := strings.Split(v, "/")
+		if len(parts) != 3 {
+			return "", fmt.Errorf("exclusion=%q: want K/TIMEOUT/UNSCHEDULABLE", v)
+		}
+		k, err := strconv.Atoi(parts[0])
+		if err != nil {
+			return "", fmt.Errorf("exclusion=%q: %q is not a whole number", v, parts[0])
+		}
+		cfg.Exclusion = ExclusionConfig{Enabled: true, MaxFailuresPerHost: k, Timeout: a.ParseDuration("exclusion", parts[1]),
+			UnschedulableTimeout: a.ParseDuration("exclusion", parts[2])}
+	}
+	if v := a.String("backoff", ""); v != "" {
+		base, ceiling, _ := strings.Cut(v, "/")
+		cfg.RetryBackoff, cfg.RetryMaxBackoff = a.ParseDuration("backoff", base), a.ParseDuration("backoff", ceiling)
+	}
+	if err := a.Err(); err != nil {
+		return "", err
+	}
+	for _, in := range input {
+		pc, err := goldenPool(in.Text)
+		if err != nil {
+			return "", scenario.AtLine(in.Line, err)
+		}
+		cfg.Pools = append(cfg.Pools, pc)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		return "error: " + err.Error(), nil
+	}
+	g.s = s
+	return "ok", nil
+}
+
+// goldenPool reads "pool NAME weight=W minshare=M mode=FAIR".
+func goldenPool(line string) (PoolConfig, error) {
+	a := scenario.ParseArgs(line)
+	if a.Cmd != "pool" {
+		return PoolConfig{}, fmt.Errorf("config input %q: want pool NAME ...", line)
+	}
+	pc := DefaultPoolConfig(a.Words(1)[0])
+	pc.Weight = a.Int("weight", 1)
+	pc.MinShare = a.Int("minshare", 0)
+	if a.Has("mode") {
+		m, err := ParseSchedulingMode(a.String("mode", ""))
+		if err != nil {
+			return pc, err
+		}
+		pc.Mode = m
+	}
+	return pc, a.Err()
+}
+
+// goldenJob reads a submit's stage lines; an error of the scheduler's own
+// API (a GPU request it refuses) is rejected, shown as output.
+func goldenJob(a *scenario.Args, input []scenario.Input) (JobSpec, error) {
+	spec := JobSpec{Name: a.String("name", ""), Pool: a.String("pool", "")}
+	if err := a.Err(); err != nil {
+		return spec, err
+	}
+	for _, in := range input {
+		ss, err := goldenStage(in.Text)
+		if _, ok := err.(rejected); ok {
+			return spec, err
+		} else if err != nil {
+			return spec, scenario.AtLine(in.Line, err)
+		}
+		spec.Stages = append(spec.Stages, ss)
+	}
+	return spec, nil
+}
+
+// goldenStage reads "stage NAME tasks=N cpus=C gpus=G after=a,b ...".
+func goldenStage(line string) (StageSpec, error) {
+	a := scenario.ParseArgs(line)
+	if a.Cmd != "stage" {
+		return StageSpec{}, fmt.Errorf("submit input %q: want stage NAME ...", line)
+	}
+	ss := StageSpec{Name: a.Words(1)[0], After: a.List("after"), PreferredHosts: a.List("hosts"), Tasks: a.Int("tasks", 1),
+		Profile: ProfileID(a.Int("profile", 0)), MaxAttempts: a.Int("attempts", 0)}
+	ss.Request.CPUs = a.Int("cpus", 1)
+	for _, e := range a.List("executors") {
+		ss.PreferredExecutors = append(ss.PreferredExecutors, ExecutorID(e))
+	}
+	if !a.Has("gpus") {
+		return ss, a.Err()
+	}
+	amount := gpuAmount(a)
+	if err := a.Err(); err != nil {
+		return ss, err
+	}
+	g, err := ParseGPURequest(fmt.Sprintf("stage %q: gpus", ss.Name), amount)
+	if err != nil {
+		return ss, rejected{err}
+	}
+	ss.Request.GPU = g
+	return ss, nil
+}
+
+// gpuAmount reads gpus=N, gpus=0.5 or gpus=1/3.
+func gpuAmount(a *scenario.Args) float64 {
+	v := a.String("gpus", "")
+	num, den, frac := strings.Cut(v, "/")
+	if !frac {
+		return a.Float("gpus", 0)
+	}
+	n, err1 := strconv.ParseFloat(num, 64)
+	d, err2 := strconv.ParseFloat(den, 64)
+	if err1 != nil || err2 != nil {
+		a.Fail("gpus=%q: want N, N.F or N/D", v)
+	}
+	return n / d
+}
+
+// rejected is an error the scheduler's API gave, to show as output.
+type rejected struct{ error }
