@@ -13,10 +13,13 @@ UNIT_PKGS = $(shell $(GO) list ./... | grep -v '^$(MODULE)/integration')
 PROTO_DIRS = yarnpb executor
 PROTOS = $(shell find $(PROTO_DIRS) -name '*.proto' | sort)
 PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
-# The decision cores, scheduler/ and am/core, are pure (docs/architecture.md):
-# none of these below them.
-# (syscall is not listed: fmt reaches it through os.)
-IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
+# The decision cores are pure (docs/architecture.md): tools/puritycheck reads
+# their sources (coretest included, tests not) and refuses I/O, logging, lock
+# and networking imports, clock reads, timers and go statements ...
+CORES = scheduler am/core
+# ... and none of these may sit anywhere below them, imported or not.
+# (os, sync and syscall are not listed: fmt reaches them.)
+IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal|log|log/slog)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
 
 # The whole integration suite runs on minicluster.sh's default Hadoop (the
 # newest 3.5.x); the YARN suite, every test that reaches the cluster, runs
@@ -112,6 +115,7 @@ lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' p
 	$(GO) mod tidy -diff
 	$(GO) -C tools mod tidy -diff
 	bash -n integration/minicluster.sh .ci/run
+	$(GO) -C tools run ./puritycheck -root $(CURDIR) $(CORES)
 	@for core in ./scheduler/... ./am/core; do \
 	  bad=$$($(GO) list -deps $$core | grep -E '$(IMPURE)' || true); \
 	  if [ -n "$$bad" ]; then echo "$$core must stay pure (docs/architecture.md) but depends on:"; echo "$$bad"; exit 1; fi; \

@@ -1,5 +1,5 @@
-// The code generators Spindle pins, kept out of the main module so their
-// dependencies never reach the product.
+// The code generators Spindle pins and its purity check, kept out of the
+// main module so their dependencies never reach the product.
 module github.com/spindle-yarn/spindle/tools
 
 go 1.26

@@ -1,0 +1,5 @@
+package core
+
+import . "time"
+
+func later() Duration { return Second }

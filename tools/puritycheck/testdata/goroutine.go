@@ -1,0 +1,5 @@
+package core
+
+func spawn(f func()) {
+	go f()
+}

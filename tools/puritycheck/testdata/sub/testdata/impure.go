@@ -1,0 +1,5 @@
+package core
+
+import "os"
+
+var _ = os.Getenv
