@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/core/fakerm"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
@@ -161,13 +162,9 @@ type run struct {
 
 	boxes map[string]*box
 	order []*box // every container ever granted, in grant order
-	// asked are the outstanding requests, oldest first; held counts the
-	// containers granted and not yet ended; completed the ended ones the
-	// next allocate reports.
-	asked     []request
-	held      int
-	completed []core.Completion
-	nextBox   int
+	// rm is the simulated RM: the outstanding requests, the containers
+	// held, the ended ones the next allocate reports.
+	rm fakerm.RM
 
 	durations map[scheduler.StageID]time.Duration
 	jobTimes  []float64
@@ -204,6 +201,7 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 	}
 	r := &run{opts: opts, jobs: jobs, core: c, now: epoch, boxes: map[string]*box{},
 		durations: map[scheduler.StageID]time.Duration{}, remaining: len(jobs)}
+	r.rm.Delay, r.rm.Capacity = opts.AllocDelay, opts.Capacity
 	r.res.Policy = policy
 	r.end = epoch.Add(opts.Horizon)
 	for i, j := range jobs {
@@ -321,7 +319,7 @@ func (r *run) ready() error {
 			b := r.boxes[string(d.Executor)]
 			r.close(b)
 			r.core.ConnectionEnded(r.now, d.Executor, "shut down")
-			r.completed = append(r.completed, core.Completion{Container: b.id})
+			r.rm.End(core.Completion{Container: b.id})
 		}
 		for _, s := range rd.StartContainers {
 			r.push(&event{at: r.now.Add(r.opts.StartupDelay), kind: evRegister, box: r.boxes[s.Container]})
@@ -346,7 +344,7 @@ func (r *run) ready() error {
 			return err
 		}
 		r.quiet = len(res.Allocated)+len(res.Completed)+len(rd.Allocate.Release)+len(rd.Allocate.Exclude)+len(rd.Allocate.Include) == 0 &&
-			(len(r.asked) == 0 || r.opts.Capacity > 0 && r.held >= r.opts.Capacity)
+			(r.rm.Outstanding() == 0 || r.opts.Capacity > 0 && r.rm.Held() >= r.opts.Capacity)
 		r.core.Allocated(r.now, res)
 	}
 }
@@ -374,67 +372,28 @@ func (r *run) sleep(next time.Time) {
 	}
 }
 
-// request is one container asked for under an allocation request id,
-// granted once due.
-type request struct {
-	ask int64
-	due time.Time
-}
-
-// answer is the simulated RM's reply to an allocate. As in YARN, an ask
-// is the new number of outstanding requests under its allocation request
-// id, and ids not asked keep theirs: more are each granted AllocDelay
-// after they were first asked for, fewer cancel the id's newest, and each
-// grant counts its id down. Grants wait while the cluster holds Capacity
-// containers.
+// answer is the simulated RM's reply to an allocate (fakerm: asks are
+// absolute per allocation request id, each request granted AllocDelay
+// after it was asked for, while the cluster holds fewer than Capacity).
 func (r *run) answer(req *core.AllocateRequest) (core.AllocateResult, error) {
 	var res core.AllocateResult
 	for _, id := range req.Release {
 		r.close(r.boxes[id])
 	}
-	for _, a := range req.Asks {
-		r.setAsk(a.ID, a.Count)
+	r.rm.Release(req.Release)
+	r.rm.Update(r.now, req.Asks)
+	if held, asked := r.rm.Held(), r.rm.Outstanding(); asked > MaxExecutors-held {
+		return res, fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), held+asked, MaxExecutors)
 	}
-	if len(r.asked) > MaxExecutors-r.held {
-		return res, fmt.Errorf("at %.1fs the simulation would hold or ask for %d containers, more than the %d it models (lower spindle.dynamicAllocation.maxExecutors)", r.now.Sub(epoch).Seconds(), r.held+len(r.asked), MaxExecutors)
-	}
-	for len(r.asked) > 0 && !r.asked[0].due.After(r.now) && (r.opts.Capacity == 0 || r.held < r.opts.Capacity) {
-		ask := r.asked[0].ask
-		r.asked = r.asked[1:]
-		b := &box{id: fmt.Sprintf("container_%06d", r.nextBox), granted: r.now}
-		r.nextBox++
+	res.Allocated = r.rm.Grant(r.now)
+	for _, c := range res.Allocated {
+		b := &box{id: c.ID, granted: r.now}
 		r.boxes[b.id] = b
 		r.order = append(r.order, b)
-		r.held++
-		r.res.PeakExecutors = max(r.res.PeakExecutors, r.held)
-		res.Allocated = append(res.Allocated, core.Container{ID: b.id, Node: "node-" + b.id, NodeName: "node-" + b.id, Ask: ask})
 	}
-	res.Completed, r.completed = r.completed, nil
+	r.res.PeakExecutors = max(r.res.PeakExecutors, r.rm.Held())
+	res.Completed = r.rm.Completed()
 	return res, nil
-}
-
-// setAsk makes id's outstanding requests n: new ones are due AllocDelay
-// from now; fewer drop the newest.
-func (r *run) setAsk(id int64, n int) {
-	have := 0
-	for _, q := range r.asked {
-		if q.ask == id {
-			have++
-		}
-	}
-	if n > have {
-		r.res.ContainerRequests += n - have
-		for range n - have {
-			r.asked = append(r.asked, request{ask: id, due: r.now.Add(r.opts.AllocDelay)})
-		}
-		return
-	}
-	for i := len(r.asked) - 1; i >= 0 && have > n; i-- {
-		if r.asked[i].ask == id {
-			r.asked = append(r.asked[:i], r.asked[i+1:]...)
-			have--
-		}
-	}
 }
 
 // close ends a container's accounting at now.
@@ -443,7 +402,6 @@ func (r *run) close(b *box) {
 		return
 	}
 	b.ended = true
-	r.held--
 	r.res.ExecutorSeconds += r.now.Sub(b.granted).Seconds()
 	if b.ready && b.running == 0 {
 		b.idleTotal += r.now.Sub(b.idleFrom)
@@ -457,6 +415,7 @@ func (r *run) result() Result {
 		r.close(b)
 	}
 	res := r.res
+	res.ContainerRequests = r.rm.Requested()
 	// Sums of many float seconds carry rounding noise: keep milliseconds.
 	res.ExecutorSeconds = math.Round(res.ExecutorSeconds*1000) / 1000
 	res.IdleExecutorSeconds = math.Round(res.IdleExecutorSeconds*1000) / 1000

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/core/fakerm"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -15,20 +16,13 @@ import (
 // Epoch is the harness's time zero.
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Harness is a core and its clock, with a record of the asks the core
-// sent, as an RM keeps them, for containers that name their profile
-// rather than their ask (ContainerFor).
+// Harness is a core and its clock, with a fake RM (fakerm) that keeps
+// the asks the core sent, for containers that name their profile rather
+// than their ask (ContainerFor).
 type Harness struct {
 	Core *core.Core
 	Now  time.Time
-	asks []*rmAsk // by allocation request id
-}
-
-// rmAsk is an ask as the RM holds it: its count falls as it is filled.
-type rmAsk struct {
-	id      int64
-	profile scheduler.ProfileID
-	count   int
+	rm   fakerm.RM
 }
 
 // New starts a core at Epoch.
@@ -41,40 +35,9 @@ func New(cfg core.Config) (*Harness, error) {
 }
 
 // ContainerFor is the allocation request id an RM would give a container
-// of profile p: its oldest ask with a count left, counted down; else its
-// newest ask (a surplus container); else 0, no ask at all.
-func (h *Harness) ContainerFor(p scheduler.ProfileID) int64 {
-	var newest int64
-	for _, a := range h.asks {
-		if a.profile != p {
-			continue
-		}
-		if a.count > 0 {
-			a.count--
-			return a.id
-		}
-		newest = a.id
-	}
-	return newest
-}
-
-// record keeps the asks of a batch's allocate as the RM would: each the
-// new count of its id. The core's ids only grow, so a new one goes last.
-func (h *Harness) record(rd core.Ready) {
-	if rd.Allocate == nil {
-		return
-	}
-next:
-	for _, a := range rd.Allocate.Asks {
-		for _, old := range h.asks {
-			if old.id == a.ID {
-				old.count = a.Count
-				continue next
-			}
-		}
-		h.asks = append(h.asks, &rmAsk{id: a.ID, profile: a.Profile.ID, count: a.Count})
-	}
-}
+// of profile p (fakerm.RM.Fill): its oldest outstanding request, taken;
+// else its newest ask (a surplus container); else 0, no ask at all.
+func (h *Harness) ContainerFor(p scheduler.ProfileID) int64 { return h.rm.Fill(p) }
 
 // Register registers executor id, of cores, on host "h", failing t when
 // the core refuses it.
@@ -106,7 +69,9 @@ func (h *Harness) Advance(d time.Duration) { h.Now = h.Now.Add(d) }
 // Ready calls the core's Ready at the harness's time.
 func (h *Harness) Ready() core.Ready {
 	rd := h.Core.Ready(h.Now)
-	h.record(rd)
+	if rd.Allocate != nil {
+		h.rm.Update(h.Now, rd.Allocate.Asks)
+	}
 	return rd
 }
 
