@@ -1,8 +1,10 @@
 // Package sim replays a workload trace through Spindle's real scheduler core
 // and dynamic allocation against a simulated clock and cluster: containers
 // arrive after an allocation delay, executors start after a start-up delay,
-// and the cluster grants at most its capacity. Hours of simulated time run
-// in seconds, and the same input gives the same output to the byte.
+// and the cluster grants at most its capacity; the simulated RM is
+// am/core/fakerm, the one coretest's scripts run against. Hours of
+// simulated time run in seconds, and the same input gives the same output
+// to the byte.
 //
 // A trace is CSV, one row per stage (docs/dynamic-allocation.md):
 //

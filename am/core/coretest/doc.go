@@ -5,7 +5,10 @@
 // rafttest and Nomad's Harness are the models).
 //
 // A script is blocks of a command, its input lines, "----" and the
-// expected output, as in scheduler/testdata:
+// expected output, read and run by internal/scenario as the scheduler's
+// scripts in scheduler/testdata are. A number, duration or word that does
+// not read, and a key or flag a command does not take, fail the script
+// with its file and line:
 //
 //	config losswait=10s heartbeat=30s containers initial=2 maxgpus=2 pernode=2 maxfailures=0 beat=1s eager=200ms fine dynamic session
 //	profile id=0 cores=1 gpus=1 mem=1024 [initial=N: this profile's, over the config's for the first]
@@ -31,9 +34,9 @@
 //
 // A container names the ask it fills by its allocation request id
 // (ask=ID), or by its profile (profile=P): the harness keeps the asks the
-// core sent as an RM would, and Harness.ContainerFor picks the id an RM
-// would fill.
+// core sent in a fake RM (am/core/fakerm, the simulator's too), and
+// Harness.ContainerFor picks the id it would fill.
 //
-// Run a directory of scripts with Run; `go test -run X -update` rewrites
-// their expected output from what the core does now.
+// Run a directory of scripts with Run, one with RunFile; `go test -run X
+// -update` rewrites their expected output from what the core does now.
 package coretest
