@@ -116,3 +116,15 @@ func TestFill(t *testing.T) {
 		t.Fatalf("%d outstanding after every request was filled", rm.Outstanding())
 	}
 }
+
+// Lowering an ask cancels its newest requests: the oldest keeps its place
+// and its due time.
+func TestLowerAskCancelsNewest(t *testing.T) {
+	rm := RM{Delay: 2 * time.Second}
+	rm.Update(t0, []core.Ask{ask(1, 0, 1)})
+	rm.Update(t0.Add(time.Second), []core.Ask{ask(1, 0, 3)})
+	rm.Update(t0.Add(time.Second), []core.Ask{ask(1, 0, 1)})
+	if got := rm.Grant(t0.Add(2 * time.Second)); len(got) != 1 || rm.Outstanding() != 0 {
+		t.Fatalf("granted %d at the first request's due time with %d outstanding, want it alone and none left", len(got), rm.Outstanding())
+	}
+}
