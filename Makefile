@@ -40,8 +40,9 @@ build: ## build the static spindle binary into bin/
 
 test: lint verify-proto test-unit fuzz test-integration test-hadoop-versions ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster of every supported Hadoop
 
-test-unit: ## unit tests with the race detector
+test-unit: ## unit tests with the race detector, and the tools' own tests (tools/)
 	CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
+	$(GO) -C tools test -count=1 ./...
 
 test-integration: krb5-user ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
 	$(GO) test -count=1 -p 1 -timeout 30m ./integration/...
