@@ -117,7 +117,7 @@ lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' p
 	$(GO) -C tools mod tidy -diff
 	bash -n integration/minicluster.sh .ci/run
 	$(GO) -C tools run ./puritycheck -root $(CURDIR) $(CORES)
-	@for core in ./scheduler/... ./am/core; do \
+	@for core in ./scheduler/... ./am/core/...; do \
 	  bad=$$($(GO) list -deps $$core | grep -E '$(IMPURE)' || true); \
 	  if [ -n "$$bad" ]; then echo "$$core must stay pure (docs/architecture.md) but depends on:"; echo "$$bad"; exit 1; fi; \
 	done
