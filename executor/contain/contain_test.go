@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -106,6 +107,38 @@ func TestStopEndsTheTree(t *testing.T) {
 		t.Errorf("stopped shell: exit %d %q, want 143 SIGTERM", res.ExitCode, res.Signal)
 	}
 	p.Stop() // again: harmless
+}
+
+// Stop's SIGTERM reaches a grandchild that left the process group with
+// setsid while its parent still lives: a signal to the group would miss
+// it, and the SIGKILL after the grace period would end it without its
+// cleanup. The grandchild traps TERM and writes a file; its parent waits
+// for that file before it exits, so nothing but the SIGTERM can let the
+// process end before the grace period's SIGKILL.
+func TestStopTermsASetsidGrandchildFirst(t *testing.T) {
+	dir := t.TempDir()
+	pids, marker := dir+"/pids", dir+"/terminated"
+	grandchild := `trap 'echo TERM > ` + marker + `; exit 0' TERM; echo \$\$ > ` + pids + `; sleep 100003 & wait`
+	parent := `trap 'while [ ! -s ` + marker + ` ]; do sleep 0.01; done; exit 7' TERM
+setsid sh -c "` + grandchild + `" &
+sleep 100004 & wait`
+	p, err := Start(Spec{Argv: sh(parent), Env: env(), Grace: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc := waitPids(t, pids, 1)[0]
+	if sid, _, errno := syscall.RawSyscall(syscall.SYS_GETSID, uintptr(gc), 0, 0); errno != 0 || int(sid) != gc {
+		t.Fatalf("the grandchild %d is in session %d: setsid did not take", gc, sid)
+	}
+	p.Stop()
+	res := wait(t, p, 10*time.Second)
+	if b, _ := os.ReadFile(marker); string(b) != "TERM\n" {
+		t.Errorf("the setsid grandchild's TERM trap did not run (%q): it got no SIGTERM", b)
+	}
+	if res.ExitCode != 7 {
+		t.Errorf("exit %d %s, want the parent's trap's 7 (137: it waited for the SIGKILL)", res.ExitCode, res.Signal)
+	}
+	waitGone(t, []int{gc}, 5*time.Second)
 }
 
 // A process that exits on SIGTERM gets its grace period and no SIGKILL.
