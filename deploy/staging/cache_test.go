@@ -1,13 +1,17 @@
 package staging
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,5 +146,76 @@ func TestCachedPrunesOldCopies(t *testing.T) {
 		if !exists(p) {
 			t.Errorf("%s was removed", filepath.Base(p))
 		}
+	}
+}
+
+// rebuiltMidUpload is the local file system with a binary rebuilt while
+// it uploads: after the upload's first read, one byte of local changes,
+// its size kept, so that only the content's hash can tell.
+type rebuiltMidUpload struct {
+	localFS
+	local string
+}
+
+func (r rebuiltMidUpload) upload(ctx context.Context, dst string, src io.Reader, perm fs.FileMode) error {
+	return r.localFS.upload(ctx, dst, &rebuildAfterFirstRead{r: src, local: r.local}, perm)
+}
+
+type rebuildAfterFirstRead struct {
+	r     io.Reader
+	local string
+	done  bool
+}
+
+func (b *rebuildAfterFirstRead) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if !b.done {
+		b.done = true
+		f, ferr := os.OpenFile(b.local, os.O_RDWR, 0)
+		if ferr != nil {
+			return n, ferr
+		}
+		defer f.Close()
+		last := make([]byte, 1)
+		st, _ := f.Stat()
+		if _, ferr := f.ReadAt(last, st.Size()-1); ferr != nil {
+			return n, ferr
+		}
+		if _, ferr := f.WriteAt([]byte{last[0] ^ 0xff}, st.Size()-1); ferr != nil {
+			return n, ferr
+		}
+	}
+	return n, err
+}
+
+// A binary that changes while it uploads is not cached under its old
+// content's hash: that name would then promise content it does not hold,
+// to every later submission. The upload fails, naming the file, and
+// leaves no copy; the next submission caches the new content under its
+// own hash.
+func TestCachedRefusesABinaryThatChangesWhileItUploads(t *testing.T) {
+	bin := make([]byte, 200<<10) // several reads
+	rand.Read(bin)
+	local := writeFile(t, t.TempDir(), "spindle-linux", bin, 0o755)
+	dir := t.TempDir()
+	s := &Stager{fs: rebuiltMidUpload{local: local}, origin: localStager(t).origin}
+	_, uploaded, err := s.Cached(context.Background(), dir, File{Local: local, Name: "spindle"})
+	if err == nil || uploaded || !strings.Contains(err.Error(), local+" changed while it was uploaded") {
+		t.Fatalf("uploaded %v, error %v; want an error naming %s as changed", uploaded, err, local)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left in the cache: %v", entries)
+	}
+
+	now, err := os.ReadFile(local)
+	if err != nil || bytes.Equal(now, bin) {
+		t.Fatalf("the local file did not change (%v)", err)
+	}
+	if _, uploaded, err := localStager(t).Cached(context.Background(), dir, File{Local: local, Name: "spindle"}); err != nil || !uploaded {
+		t.Fatalf("the next submission: uploaded %v, %v", uploaded, err)
+	}
+	sum := sha256.Sum256(now)
+	if got, err := os.ReadFile(filepath.Join(dir, "spindle-"+hex.EncodeToString(sum[:]))); err != nil || !bytes.Equal(got, now) {
+		t.Errorf("the new content is not cached under its hash: %v", err)
 	}
 }
