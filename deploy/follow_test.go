@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -57,13 +59,21 @@ const (
 )
 
 // script answers with reports in turn. Asked for more, it fails the test
-// and answers that the application was killed, so follow stops.
+// (once) and answers that the application was killed, so follow stops;
+// a follow that goes on regardless gets its context's error once the
+// test has given up on it (followWithin).
 func script(t *testing.T, reports ...*hadoopyarn.ApplicationReportProto) reportFunc {
 	t.Helper()
 	i := 0
 	return func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if i >= len(reports) {
-			t.Errorf("report called %d times, after the script's end", i+1)
+			if i == len(reports) {
+				t.Errorf("report called %d times, after the script's end", i+1)
+			}
+			i++
 			return rep(killed, appKilled, 0, "", "script ended", time.Time{}), nil
 		}
 		i++
@@ -80,11 +90,55 @@ func ticking() func() time.Time {
 	}
 }
 
-// followTest follows report with the clock ticking from t0 and no pause.
-func followTest(report reportFunc, terminal bool) (string, error) {
+// followDeadline bounds how long a test waits for follow to return. A
+// follow that hangs (a report that never answers, a pause that never
+// ends, a loop that never sees the end) then fails its own test, naming
+// it, instead of stalling the package until go test's global timeout.
+const followDeadline = 10 * time.Second
+
+// errFollowHung is what followWithin returns for a follow past its limit.
+var errFollowHung = errors.New("follow did not return")
+
+// followWithin runs follow (run) on a goroutine of its own and returns
+// what it returned, or errFollowHung once limit has passed; run's context
+// is then cancelled, for a follow that still heeds it.
+func followWithin(limit time.Duration, run func(ctx context.Context) error) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		return fmt.Errorf("%w within %v", errFollowHung, limit)
+	}
+}
+
+// mustReturn is followWithin, failing t on a hang.
+func mustReturn(t testing.TB, limit time.Duration, run func(ctx context.Context) error) error {
+	t.Helper()
+	err := followWithin(limit, run)
+	if errors.Is(err, errFollowHung) {
+		t.Fatalf("%v: it hangs", err)
+	}
+	return err
+}
+
+// followTest follows report with the clock ticking from t0 and no pause,
+// failing t if follow does not return within followDeadline.
+func followTest(t testing.TB, report reportFunc, terminal bool) (string, error) {
+	t.Helper()
+	return followTestWithin(t, followDeadline, report, terminal)
+}
+
+func followTestWithin(t testing.TB, limit time.Duration, report reportFunc, terminal bool) (string, error) {
+	t.Helper()
 	var out bytes.Buffer
 	f := &follower{id: testApp, report: report, w: &out, terminal: terminal, interval: 0, now: ticking()}
-	err := f.run(context.Background())
+	err := mustReturn(t, limit, f.run)
 	return out.String(), err
 }
 
@@ -103,7 +157,9 @@ func successScript(t *testing.T) reportFunc {
 func TestFollowPlainPrintsStatesAndURL(t *testing.T) {
 	var out bytes.Buffer
 	// Through follow itself, as runYarn calls it.
-	err := follow(context.Background(), testApp, successScript(t), &out, false, 0)
+	err := mustReturn(t, followDeadline, func(ctx context.Context) error {
+		return follow(ctx, testApp, successScript(t), &out, false, 0)
+	})
 	if err != nil {
 		t.Fatalf("follow: %v", err)
 	}
@@ -117,7 +173,7 @@ func TestFollowPlainPrintsStatesAndURL(t *testing.T) {
 }
 
 func TestFollowTerminalDrawsBar(t *testing.T) {
-	out, err := followTest(successScript(t), true)
+	out, err := followTest(t, successScript(t), true)
 	if err != nil {
 		t.Fatalf("follow: %v", err)
 	}
@@ -144,7 +200,7 @@ func TestFollowTerminalDrawsBar(t *testing.T) {
 }
 
 func TestFollowTerminalElapsedWithoutStartTime(t *testing.T) {
-	out, err := followTest(script(t,
+	out, err := followTest(t, script(t,
 		rep(running, undefined, 0.1, "", "", time.Time{}),
 		rep(running, undefined, 0.1, "", "", time.Time{}),
 		rep(finished, succeeded, 1, "", "", time.Time{}),
@@ -163,7 +219,7 @@ func TestFollowTerminalElapsedWithoutStartTime(t *testing.T) {
 }
 
 func TestFollowTerminalClearsBarForURL(t *testing.T) {
-	out, err := followTest(script(t,
+	out, err := followTest(t, script(t,
 		rep(running, undefined, 0.1, "", "", t0),
 		rep(running, undefined, 0.2, testURL, "", t0),
 		rep(finished, succeeded, 1, testURL, "", t0),
@@ -186,7 +242,7 @@ func TestFollowTerminalClearsBarForURL(t *testing.T) {
 func TestFollowTerminalBlanksLongerLine(t *testing.T) {
 	// The start time moves (the RM's report changed): the second line is
 	// shorter and must cover what is left of the first.
-	out, err := followTest(script(t,
+	out, err := followTest(t, script(t,
 		rep(running, undefined, 0.5, "", "", t0.Add(-10*time.Hour)),
 		rep(running, undefined, 0.5, "", "", t0),
 		rep(finished, succeeded, 1, "", "", t0),
@@ -221,7 +277,7 @@ func TestFollowEndedUnsuccessfully(t *testing.T) {
 			testApp + " ended FINISHED (FAILED): job failed: task 3 failed 4 times"},
 	} {
 		for _, terminal := range []bool{false, true} {
-			out, err := followTest(script(t,
+			out, err := followTest(t, script(t,
 				rep(running, undefined, 0.5, "", "", t0),
 				rep(tc.state, tc.final, 0.5, "", tc.diag, t0),
 			), terminal)
@@ -250,7 +306,7 @@ func TestFollowReturnsReportError(t *testing.T) {
 	boom := errors.New("connection refused")
 	for _, terminal := range []bool{false, true} {
 		calls := 0
-		out, err := followTest(func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		out, err := followTest(t, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
 			calls++
 			switch calls {
 			case 1:
@@ -277,23 +333,17 @@ func TestFollowReturnsReportError(t *testing.T) {
 }
 
 func TestFollowStopsWithContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	var out bytes.Buffer
-	done := make(chan error, 1)
-	go func() {
-		done <- follow(ctx, testApp, func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+	err := mustReturn(t, followDeadline, func(ctx context.Context) error {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		return follow(ctx, testApp, func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
 			cancel() // while follow is yet to pause for an hour
 			return rep(running, undefined, 0.5, "", "", time.Time{}), nil
 		}, &out, true, time.Hour)
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("error %v, want %v", err, context.Canceled)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("follow did not return when its context ended")
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want %v", err, context.Canceled)
 	}
 	if s := out.String(); !strings.Contains(s, " 50% ") || !strings.HasSuffix(s, "\n") {
 		t.Errorf("output %q: want the bar, its line ended", s)
@@ -301,7 +351,7 @@ func TestFollowStopsWithContext(t *testing.T) {
 }
 
 func TestFollowClampsProgress(t *testing.T) {
-	out, err := followTest(script(t,
+	out, err := followTest(t, script(t,
 		rep(running, undefined, float32(math.NaN()), "", "", t0),
 		rep(running, undefined, 2, "", "", t0),
 		rep(running, undefined, -1, "", "", t0),
@@ -374,5 +424,51 @@ func TestIsTerminal(t *testing.T) {
 	defer w.Close()
 	if isTerminal(w) {
 		t.Error("a pipe is a terminal")
+	}
+}
+
+// hangRecorder is a test that records a Fatalf and ends the goroutine
+// that called it, as testing.T does.
+type hangRecorder struct {
+	testing.TB
+	fatal string
+}
+
+func (r *hangRecorder) Helper() {}
+
+func (r *hangRecorder) Fatalf(format string, args ...any) {
+	r.fatal = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// A follow test whose follow hangs fails on a deadline of its own, with a
+// message that says so, rather than hanging the package; a follow that
+// returns in time is let through with its result.
+func TestFollowTestsFailWhenFollowHangs(t *testing.T) {
+	never := make(chan struct{})
+	defer close(never) // lets the hung follow's goroutine go
+	hang := func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		<-never // heeds no context either
+		return nil, errors.New("released")
+	}
+	r := &hangRecorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := followTestWithin(r, 50*time.Millisecond, hang, false)
+		r.fatal = fmt.Sprintf("no failure: follow returned %v", err) // unless Fatalf ended the goroutine
+	}()
+	select {
+	case <-done:
+	case <-time.After(followDeadline):
+		t.Fatal("the follow test hung past its own deadline")
+	}
+	if want := "follow did not return within 50ms: it hangs"; r.fatal != want {
+		t.Errorf("the hung follow test failed with %q, want %q", r.fatal, want)
+	}
+
+	boom := errors.New("boom")
+	if err := followWithin(followDeadline, func(context.Context) error { return boom }); err != boom {
+		t.Errorf("a follow that returned: %v, want %v", err, boom)
 	}
 }
