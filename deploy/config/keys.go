@@ -87,7 +87,7 @@ var registry = []Key{
 	{Name: "spindle.dynamicAllocation.initialExecutors", DefaultFrom: "spindle.dynamicAllocation.minExecutors", Kind: KindInt, check: atLeast(0),
 		Meaning: "executors asked for at start (default: minExecutors)"},
 	{Name: "spindle.dynamicAllocation.executorIdleTimeout", Default: "60s", Kind: KindDuration, Unit: time.Second,
-		Meaning: "idle time after which an executor is released"},
+		Meaning: "idle time after which an executor is released (spindle policy: or surplusIdleTimeout if that is shorter; the warm pool waits warmPool.idleTimeout)"},
 	{Name: "spindle.dynamicAllocation.schedulerBacklogTimeout", Default: "1s", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
 		Meaning: "how long tasks wait unplaced before more executors are asked for"},
 	{Name: "spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout", DefaultFrom: "spindle.dynamicAllocation.schedulerBacklogTimeout", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
@@ -102,7 +102,7 @@ var registry = []Key{
 	{Name: "spindle.dynamicAllocation.warmPool.idleTimeout", Default: "60s", Kind: KindDuration, Unit: time.Second,
 		Meaning: "idle time after which a warm-pool executor is released (spindle policy)"},
 	{Name: "spindle.dynamicAllocation.surplusIdleTimeout", Default: "15s", Kind: KindDuration, Unit: time.Second,
-		Meaning: "idle time after which an executor above the target is released (spindle policy)"},
+		Meaning: "idle time after which an executor above the target is released, or executorIdleTimeout if that is shorter (spindle policy)"},
 	{Name: "spindle.dynamicAllocation.rampDownDelay", Default: "5s", Kind: KindDuration, Unit: time.Second,
 		Meaning: "how long the target stays lower before executors are released (spindle policy)"},
 

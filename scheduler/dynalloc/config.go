@@ -10,9 +10,11 @@ import (
 type Policy int
 
 const (
-	// Spindle's default: ask for the whole target at once, lower it only
-	// after demand stayed low for RampDownDelay, release surplus idle
-	// executors after SurplusIdleTimeout while a warm pool waits longer.
+	// Spindle's default: ask for the whole target at once (again at most
+	// every SustainedBacklogTimeout while the backlog lasts), lower it
+	// only after demand stayed low for RampDownDelay, release idle
+	// executors after SurplusIdleTimeout or IdleTimeout, whichever is
+	// shorter, while a warm pool waits WarmPoolIdleTimeout.
 	PolicySpindle Policy = iota
 	// PolicySpark is Spark's ExecutorAllocationManager, exactly.
 	PolicySpark
@@ -47,14 +49,14 @@ type Config struct {
 	ExecutorInstances int // spindle.executor.instances: counts towards the initial target
 
 	AllocationRatio         float64       // executorAllocationRatio (1.0), in (0,1]
-	IdleTimeout             time.Duration // executorIdleTimeout (60s)
+	IdleTimeout             time.Duration // executorIdleTimeout (60s); Spindle's policy: or SurplusIdleTimeout if shorter
 	BacklogTimeout          time.Duration // schedulerBacklogTimeout (1s)
 	SustainedBacklogTimeout time.Duration // sustainedSchedulerBacklogTimeout (= backlog)
 
 	// Spindle's policy only.
 	WarmPoolSize        int           // warmPool.size (1): idle executors kept for WarmPoolIdleTimeout
 	WarmPoolIdleTimeout time.Duration // warmPool.idleTimeout (60s)
-	SurplusIdleTimeout  time.Duration // surplusIdleTimeout (15s): idle beyond the warm pool
+	SurplusIdleTimeout  time.Duration // surplusIdleTimeout (15s): idle beyond the warm pool, or IdleTimeout if shorter
 	RampDownDelay       time.Duration // rampDownDelay (5s): demand must stay low this long
 }
 

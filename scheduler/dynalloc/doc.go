@@ -17,5 +17,9 @@
 //		// pending requests first when fewer are needed; stop d.Release.
 //	}
 //
-// See policy.go for the two policies and the configuration keys they read.
+// config.go names the two policies and the configuration keys each field
+// comes from; manager.go holds the rules. Both policies honour every key
+// they share (the idle, backlog and sustained backlog timeouts among
+// them); the warm pool, surplusIdleTimeout and rampDownDelay are Spindle's
+// policy's own.
 package dynalloc

@@ -208,9 +208,11 @@ func (m *Manager) sparkStep(now time.Time, st *state, needed, executors int) {
 
 // spindleStep asks for everything needed as soon as the backlog has
 // lasted BacklogTimeout — GPU containers are slow to come, and a doubling
-// ramp pays that delay several times — and lowers the target only once
-// fewer executors have been needed for RampDownDelay, so a dip between
-// stages does not cancel requests the next stage wants back.
+// ramp pays that delay several times — and, while the backlog lasts,
+// raises again at most every SustainedBacklogTimeout, as Spark adds; it
+// lowers the target only once fewer executors have been needed for
+// RampDownDelay, so a dip between stages does not cancel requests the
+// next stage wants back.
 func (m *Manager) spindleStep(now time.Time, st *state, needed int) {
 	want := max(min(needed, m.cfg.MaxExecutors), m.cfg.MinExecutors)
 	switch {
@@ -225,6 +227,7 @@ func (m *Manager) spindleStep(now time.Time, st *state, needed int) {
 		st.lowSince = time.Time{}
 		if !st.addTime.IsZero() && !now.Before(st.addTime) {
 			st.target = want
+			st.addTime = now.Add(m.cfg.SustainedBacklogTimeout)
 		}
 	default:
 		st.lowSince = time.Time{}
@@ -233,11 +236,12 @@ func (m *Manager) spindleStep(now time.Time, st *state, needed int) {
 
 // timedOut lists the executors idle past their timeout, oldest idle first
 // (ties by id): under Spark's policy the idle timeout; under Spindle's the
-// surplus timeout, the warm pool being decided in release.
+// idle or the surplus timeout, whichever is shorter, the warm pool being
+// decided in release.
 func (m *Manager) timedOut(now time.Time, execs []Executor) []Executor {
 	timeout := m.cfg.IdleTimeout
 	if m.cfg.Policy == PolicySpindle {
-		timeout = min(m.cfg.SurplusIdleTimeout, m.cfg.WarmPoolIdleTimeout)
+		timeout = min(m.cfg.IdleTimeout, m.cfg.SurplusIdleTimeout, m.cfg.WarmPoolIdleTimeout)
 	}
 	var out []Executor
 	for _, e := range execs {
