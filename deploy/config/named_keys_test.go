@@ -1,0 +1,93 @@
+package config
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// namedKey is a spindle.* name as prose and examples write it: a key, a
+// family's member (spindle.executorEnv.NAME), or a group (spindle.yarn.*).
+var namedKey = regexp.MustCompile(`spindle\.[A-Za-z0-9_.*-]*[A-Za-z0-9_*]`)
+
+// notKeys are spindle.* names in the docs that name something else.
+var notKeys = map[string]string{
+	"spindle.hadoop.*": "the generated protobuf packages (docs/yarnpb.md)",
+}
+
+// Every spindle.* key that README.md, docs/ and examples/ name is one the
+// configuration knows (or a family or group of known keys): a key renamed
+// or removed in code cannot live on in a page or an example file, where
+// a user copying it would get an error, or a setting that does nothing.
+func TestKeysNamedInDocsAndExamplesExist(t *testing.T) {
+	root := filepath.Join("..", "..")
+	files := []string{filepath.Join(root, "README.md")}
+	for _, dir := range []string{"docs", "examples"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	checked := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, name := range namedKey.FindAllString(line, -1) {
+				checked++
+				if _, ok := notKeys[name]; ok || knownName(name) {
+					continue
+				}
+				t.Errorf("%s:%d: %s is no configuration key", f, i+1, name)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d names checked: the pages moved?", checked)
+	}
+}
+
+// knownName says whether name is a registry key, a family's member, or a
+// group: a prefix (spindle.session.taskLogs, spindle.yarn.*) of known keys
+// or of a family's prefix.
+func knownName(name string) bool {
+	if _, ok := keyFor(name); ok {
+		return true
+	}
+	group := strings.TrimSuffix(strings.TrimSuffix(name, "*"), ".") + "."
+	for _, k := range registry {
+		if strings.HasPrefix(k.Name, group) {
+			return true
+		}
+	}
+	for _, f := range families {
+		if strings.HasPrefix(f.Prefix, group) {
+			return true
+		}
+	}
+	return false
+}
+
+// Every example properties file loads: its keys exist and its values
+// parse and pass their checks.
+func TestExamplePropertiesFilesLoad(t *testing.T) {
+	confs, err := filepath.Glob(filepath.Join("..", "..", "examples", "*", "*.conf"))
+	if err != nil || len(confs) == 0 {
+		t.Fatalf("no example properties files: %v", err)
+	}
+	for _, f := range confs {
+		if _, err := LoadFiles([]string{f}, nil); err != nil {
+			t.Error(err) // it names the file and line
+		}
+	}
+}
