@@ -91,3 +91,52 @@ func TestExamplePropertiesFilesLoad(t *testing.T) {
 		}
 	}
 }
+
+// namedDefault is a key in backquotes followed by a value in brackets, as
+// the pages give a default: `spindle.log.maxFiles` (4), or within
+// spindle.dynamicAllocation, `rampDownDelay` (5s).
+var namedDefault = regexp.MustCompile("`((?:spindle\\.)?[A-Za-z0-9_.-]+)`\\s+\\(([^);,]+)")
+
+// A default that the pages give beside a key is the key's default: read
+// by the key's kind, it equals the registry's. Brackets that hold no value
+// of the key's kind (a remark, "or ownership") are not defaults.
+func TestDefaultsTheDocsGiveAreTheDefaults(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages: %v", err)
+	}
+	pages = append(pages, filepath.Join("..", "..", "README.md"))
+	checked := 0
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range namedDefault.FindAllStringSubmatch(string(b), -1) {
+			name, said := m[1], m[2]
+			if !strings.HasPrefix(name, "spindle.") {
+				name = "spindle.dynamicAllocation." + name
+			}
+			k, ok := byName[name]
+			if !ok || k.Kind == KindString || k.Default == "" {
+				continue
+			}
+			// "15 s" as prose writes it is 15s.
+			v, err := k.parseKind(regexp.MustCompile(`^(\d+) ([a-z]+)$`).ReplaceAllString(strings.TrimSpace(said), "$1$2"))
+			if err != nil {
+				continue
+			}
+			def, err := k.parseKind(k.Default)
+			if err != nil {
+				t.Fatalf("%s: default %q: %v", name, k.Default, err)
+			}
+			checked++
+			if v != def {
+				t.Errorf("%s: %s is said to default to %q; its default is %q", filepath.Base(p), name, said, k.Default)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d defaults checked: the pages moved?", checked)
+	}
+}
