@@ -35,7 +35,7 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	id := u.startSession("--master", "yarn", "--name", "yarn-session", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=1",
 		"--conf", "spindle.scheduler.mode=FAIR", "--conf", "spindle.scheduler.allocation.file="+pools,
 		"--conf", "spindle.dynamicAllocation.enabled=true", "--conf", "spindle.dynamicAllocation.minExecutors=1",
-		"--conf", "spindle.dynamicAllocation.maxExecutors=4", "--conf", "spindle.dynamicAllocation.executorIdleTimeout=2s",
+		"--conf", "spindle.dynamicAllocation.maxExecutors=4", "--conf", "spindle.dynamicAllocation.executorIdleTimeout=1s",
 		"--conf", "spindle.dynamicAllocation.warmPool.size=0", "--conf", "spindle.dynamicAllocation.surplusIdleTimeout=1s",
 		"--conf", "spindle.session.maxPendingTasksPerJob=8")
 	appID, err := yarn.ParseApplicationID(id)

@@ -87,7 +87,7 @@ var registry = []Key{
 	{Name: "spindle.dynamicAllocation.initialExecutors", DefaultFrom: "spindle.dynamicAllocation.minExecutors", Kind: KindInt, check: atLeast(0),
 		Meaning: "executors asked for at start (default: minExecutors)"},
 	{Name: "spindle.dynamicAllocation.executorIdleTimeout", Default: "60s", Kind: KindDuration, Unit: time.Second,
-		Meaning: "idle time after which an executor is released (spindle policy: or surplusIdleTimeout if that is shorter; the warm pool waits warmPool.idleTimeout)"},
+		Meaning: "idle time after which an executor is released (spindle policy: at most surplusIdleTimeout, a longer value is refused; the warm pool waits warmPool.idleTimeout)"},
 	{Name: "spindle.dynamicAllocation.schedulerBacklogTimeout", Default: "1s", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
 		Meaning: "how long tasks wait unplaced before more executors are asked for"},
 	{Name: "spindle.dynamicAllocation.sustainedSchedulerBacklogTimeout", DefaultFrom: "spindle.dynamicAllocation.schedulerBacklogTimeout", Kind: KindDuration, Unit: time.Second, check: positiveDuration,

@@ -185,6 +185,9 @@ func (l *loader) config() (*Config, error) {
 	if err := c.followLocalMaxFailures(l.set["spindle.master"]); err != nil {
 		return nil, err
 	}
+	if err := c.checkIdleTimeoutActs(); err != nil {
+		return nil, err
+	}
 	for _, name := range prefixedNames(l.set) {
 		a := l.set[name]
 		c.values[name] = value{Setting: Setting{Key: name, Value: a.value, Source: a.source, SetAs: a.written}, kind: KindString, parsed: a.parsed}
