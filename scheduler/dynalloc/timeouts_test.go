@@ -75,3 +75,17 @@ func TestSustainedBacklogTimeoutPacesRaisesUnderBothPolicies(t *testing.T) {
 		}
 	}
 }
+
+// A warm pool whose own timeout is the shortest still lets its executor
+// go at that timeout: the pool keeps executors longer, never shorter.
+func TestWarmPoolIdleTimeoutShorterThanTheOthersStillActs(t *testing.T) {
+	cfg := spindleConfig()
+	cfg.WarmPoolIdleTimeout = 5 * time.Second // below surplus (15s) and idle (60s)
+	idle := []Executor{{ID: "a", Idle: t0}}
+	if d := one(t, mustNew(t, cfg), t0.Add(5*time.Second-time.Millisecond), Profile{Executors: idle}); len(d.Release) != 0 {
+		t.Errorf("released %v before warmPool.idleTimeout", d.Release)
+	}
+	if d := one(t, mustNew(t, cfg), t0.Add(5*time.Second), Profile{Executors: idle}); !reflect.DeepEqual(d.Release, []scheduler.ExecutorID{"a"}) {
+		t.Errorf("released %v at warmPool.idleTimeout, want [a]", d.Release)
+	}
+}
