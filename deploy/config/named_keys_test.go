@@ -94,8 +94,17 @@ func TestExamplePropertiesFilesLoad(t *testing.T) {
 
 // namedDefault is a key in backquotes followed by a value in brackets, as
 // the pages give a default: `spindle.log.maxFiles` (4), or within
-// spindle.dynamicAllocation, `rampDownDelay` (5s).
-var namedDefault = regexp.MustCompile("`((?:spindle\\.)?[A-Za-z0-9_.-]+)`\\s+\\(([^);,]+)")
+// spindle.dynamicAllocation, `rampDownDelay` (5s); or a row of a table
+// whose second column is the default: | `spindle.session.maxRunningJobs` | 10,000 |.
+var namedDefault = regexp.MustCompile("`((?:spindle\\.)?[A-Za-z0-9_.-]+)`(?:\\s+\\(([^);,]+)| \\| ([^|]+) \\|)")
+
+// proseValue is a value as prose writes it, as the configuration reads
+// it: "15 s" is 15s, "7 days" 7d, "4,000,000" 4000000.
+func proseValue(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), ",", "")
+	s = regexp.MustCompile(`^(\d+) days?$`).ReplaceAllString(s, "${1}d")
+	return regexp.MustCompile(`^(\d+) ([a-z]+)$`).ReplaceAllString(s, "$1$2")
+}
 
 // A default that the pages give beside a key is the key's default: read
 // by the key's kind, it equals the registry's. Brackets that hold no value
@@ -113,7 +122,7 @@ func TestDefaultsTheDocsGiveAreTheDefaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range namedDefault.FindAllStringSubmatch(string(b), -1) {
-			name, said := m[1], m[2]
+			name, said := m[1], m[2]+m[3]
 			if !strings.HasPrefix(name, "spindle.") {
 				name = "spindle.dynamicAllocation." + name
 			}
@@ -121,8 +130,7 @@ func TestDefaultsTheDocsGiveAreTheDefaults(t *testing.T) {
 			if !ok || k.Kind == KindString || k.Default == "" {
 				continue
 			}
-			// "15 s" as prose writes it is 15s.
-			v, err := k.parseKind(regexp.MustCompile(`^(\d+) ([a-z]+)$`).ReplaceAllString(strings.TrimSpace(said), "$1$2"))
+			v, err := k.parseKind(proseValue(said))
 			if err != nil {
 				continue
 			}
