@@ -30,7 +30,7 @@ YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 # Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
 FUZZTIME ?= 4s
 
-.PHONY: help build test test-unit test-integration test-hadoop-versions krb5-user fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
+.PHONY: mutate help build test test-unit test-integration test-hadoop-versions krb5-user fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-22s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -122,6 +122,10 @@ lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' p
 	  if [ -n "$$bad" ]; then echo "$$core must stay pure (docs/architecture.md) but depends on:"; echo "$$bad"; exit 1; fi; \
 	done
 	@echo "lint: ok"
+
+mutate: ## a hand-written mutation pass: MUTANTS=FILE lists the changes, each tried against its tests (docs/testing.md)
+	@test -n "$(MUTANTS)" || { echo "usage: make mutate MUTANTS=FILE (docs/testing.md)"; exit 2; }
+	$(GO) -C tools run ./mutate -root $(CURDIR) $(abspath $(MUTANTS))
 
 minicluster: ## start a mini cluster in integration/.cluster for manual use (tests reuse it with SPINDLE_MINICLUSTER_DIR)
 	integration/minicluster.sh start

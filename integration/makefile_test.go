@@ -18,7 +18,7 @@ func TestMakeHelpListsEveryHabit(t *testing.T) {
 		t.Fatalf("make help: %v\n%s", err, out)
 	}
 	for _, target := range []string{"build", "test", "test-unit", "test-integration", "test-hadoop-versions", "bench",
-		"bench-compare", "demo", "proto", "verify-proto", "lint", "minicluster", "help"} {
+		"bench-compare", "demo", "proto", "verify-proto", "lint", "mutate", "minicluster", "help"} {
 		line := regexp.MustCompile(`(?m)^\s+` + regexp.QuoteMeta(target) + `\s+\S.*$`)
 		if !line.Match(out) {
 			t.Errorf("make help does not describe %q:\n%s", target, out)
