@@ -20,6 +20,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
@@ -80,7 +81,7 @@ func runAM(c *cli.Context) error {
 		return err
 	}
 	if path := c.String("log-file"); path != "" {
-		opts, err := logRolling(conf)
+		opts, err := settings.LogRolling(conf)
 		if err != nil {
 			return err
 		}
@@ -99,24 +100,24 @@ func runAM(c *cli.Context) error {
 	} else {
 		log.WithError(err).Warn("CONTAINER_ID does not name the AM's container")
 	}
-	s := &settings{c: conf}
-	schedCfg, err := schedulerConfig(conf)
+	s := settings.Read(conf)
+	schedCfg, err := settings.Scheduler(conf)
 	if err != nil {
 		return err
 	}
 	var job *jobspec.Job // a session's come from its clients
 	if !c.Bool("session") {
-		defaults, err := jobDefaults(conf)
+		defaults, err := settings.JobDefaults(conf)
 		if err != nil {
 			return err
 		}
 		if job, err = jobspec.Load(amJobFile, defaults); err != nil {
 			return err
 		}
-		if err := overrideJob(job, conf); err != nil {
+		if err := settings.OverrideJob(job, conf); err != nil {
 			return err
 		}
-		if notice := undefinedPoolNotice(conf, job.Pool, schedCfg.Pools); notice != "" {
+		if notice := settings.UndefinedPoolNotice(conf, job.Pool, schedCfg.Pools); notice != "" {
 			log.Warn(notice)
 		}
 	}
@@ -153,11 +154,11 @@ func runAM(c *cli.Context) error {
 	}
 	defer rm.Close()
 
-	mode := s.enum("spindle.yarn.mode")
-	if s.err != nil {
-		return s.err
+	mode := s.Enum("spindle.yarn.mode")
+	if s.Err() != nil {
+		return s.Err()
 	}
-	profiles, stageProfiles, err := executorProfiles(conf, job)
+	profiles, stageProfiles, err := settings.ExecutorProfiles(conf, job)
 	if err != nil {
 		return err
 	}
@@ -171,7 +172,7 @@ func runAM(c *cli.Context) error {
 		// after its executor's connection ends.
 		LossReasonWait: 10 * time.Second}
 	if c.Bool("session") {
-		if ccfg.Limits, err = sessionLimits(conf); err != nil {
+		if ccfg.Limits, err = settings.SessionLimits(conf); err != nil {
 			return err
 		}
 	}
@@ -182,13 +183,13 @@ func runAM(c *cli.Context) error {
 	// Fine-grained mode asks for containers as tasks want them.
 	dynamic = dynamic || mode == "fine"
 	if dynamic {
-		acfg, err := allocationConfig(conf)
+		acfg, err := settings.Allocation(conf)
 		if err != nil {
 			return err
 		}
 		ccfg.Allocation = &acfg
 	}
-	policy, err := containerPolicy(conf, hconf, profiles[0].ID, dynamic)
+	policy, err := settings.Containers(conf, hconf, profiles[0].ID, dynamic)
 	if err != nil {
 		return err
 	}
@@ -213,7 +214,7 @@ func runAM(c *cli.Context) error {
 	if launch.Tokens, err = credentialBytes(executorCreds); err != nil {
 		return err
 	}
-	app, err := executorLaunch(conf, appID)
+	app, err := settings.ExecutorLaunch(conf, appID)
 	if err != nil {
 		return err
 	}
@@ -225,7 +226,7 @@ func runAM(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	acls, err := readACLs(conf, user)
+	acls, err := settings.ACLs(conf, user)
 	if err != nil {
 		return err
 	}
@@ -240,8 +241,8 @@ func runAM(c *cli.Context) error {
 			return errors.New("the container's credentials hold no session secret")
 		}
 	}
-	sum, runErr := am.RunAppMaster(ctx, am.AppMaster{Credentials: refresh, ClientACL: acls.check, Web: web, Job: job, SessionSecret: sessionSecret,
-		PoolNotice: func(pool string) string { return undefinedPoolNotice(conf, pool, schedCfg.Pools) }, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
+	sum, runErr := am.RunAppMaster(ctx, am.AppMaster{Credentials: refresh, ClientACL: acls.Check, Web: web, Job: job, SessionSecret: sessionSecret,
+		PoolNotice: func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, schedCfg.Pools) }, StageProfiles: stageProfiles, Core: ccfg, Secret: secret, Bind: bind, Host: host,
 		RM: rm, NodeManagers: opts, Executors: launch, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix), Launch: app,
 		NodeLabel: policy.NodeLabel, PortInNodeName: policy.PortInNodeName, Log: log,
 		// Only on success: a failed attempt may be retried, and the

@@ -10,6 +10,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
@@ -156,11 +157,11 @@ func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopc
 	if method, err := hconf.Authentication(); err != nil || method != hadoopconf.AuthKerberos || len(tokens) == 0 {
 		return nil, err
 	}
-	s := &settings{c: conf}
-	ratio, others := s.float("spindle.kerberos.renewal.ratio"), s.str("spindle.kerberos.access.hadoopFileSystems")
-	login, err := kerberosLogin(conf)
-	if err != nil || s.err != nil {
-		return nil, errors.Join(err, s.err)
+	s := settings.Read(conf)
+	ratio, others := s.Float("spindle.kerberos.renewal.ratio"), s.String("spindle.kerberos.access.hadoopFileSystems")
+	login, err := settings.KerberosLogin(conf)
+	if err != nil || s.Err() != nil {
+		return nil, errors.Join(err, s.Err())
 	}
 	if login.Keytab == "" {
 		go endBeforeExpiry(ctx, tokens, ratio, end, log)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
 
@@ -39,7 +40,7 @@ func TestWebAccessFollowsTheProxySettings(t *testing.T) {
 			for k, v := range tc.conf {
 				hconf.Set(k, v)
 			}
-			w, err := webAccess(hconf, "application_7_0003", appACLs{}, func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+			w, err := webAccess(hconf, "application_7_0003", settings.AppACLs{}, func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,26 +55,26 @@ func TestWebAccessFollowsTheProxySettings(t *testing.T) {
 // spindle.ui.view.acls; off, everyone, anonymous users too.
 func TestWebAccessUsesTheViewACLs(t *testing.T) {
 	hconf := hadoopconf.New(hadoopconf.Env{})
-	for settings, allowed := range map[string]map[string]bool{
+	for line, allowed := range map[string]map[string]bool{
 		"spindle.acls.enable=true":  {"alice": true, "bob": true, "carol": false, "": false},
 		"spindle.acls.enable=false": {"alice": true, "bob": true, "carol": true, "": true},
 	} {
-		conf, err := config.Load(nil, []string{settings, "spindle.ui.view.acls=bob"})
+		conf, err := config.Load(nil, []string{line, "spindle.ui.view.acls=bob"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		acls, err := readACLs(conf, "alice")
+		acls, err := settings.ACLs(conf, "alice")
 		if err != nil {
 			t.Fatal(err)
 		}
-		acls.groupsOf = nil
+		acls = acls.GroupsFrom(nil)
 		w, err := webAccess(hconf, "application_7_0003", acls, func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatal(err)
 		}
 		for user, ok := range allowed {
 			if err := w.View(user); (err == nil) != ok {
-				t.Errorf("%s: view by %q: %v, want allowed %v", settings, user, err, ok)
+				t.Errorf("%s: view by %q: %v, want allowed %v", line, user, err, ok)
 			}
 		}
 	}

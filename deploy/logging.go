@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/internal/logroll"
 )
 
@@ -52,7 +53,7 @@ func textLogger(w io.Writer, level logrus.Level) *logrus.Logger {
 // user: it rolls over at spindle.log.maxBytes, keeping
 // spindle.log.maxFiles old files.
 func rollingLog(conf *config.Config, path string) (*logroll.File, error) {
-	opts, err := logRolling(conf)
+	opts, err := settings.LogRolling(conf)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +76,4 @@ func containerLog(path string, opts logroll.Options) (*logroll.File, error) {
 		return nil, err
 	}
 	return file, nil
-}
-
-// logRolling is spindle.log.maxBytes and spindle.log.maxFiles.
-func logRolling(conf *config.Config) (logroll.Options, error) {
-	s := &settings{c: conf}
-	o := logroll.Options{MaxBytes: s.bytes("spindle.log.maxBytes"), Keep: s.int("spindle.log.maxFiles")}
-	return o, s.err
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
@@ -94,7 +95,7 @@ func sessionRM(id string, conf *config.Config) (yarnSession, error) {
 	if conf == nil {
 		login, err = defaultsLogin()
 	} else {
-		login, err = kerberosLogin(conf)
+		login, err = settings.KerberosLogin(conf)
 	}
 	if err != nil {
 		return yarnSession{}, err

@@ -17,6 +17,7 @@ import (
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
@@ -110,7 +111,7 @@ func startLocalSession(c *cli.Context, conf *config.Config) error {
 			session.Remove(id)
 		}
 	}()
-	if err := writeSettings(filepath.Join(dir, localSessionSettings), conf, nil); err != nil {
+	if err := settings.WriteFile(filepath.Join(dir, localSessionSettings), conf, nil); err != nil {
 		return err
 	}
 	self, err := os.Executable()
@@ -215,10 +216,10 @@ func runSessionServe(c *cli.Context) error {
 	}
 	defer clients.Close()
 	l.Clients = clients
-	if l.Limits, err = sessionLimits(conf); err != nil {
+	if l.Limits, err = settings.SessionLimits(conf); err != nil {
 		return err
 	}
-	l.PoolNotice = func(pool string) string { return undefinedPoolNotice(conf, pool, l.Scheduler.Pools) }
+	l.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, l.Scheduler.Pools) }
 	name, _ := conf.String("spindle.app.name")
 	masterSetting, _ := conf.String("spindle.master")
 	if err := session.Save(session.Record{ID: id, Master: masterSetting, Name: name, Socket: socket, PID: os.Getpid(),

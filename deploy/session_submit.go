@@ -17,6 +17,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
@@ -26,7 +27,7 @@ import (
 // pool it settles. A job's pool is --pool, else its spec's, else
 // spindle.scheduler.pool, else "default".
 func sessionJob(c *cli.Context, conf *config.Config, job loadedJob) (*wire.SubmitJob, error) {
-	d, err := jobDefaults(conf)
+	d, err := settings.JobDefaults(conf)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/am/sim"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 )
 
 func simCommand() *cli.Command {
@@ -49,20 +50,20 @@ func runSim(c *cli.Context) error {
 			return fmt.Errorf("--%s %v: want 0 to %v", flag, d, sim.MaxDuration)
 		}
 	}
-	if opts.Executor, err = executorProfile(conf); err != nil {
+	if opts.Executor, err = settings.ExecutorProfile(conf); err != nil {
 		return err
 	}
-	if opts.Scheduler, err = schedulerConfig(conf); err != nil {
+	if opts.Scheduler, err = settings.Scheduler(conf); err != nil {
 		return err
 	}
-	if opts.Limits, err = sessionLimits(conf); err != nil {
+	if opts.Limits, err = settings.SessionLimits(conf); err != nil {
 		return err
 	}
 	if opts.Dynamic, err = conf.Bool("spindle.dynamicAllocation.enabled"); err != nil {
 		return err
 	}
 	if opts.Dynamic {
-		if opts.Allocation, err = allocationConfig(conf); err != nil {
+		if opts.Allocation, err = settings.Allocation(conf); err != nil {
 			return err
 		}
 	} else if opts.StaticExecutors, err = conf.Int("spindle.executor.instances"); err != nil {

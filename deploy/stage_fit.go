@@ -7,6 +7,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -23,7 +24,7 @@ func checkStagesFit(conf *config.Config, job *jobspec.Job, m config.Master) erro
 			return err
 		}
 	}
-	p, err := executorProfile(conf)
+	p, err := settings.ExecutorProfile(conf)
 	if err != nil {
 		return err
 	}

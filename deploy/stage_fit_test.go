@@ -6,6 +6,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 )
 
 // fit loads the configuration and the spec and checks that the stages fit.
@@ -15,7 +16,7 @@ func fit(t *testing.T, specText string, overrides ...string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := jobDefaults(conf)
+	d, err := settings.JobDefaults(conf)
 	if err != nil {
 		t.Fatal(err)
 	}

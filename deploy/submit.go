@@ -17,6 +17,7 @@ import (
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/local"
@@ -142,13 +143,6 @@ func runSubmit(c *cli.Context) error {
 	return runLocal(c, conf, log, job.Job, master.LocalExecutors(runtime.NumCPU(), cores))
 }
 
-// jobDefaults are what a job spec's stages get for what they leave out.
-func jobDefaults(conf *config.Config) (jobspec.Defaults, error) {
-	s := &settings{c: conf}
-	d := jobspec.Defaults{CPUs: s.int("spindle.task.cpus"), GPUs: s.float("spindle.task.resource.gpu.amount"), MaxAttempts: s.int("spindle.task.maxFailures")}
-	return d, s.err
-}
-
 // loadedJob is the job of a submit's command line, and its spec as
 // written when it came from a file, read once (Text; nil for the short
 // form).
@@ -158,7 +152,7 @@ type loadedJob struct {
 }
 
 func loadJob(c *cli.Context, conf *config.Config) (loadedJob, error) {
-	d, err := jobDefaults(conf)
+	d, err := settings.JobDefaults(conf)
 	if err != nil {
 		return loadedJob{}, err
 	}
@@ -185,7 +179,7 @@ func loadJob(c *cli.Context, conf *config.Config) (loadedJob, error) {
 	if err != nil {
 		return lj, err
 	}
-	return lj, overrideJob(lj.Job, conf)
+	return lj, settings.OverrideJob(lj.Job, conf)
 }
 
 // runLocal runs job on n executor processes on this machine.
@@ -196,7 +190,7 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 		return err
 	}
 	defer appDir.Close()
-	if notice := undefinedPoolNotice(conf, job.Pool, l.Scheduler.Pools); notice != "" {
+	if notice := settings.UndefinedPoolNotice(conf, job.Pool, l.Scheduler.Pools); notice != "" {
 		fmt.Fprintln(c.App.ErrWriter, "spindle: "+notice)
 	}
 	files, err := shippedFiles(c.String("files"))
@@ -232,28 +226,28 @@ func newLocalAppID() string {
 // application's directory (which the caller closes) and the executors'
 // secret and logs. The caller adds the job, or the session's clients.
 func localApp(c *cli.Context, conf *config.Config, log *logrus.Logger, appID string, n int) (am.Local, *local.AppDir, error) {
-	profile, err := executorProfile(conf)
+	profile, err := settings.ExecutorProfile(conf)
 	if err != nil {
 		return am.Local{}, nil, err
 	}
-	schedCfg, err := schedulerConfig(conf)
+	schedCfg, err := settings.Scheduler(conf)
 	if err != nil {
 		return am.Local{}, nil, err
 	}
-	s := &settings{c: conf}
+	s := settings.Read(conf)
 	workerGPUs, err := executor.WorkerGPUs(executor.WorkerSources{
-		ResourcesFile:   s.str("spindle.worker.resourcesFile"),
-		DiscoveryScript: s.str("spindle.worker.resource.gpu.discoveryScript"),
-		Addresses:       s.str("spindle.worker.resource.gpu.addresses"),
+		ResourcesFile:   s.String("spindle.worker.resourcesFile"),
+		DiscoveryScript: s.String("spindle.worker.resource.gpu.discoveryScript"),
+		Addresses:       s.String("spindle.worker.resource.gpu.addresses"),
 	})
-	logCap := s.bytes("spindle.task.log.maxBytes")
-	rolling, rollErr := logRolling(conf)
-	taskLogs, taskLogsErr := taskLogsPolicy(conf)
+	logCap := s.Bytes("spindle.task.log.maxBytes")
+	rolling, rollErr := settings.LogRolling(conf)
+	taskLogs, taskLogsErr := settings.TaskLogs(conf)
 	// Executors log to their executor.log, not the terminal: at the level
 	// set, not the terminal's quiet one.
-	execLevel := s.enum("spindle.log.level")
-	if s.err != nil {
-		return am.Local{}, nil, s.err
+	execLevel := s.Enum("spindle.log.level")
+	if s.Err() != nil {
+		return am.Local{}, nil, s.Err()
 	}
 	if err != nil {
 		return am.Local{}, nil, err

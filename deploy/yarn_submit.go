@@ -19,6 +19,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
@@ -110,7 +111,7 @@ type submitted struct {
 // An interrupt before the submission removes the staged files.
 func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app yarnApp) (_ *submitted, err error) {
 	ctx := c.Context
-	login, err := kerberosLogin(conf)
+	login, err := settings.KerberosLogin(conf)
 	if err != nil {
 		return nil, err
 	}
@@ -124,12 +125,12 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 		}
 	}()
 	rm, hconf, user := conn.RM, conn.Conf, conn.User
-	acls, err := readACLs(conf, user)
+	acls, err := settings.ACLs(conf, user)
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{c: conf}
-	profiles, stageProfiles, err := executorProfiles(conf, app.job)
+	s := settings.Read(conf)
+	profiles, stageProfiles, err := settings.ExecutorProfiles(conf, app.job)
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +138,11 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	if err != nil {
 		return nil, err
 	}
-	queue, amCores, attempts := s.str("spindle.yarn.queue"), s.int("spindle.yarn.am.cores"), s.int("spindle.yarn.maxAppAttempts")
-	stagingTemplate := s.str("spindle.yarn.stagingDir")
-	tags, err := applicationTags(s.str("spindle.yarn.tags"))
-	if s.err != nil {
-		return nil, s.err
+	queue, amCores, attempts := s.String("spindle.yarn.queue"), s.Int("spindle.yarn.am.cores"), s.Int("spindle.yarn.maxAppAttempts")
+	stagingTemplate := s.String("spindle.yarn.stagingDir")
+	tags, err := applicationTags(s.String("spindle.yarn.tags"))
+	if s.Err() != nil {
+		return nil, s.Err()
 	}
 	if err != nil {
 		return nil, err
@@ -153,7 +154,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	}
 	asks := []yarnapp.Ask{{Role: "ApplicationMaster", MemoryMB: amMem, VCores: amCores}}
 	for _, p := range profiles {
-		asks = append(asks, yarnapp.Ask{Role: profileRole(p, profiles, stageProfiles, app.job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs})
+		asks = append(asks, yarnapp.Ask{Role: settings.ProfileRole(p, profiles, stageProfiles, app.job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs})
 	}
 	err = yarnapp.Check(ctx, rm, newApp.GetMaximumCapability(), queue, asks)
 	if err != nil {
@@ -182,7 +183,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	if conn.Identity != nil && login.Keytab != "" {
 		over["spindle.kerberos.keytab"] = amKeytab
 	}
-	if err := writeSettings(settingsFile, conf, over); err != nil {
+	if err := settings.WriteFile(settingsFile, conf, over); err != nil {
 		return nil, err
 	}
 	self, err := os.Executable()
@@ -236,7 +237,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	if conn.Identity != nil {
 		// No container has a ticket: the NodeManagers localize, and the
 		// AM and tasks reach HDFS, with the application's tokens.
-		delegation, err := conn.DelegationTokens(ctx, s.str("spindle.kerberos.access.hadoopFileSystems"))
+		delegation, err := conn.DelegationTokens(ctx, s.String("spindle.kerberos.access.hadoopFileSystems"))
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +279,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 			LocalResources:   resources,
 			Environment:      env,
 			Tokens:           tokens,
-			Application_ACLs: acls.yarn(),
+			Application_ACLs: acls.YARN(),
 			// The Hadoop configuration shipped beside it names the scheduler.
 			// The AM logs to its stderr file and rolls it over itself.
 			Command: []string{amEnv + " " + amCommand + " --log-file <LOG_DIR>/am.stderr 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},

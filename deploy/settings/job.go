@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 )
 
-// overrideJob gives job the name and pool its configuration sets (--name
+// OverrideJob gives job the name and pool its configuration sets (--name
 // and --pool stand for those keys): they win over the spec's own, as
 // spark-submit's --name does. The AM, shipped the spec file, applies them
 // again. An empty value, as for every string key, sets nothing.
-func overrideJob(job *jobspec.Job, conf *config.Config) error {
+func OverrideJob(job *jobspec.Job, conf *config.Config) error {
 	for _, o := range []struct {
 		key   string
 		field *string
@@ -29,4 +29,11 @@ func overrideJob(job *jobspec.Job, conf *config.Config) error {
 		*o.field = v
 	}
 	return nil
+}
+
+// JobDefaults are what a job spec's stages get for what they leave out.
+func JobDefaults(conf *config.Config) (jobspec.Defaults, error) {
+	s := Read(conf)
+	d := jobspec.Defaults{CPUs: s.Int("spindle.task.cpus"), GPUs: s.Float("spindle.task.resource.gpu.amount"), MaxAttempts: s.Int("spindle.task.maxFailures")}
+	return d, s.Err()
 }

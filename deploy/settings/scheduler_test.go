@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"testing"
@@ -18,14 +18,14 @@ func TestSchedulerConfigRetryBackoff(t *testing.T) {
 		}
 		return c
 	}
-	cfg, err := schedulerConfig(load("spindle.task.retry.backoff=50ms", "spindle.task.retry.maxBackoff=2s"))
+	cfg, err := Scheduler(load("spindle.task.retry.backoff=50ms", "spindle.task.retry.maxBackoff=2s"))
 	if err != nil || cfg.RetryBackoff != 50*time.Millisecond || cfg.RetryMaxBackoff != 2*time.Second {
 		t.Fatalf("backoff %v, max %v, %v; want 50ms and 2s", cfg.RetryBackoff, cfg.RetryMaxBackoff, err)
 	}
-	if cfg, err := schedulerConfig(load("spindle.task.retry.backoff=2s", "spindle.task.retry.maxBackoff=2s")); err != nil || cfg.RetryBackoff != cfg.RetryMaxBackoff {
+	if cfg, err := Scheduler(load("spindle.task.retry.backoff=2s", "spindle.task.retry.maxBackoff=2s")); err != nil || cfg.RetryBackoff != cfg.RetryMaxBackoff {
 		t.Fatalf("a backoff equal to its cap: %+v, %v", cfg, err)
 	}
-	_, err = schedulerConfig(load("spindle.task.retry.backoff=20s"))
+	_, err = Scheduler(load("spindle.task.retry.backoff=20s"))
 	want := "spindle.task.retry.backoff 20s is more than spindle.task.retry.maxBackoff 10s, which caps it"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %s", err, want)

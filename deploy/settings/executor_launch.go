@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"github.com/spindle-yarn/spindle/deploy/config"
@@ -6,9 +6,9 @@ import (
 	"github.com/spindle-yarn/spindle/executor/tasklog"
 )
 
-// executorLaunch is the application's part of the executors' launch
+// ExecutorLaunch is the application's part of the executors' launch
 // contract that configuration decides; the AM adds its own address.
-func executorLaunch(conf *config.Config, appID string) (executor.Launch, error) {
+func ExecutorLaunch(conf *config.Config, appID string) (executor.Launch, error) {
 	script, err := conf.String("spindle.executor.resource.gpu.discoveryScript")
 	if err != nil {
 		return executor.Launch{}, err
@@ -21,11 +21,11 @@ func executorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 	if err != nil {
 		return executor.Launch{}, err
 	}
-	rolling, err := logRolling(conf)
+	rolling, err := LogRolling(conf)
 	if err != nil {
 		return executor.Launch{}, err
 	}
-	taskLogs, err := taskLogsPolicy(conf)
+	taskLogs, err := TaskLogs(conf)
 	if err != nil {
 		return executor.Launch{}, err
 	}
@@ -33,10 +33,10 @@ func executorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs}, nil
 }
 
-// taskLogsPolicy is spindle.session.taskLogs.*: how much of ended jobs'
+// TaskLogs is spindle.session.taskLogs.*: how much of ended jobs'
 // task files a session's executors keep.
-func taskLogsPolicy(conf *config.Config) (tasklog.Policy, error) {
-	s := &settings{c: conf}
-	p := tasklog.Policy{MaxJobs: s.int("spindle.session.taskLogs.maxJobs"), MaxBytes: s.bytes("spindle.session.taskLogs.maxBytes")}
-	return p, s.err
+func TaskLogs(conf *config.Config) (tasklog.Policy, error) {
+	s := Read(conf)
+	p := tasklog.Policy{MaxJobs: s.Int("spindle.session.taskLogs.maxJobs"), MaxBytes: s.Bytes("spindle.session.taskLogs.maxBytes")}
+	return p, s.Err()
 }

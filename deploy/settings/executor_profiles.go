@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"fmt"
@@ -9,15 +9,15 @@ import (
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// executorProfiles are the shapes of the executors a job runs on, and the
+// ExecutorProfiles are the shapes of the executors a job runs on, and the
 // profile of each of its stages (nil: the first for all). In coarse mode
 // that is one shape, spindle.executor.*. In fine-grained mode
 // (spindle.yarn.mode=fine) every stage gets executors its own tasks' size —
 // their cores, their GPUs rounded up to whole ones, their memory or else
 // spindle.executor.memory — so that one task fills one, and a container
 // is asked for per task: stages of one size share a profile.
-func executorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
-	base, err := executorProfile(conf)
+func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
+	base, err := ExecutorProfile(conf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -46,9 +46,9 @@ func executorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profil
 	return profiles, stages, nil
 }
 
-// profileRole names the executors of profile p in messages about the
+// ProfileRole names the executors of profile p in messages about the
 // cluster's limits.
-func profileRole(p scheduler.Profile, profiles []scheduler.Profile, stages []scheduler.ProfileID, job *jobspec.Job) string {
+func ProfileRole(p scheduler.Profile, profiles []scheduler.Profile, stages []scheduler.ProfileID, job *jobspec.Job) string {
 	if len(profiles) == 1 && stages == nil {
 		return "executor"
 	}

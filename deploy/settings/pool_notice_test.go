@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"testing"
@@ -28,7 +28,7 @@ func TestUndefinedPoolGetsANotice(t *testing.T) {
 		{withFile, "Prod", defined, `pool "Prod": pools.xml does not define it; created with Spark's defaults (weight 1, minShare 0, FIFO)`},
 		{noFile, "prod", nil, `pool "prod": no allocation file is set (spindle.scheduler.allocation.file); created with Spark's defaults (weight 1, minShare 0, FIFO)`},
 	} {
-		if got := undefinedPoolNotice(c.conf, c.pool, c.pools); got != c.want {
+		if got := UndefinedPoolNotice(c.conf, c.pool, c.pools); got != c.want {
 			t.Errorf("pool %q: notice %q, want %q", c.pool, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"testing"
@@ -29,7 +29,7 @@ func TestNameAndPoolFlagsWinOverTheSpec(t *testing.T) {
 			t.Fatal(err)
 		}
 		job := parse()
-		err = overrideJob(job, conf)
+		err = OverrideJob(job, conf)
 		switch {
 		case c.err != "" && (err == nil || err.Error() != c.err):
 			t.Errorf("%v: err = %v, want %q", c.flags, err, c.err)
@@ -44,19 +44,12 @@ func TestLocalMasterFailuresReachTheSchedulerAndTheSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := jobDefaults(conf)
+	d, err := JobDefaults(conf)
 	if err != nil || d.MaxAttempts != 3 {
 		t.Errorf("local[2,3]: a stage's default attempts %d, %v; want 3", d.MaxAttempts, err)
 	}
-	cfg, err := schedulerConfig(conf)
+	cfg, err := Scheduler(conf)
 	if err != nil || cfg.MaxTaskFailures != 3 {
 		t.Errorf("local[2,3]: the scheduler's attempts %d, %v; want 3", cfg.MaxTaskFailures, err)
-	}
-}
-
-func TestSubmitChecksTheNameAndPoolFlags(t *testing.T) {
-	_, _, err := runSplit("submit", "--pool", "a\x01b", spec(t, oneTask))
-	if err == nil || err.Error() != `--pool "a\x01b": contains a control character` {
-		t.Errorf("err = %v, want the --pool flag's value refused as a spec's pool would be", err)
 	}
 }

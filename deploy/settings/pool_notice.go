@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// undefinedPoolNotice says, as Spark's driver logs, that a job's pool is
+// UndefinedPoolNotice says, as Spark's driver logs, that a job's pool is
 // one the allocation file does not define, so the scheduler creates it
 // with Spark's defaults; "" when the pool is defined. The pool "default"
 // needs no file.
-func undefinedPoolNotice(conf *config.Config, pool string, pools []scheduler.PoolConfig) string {
+func UndefinedPoolNotice(conf *config.Config, pool string, pools []scheduler.PoolConfig) string {
 	if pool == "default" {
 		return ""
 	}

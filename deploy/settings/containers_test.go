@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestContainerPolicy(t *testing.T) {
-	policy := func(overrides []string, portInName string) amContainers {
+	policy := func(overrides []string, portInName string) ContainerPolicy {
 		t.Helper()
 		conf, err := config.LoadFiles(nil, overrides)
 		if err != nil {
@@ -20,7 +20,7 @@ func TestContainerPolicy(t *testing.T) {
 			hconf.Set("yarn.scheduler.include-port-in-node-name", portInName)
 		}
 		dynamic, _ := conf.Bool("spindle.dynamicAllocation.enabled")
-		c, err := containerPolicy(conf, hconf, 0, dynamic)
+		c, err := Containers(conf, hconf, 0, dynamic)
 		if err != nil {
 			t.Fatal(err)
 		}

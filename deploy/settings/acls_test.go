@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ func TestAppACLs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := readACLs(conf, "alice")
+	a, err := ACLs(conf, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestAppACLs(t *testing.T) {
 		{"dave@EXAMPLE.COM", true, false},
 		{"eve@EXAMPLE.COM", false, false},
 	} {
-		err := a.check(tc.client, tc.modify)
+		err := a.Check(tc.client, tc.modify)
 		if (err == nil) != tc.ok {
 			t.Errorf("check(%s, modify %v) = %v, want allowed %v", tc.client, tc.modify, err, tc.ok)
 		}
@@ -55,12 +55,12 @@ func TestAppACLs(t *testing.T) {
 			t.Errorf("the refusal %q does not say which settings decide", err)
 		}
 	}
-	got := a.yarn()
+	got := a.YARN()
 	if len(got) != 2 || got[0].GetAcl() != "bob,alice viewers" || got[1].GetAcl() != "carol,alice " {
 		t.Errorf("YARN's ACLs %v", got)
 	}
 	off, _ := config.Load(nil, nil)
-	if a, _ := readACLs(off, "alice"); a.check("eve@EXAMPLE.COM", true) != nil || a.yarn() != nil {
+	if a, _ := ACLs(off, "alice"); a.Check("eve@EXAMPLE.COM", true) != nil || a.YARN() != nil {
 		t.Error("with spindle.acls.enable off, someone was refused or YARN got ACLs")
 	}
 }

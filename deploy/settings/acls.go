@@ -1,4 +1,4 @@
-package deploy
+package settings
 
 import (
 	"errors"
@@ -50,10 +50,10 @@ func (l accessList) String() string {
 	return strings.Join(l.users, ",") + " " + strings.Join(l.groups, ",")
 }
 
-// appACLs are who may view and who may modify an application, as Spark's
+// AppACLs are who may view and who may modify an application, as Spark's
 // spark.acls.enable, spark.ui.view.acls and spark.modify.acls say: off,
 // everyone who reaches it may; on, its owner and those listed.
-type appACLs struct {
+type AppACLs struct {
 	enabled      bool
 	owner        string
 	view, modify accessList
@@ -62,19 +62,20 @@ type appACLs struct {
 	groupsOf func(user string) []string
 }
 
-func readACLs(conf *config.Config, owner string) (appACLs, error) {
-	s := &settings{c: conf}
-	a := appACLs{enabled: s.bool("spindle.acls.enable"), owner: owner,
-		view: parseAccessList(s.str("spindle.ui.view.acls")), modify: parseAccessList(s.str("spindle.modify.acls")), groupsOf: osGroups}
+// ACLs reads the application's ACLs; owner may always view and modify.
+func ACLs(conf *config.Config, owner string) (AppACLs, error) {
+	s := Read(conf)
+	a := AppACLs{enabled: s.Bool("spindle.acls.enable"), owner: owner,
+		view: parseAccessList(s.String("spindle.ui.view.acls")), modify: parseAccessList(s.String("spindle.modify.acls")), groupsOf: osGroups}
 	a.view.users = append(a.view.users, owner)
 	a.modify.users = append(a.modify.users, owner)
-	return a, s.err
+	return a, s.Err()
 }
 
-// yarn is the application's ACLs as its submission gives them to YARN,
+// YARN is the application's ACLs as its submission gives them to YARN,
 // which then hands client-to-AM tokens and kills to whom they allow; none
 // when checks are off, leaving YARN's own defaults.
-func (a appACLs) yarn() []*hadoopyarn.ApplicationACLMapProto {
+func (a AppACLs) YARN() []*hadoopyarn.ApplicationACLMapProto {
 	if !a.enabled {
 		return nil
 	}
@@ -84,9 +85,9 @@ func (a appACLs) yarn() []*hadoopyarn.ApplicationACLMapProto {
 	}
 }
 
-// check says whether client, a principal (alice@REALM) or a user name, may
+// Check says whether client, a principal (alice@REALM) or a user name, may
 // view the application, or modify it.
-func (a appACLs) check(client string, modify bool) error {
+func (a AppACLs) Check(client string, modify bool) error {
 	if !a.enabled {
 		return nil
 	}
@@ -107,6 +108,13 @@ func (a appACLs) check(client string, modify bool) error {
 		}
 	}
 	return errors.New("may not " + what + " this application (spindle.acls.enable; spindle.ui.view.acls and spindle.modify.acls name who may)")
+}
+
+// GroupsFrom is a with its users' groups found by groupsOf: a test's
+// stand-in for the OS's.
+func (a AppACLs) GroupsFrom(groupsOf func(user string) []string) AppACLs {
+	a.groupsOf = groupsOf
+	return a
 }
 
 // osGroups are user's groups on this machine; none when it is unknown here.
