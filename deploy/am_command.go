@@ -19,9 +19,11 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/proclog"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/staging"
+	"github.com/spindle-yarn/spindle/deploy/summary"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
@@ -85,7 +87,7 @@ func runAM(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		file, err := containerLog(path, opts)
+		file, err := proclog.Container(path, opts)
 		if err != nil {
 			return err
 		}
@@ -253,7 +255,7 @@ func runAM(c *cli.Context) error {
 			}
 		}})
 	if job != nil {
-		printSummary(c.App.Writer, sum, "<LOG_DIR> of each container")
+		summary.Print(c.App.Writer, sum, "<LOG_DIR> of each container")
 		printTimings(c.App.Writer, sum, policy.Initial[profiles[0].ID])
 	}
 	return runErr

@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
+	"github.com/spindle-yarn/spindle/deploy/proclog"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/internal/logroll"
 )
@@ -51,11 +52,14 @@ func executorLogger(c *cli.Context, launch executor.Launch) (logrus.FieldLogger,
 	if launch.LogLevel != "" {
 		level, _ = logrus.ParseLevel(launch.LogLevel) // LaunchFromEnv checked it
 	}
-	log := newLogger(c, level)
+	if c.Bool("verbose") {
+		level = logrus.DebugLevel
+	}
+	log := proclog.Text(c.App.ErrWriter, level)
 	var file *logroll.File
 	if launch.LogFile != "" {
 		var err error
-		if file, err = containerLog(launch.LogFile, logroll.Options{MaxBytes: launch.LogMaxBytes, Keep: launch.LogMaxFiles}); err != nil {
+		if file, err = proclog.Container(launch.LogFile, logroll.Options{MaxBytes: launch.LogMaxBytes, Keep: launch.LogMaxFiles}); err != nil {
 			return nil, nil, err
 		}
 		log.SetOutput(file)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/proclog"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -197,7 +198,7 @@ func runSessionServe(c *cli.Context) error {
 	defer appDir.Close()
 	// The driver's own log lives with the task logs, outliving the
 	// session's record, and rolls over (spindle.log.maxBytes).
-	logFile, err := rollingLog(conf, filepath.Join(appDir.Path, "driver.log"))
+	logFile, err := proclog.Rolling(conf, filepath.Join(appDir.Path, "driver.log"))
 	if err != nil {
 		return err
 	}

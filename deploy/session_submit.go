@@ -18,6 +18,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
+	"github.com/spindle-yarn/spindle/deploy/summary"
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
@@ -266,7 +267,7 @@ func (s *sessionSubmit) summary(r session.Record, last *wire.JobUpdate) error {
 		Reason: j.GetReason(), Tasks: int(j.GetTasks()), Attempts: int(last.GetAttempts()), Failures: int(j.GetFailedAttempts()),
 		Retries: int(last.GetRetries()), Duration: time.Duration(j.GetDurationMs()) * time.Millisecond, OutputCut: last.GetOutputCut(),
 		OutputCutMore: int(last.GetOutputCutMore())}
-	printSummary(s.c.App.Writer, sum, logs)
+	summary.Print(s.c.App.Writer, sum, logs)
 	switch {
 	case sum.Succeeded:
 		return nil

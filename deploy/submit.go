@@ -18,6 +18,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/settings"
+	"github.com/spindle-yarn/spindle/deploy/summary"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/local"
@@ -207,7 +208,7 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 		return err
 	}
 	logDir := appDir.Path
-	printSummary(c.App.Writer, sum, logDir)
+	summary.Print(c.App.Writer, sum, logDir)
 	if !sum.Succeeded {
 		return fmt.Errorf("job %s failed: %s", sum.Job, sum.Reason)
 	}
