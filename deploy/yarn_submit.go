@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/deploy/appmaster"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
@@ -169,7 +170,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	settingsFile := filepath.Join(tmp, amSettingsFile)
+	settingsFile := filepath.Join(tmp, appmaster.SettingsFile)
 	// The allocation file names a file here: the AM gets it shipped
 	// beside it, and reads it there.
 	allocationFile, err := conf.String("spindle.scheduler.allocation.file")
@@ -178,10 +179,10 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	}
 	over := map[string]string{}
 	if allocationFile != "" {
-		over["spindle.scheduler.allocation.file"] = amAllocationFile
+		over["spindle.scheduler.allocation.file"] = appmaster.AllocationFile
 	}
 	if conn.Identity != nil && login.Keytab != "" {
-		over["spindle.kerberos.keytab"] = amKeytab
+		over["spindle.kerberos.keytab"] = appmaster.Keytab
 	}
 	if err := settings.WriteFile(settingsFile, conf, over); err != nil {
 		return nil, err
@@ -190,9 +191,9 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	if err != nil {
 		return nil, err
 	}
-	files := []staging.File{{Local: settingsFile, Name: amSettingsFile}}
+	files := []staging.File{{Local: settingsFile, Name: appmaster.SettingsFile}}
 	if allocationFile != "" {
-		files = append(files, staging.File{Local: allocationFile, Name: amAllocationFile})
+		files = append(files, staging.File{Local: allocationFile, Name: appmaster.AllocationFile})
 	}
 	amCommand := "./spindle am --session"
 	if app.job != nil {
@@ -203,7 +204,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, staging.File{Local: jobFile, Name: amJobFile})
+		files = append(files, staging.File{Local: jobFile, Name: appmaster.JobFile})
 	}
 	confDir, _ := os.LookupEnv("HADOOP_CONF_DIR")
 	for _, f := range []string{"core-site.xml", "hdfs-site.xml", "yarn-site.xml"} {
@@ -213,13 +214,13 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 	}
 	amEnv := "HADOOP_CONF_DIR=$PWD"
 	if conn.Identity != nil {
-		files = append(files, staging.File{Local: conn.Identity.ConfigPath, Name: amKrb5Conf})
-		amEnv += " KRB5_CONFIG=$PWD/" + amKrb5Conf
+		files = append(files, staging.File{Local: conn.Identity.ConfigPath, Name: appmaster.Krb5Conf})
+		amEnv += " KRB5_CONFIG=$PWD/" + appmaster.Krb5Conf
 		if login.Keytab != "" {
 			// Staged like every file, into the application's own 0700
 			// directory; the NodeManager localizes it for this
 			// application alone.
-			files = append(files, staging.File{Local: login.Keytab, Name: amKeytab})
+			files = append(files, staging.File{Local: login.Keytab, Name: appmaster.Keytab})
 		}
 	}
 	shipped, err := shippedFiles(c.String("files"))
@@ -246,7 +247,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 			creds.AddToken(t)
 		}
 	}
-	tokens, err := credentialBytes(creds)
+	tokens, err := creds.Bytes()
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +308,7 @@ func submitYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, app
 }
 
 // stageAndSubmit stages files into dir, then a file naming those of them
-// executors need (amExecutorFiles, written in tmp), and calls submit with
+// executors need (appmaster.ExecutorFiles, written in tmp), and calls submit with
 // the AM's LocalResources: those, and cached (from the binary cache) when
 // it is not nil.
 //
@@ -353,11 +354,11 @@ func stageAndSubmit(ctx context.Context, log logrus.FieldLogger, stager *staging
 	if err != nil {
 		return err
 	}
-	execFile := filepath.Join(tmp, amExecutorFiles)
+	execFile := filepath.Join(tmp, appmaster.ExecutorFiles)
 	if err := os.WriteFile(execFile, raw, 0o600); err != nil {
 		return err
 	}
-	more, err := stager.Stage(ctx, dir, []staging.File{{Local: execFile, Name: amExecutorFiles}})
+	more, err := stager.Stage(ctx, dir, []staging.File{{Local: execFile, Name: appmaster.ExecutorFiles}})
 	if err != nil {
 		return fmt.Errorf("staging to %s: %w", dir, err)
 	}

@@ -9,22 +9,13 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
 
-// ContainerPolicy is what configuration decides of the AM's executor
-// containers.
-type ContainerPolicy struct {
-	core.ContainerConfig
-	NodeLabel      string
-	PortInNodeName bool
-}
-
-// Containers reads how many executors of the default profile to keep
+// containerConfig reads how many executors of the default profile to keep
 // at first (spindle.executor.instances; with dynamic allocation the core
-// takes its initial target instead), the node label, the heartbeat, and
-// when failing executors exclude a node or fail the application.
-func Containers(conf *config.Config, hconf *hadoopconf.Conf, first scheduler.ProfileID, dynamic bool) (ContainerPolicy, error) {
+// takes its initial target instead), the allocate heartbeat, and when
+// failing executors exclude a node or fail the application.
+func containerConfig(conf *config.Config, first scheduler.ProfileID, dynamic bool) (core.ContainerConfig, error) {
 	s := Read(conf)
-	var c ContainerPolicy
-	c.NodeLabel = s.String("spindle.yarn.executor.nodeLabelExpression")
+	var c core.ContainerConfig
 	instances := s.Int("spindle.executor.instances")
 	perNode := s.Int("spindle.excludeOnFailure.application.maxFailedExecutorsPerNode")
 	if !s.Bool("spindle.yarn.executor.launch.excludeOnFailure.enabled") {
@@ -46,7 +37,23 @@ func Containers(conf *config.Config, hconf *hadoopconf.Conf, first scheduler.Pro
 	if c.MaxFailures == 0 && limit <= math.MaxInt/2 {
 		c.MaxFailures = max(2*limit, 3) // Spark's default
 	}
-	var err error
-	c.PortInNodeName, err = hconf.GetBool("yarn.scheduler.include-port-in-node-name", false)
-	return c, err
+	return c, nil
+}
+
+// Placement is where the AM's executor containers go, as YARN names it.
+type Placement struct {
+	NodeLabel      string
+	PortInNodeName bool
+}
+
+// ContainerPlacement reads the executors' node label and whether the RM
+// names nodes with their ports.
+func ContainerPlacement(conf *config.Config, hconf *hadoopconf.Conf) (Placement, error) {
+	label, err := conf.String("spindle.yarn.executor.nodeLabelExpression")
+	if err != nil {
+		return Placement{}, err
+	}
+	p := Placement{NodeLabel: label}
+	p.PortInNodeName, err = hconf.GetBool("yarn.scheduler.include-port-in-node-name", false)
+	return p, err
 }

@@ -4,12 +4,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
 
 func TestContainerPolicy(t *testing.T) {
-	policy := func(overrides []string, portInName string) ContainerPolicy {
+	type policyRead struct {
+		core.ContainerConfig
+		Placement
+	}
+	policy := func(overrides []string, portInName string) policyRead {
 		t.Helper()
 		conf, err := config.LoadFiles(nil, overrides)
 		if err != nil {
@@ -20,11 +25,15 @@ func TestContainerPolicy(t *testing.T) {
 			hconf.Set("yarn.scheduler.include-port-in-node-name", portInName)
 		}
 		dynamic, _ := conf.Bool("spindle.dynamicAllocation.enabled")
-		c, err := Containers(conf, hconf, 0, dynamic)
+		c, err := containerConfig(conf, 0, dynamic)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c
+		p, err := ContainerPlacement(conf, hconf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return policyRead{c, p}
 	}
 	c := policy(nil, "")
 	if c.Initial[0] != 2 || c.MaxFailures != 4 || c.MaxFailuresPerNode != 2 || c.ExcludeTimeout != time.Hour ||

@@ -15,14 +15,16 @@ import (
 // (spindle.yarn.mode=fine) every stage gets executors its own tasks' size —
 // their cores, their GPUs rounded up to whole ones, their memory or else
 // spindle.executor.memory — so that one task fills one, and a container
-// is asked for per task: stages of one size share a profile.
+// is asked for per task: stages of one size share a profile. Without a
+// job (a session, the simulator) every executor has spindle.executor.*'s
+// shape.
 func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
 	base, err := ExecutorProfile(conf)
 	if err != nil {
 		return nil, nil, err
 	}
 	mode, err := conf.Enum("spindle.yarn.mode")
-	if err != nil || mode != "fine" {
+	if err != nil || mode != "fine" || job == nil {
 		return []scheduler.Profile{base}, nil, err
 	}
 	var profiles []scheduler.Profile

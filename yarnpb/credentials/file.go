@@ -182,3 +182,7 @@ func (c *Credentials) encode(v Version) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// Bytes is c in the default version, as a container launch context's
+// tokens carry it.
+func (c *Credentials) Bytes() ([]byte, error) { return c.encode(DefaultVersion) }

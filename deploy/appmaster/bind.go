@@ -1,4 +1,4 @@
-package deploy
+package appmaster
 
 import (
 	"errors"
@@ -7,11 +7,11 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 )
 
-// amBindHost is where the ApplicationMaster listens, for its executors and
+// bindHost is where the ApplicationMaster listens, for its executors and
 // for its tracking page: spindle.driver.bindAddress, or else the host it
 // advertises to them (NM_HOST), so that its ports are open on the network
 // they reach it by and not on every interface of the node.
-func amBindHost(conf *config.Config) (string, error) {
+func bindHost(conf *config.Config) (string, error) {
 	bind, err := conf.String("spindle.driver.bindAddress")
 	if err != nil || bind != "" {
 		return bind, err

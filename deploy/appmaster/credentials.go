@@ -1,4 +1,4 @@
-package deploy
+package appmaster
 
 import (
 	"context"
@@ -110,11 +110,11 @@ func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, upda
 // executor removes before any task runs).
 func freshCredentials(tokens []credentials.Token, secret []byte) (forTasks, forContainers []byte, err error) {
 	c := &credentials.Credentials{Tokens: tokens}
-	if forTasks, err = credentialBytes(c); err != nil {
+	if forTasks, err = c.Bytes(); err != nil {
 		return nil, nil, err
 	}
 	c.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: secret})
-	forContainers, err = credentialBytes(c)
+	forContainers, err = c.Bytes()
 	return forTasks, forContainers, err
 }
 

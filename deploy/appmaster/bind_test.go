@@ -1,4 +1,4 @@
-package deploy
+package appmaster
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func TestAMBindHost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := amBindHost(conf); got != tc.want || err != nil {
+		if got, err := bindHost(conf); got != tc.want || err != nil {
 			t.Errorf("%v: %q, %v; want %q", tc.conf, got, err, tc.want)
 		}
 	}
@@ -32,7 +32,7 @@ func TestAMBindHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := amBindHost(conf); err == nil {
+	if got, err := bindHost(conf); err == nil {
 		t.Errorf("without NM_HOST: %q, want an error", got)
 	}
 }

@@ -1,0 +1,185 @@
+package appmaster
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/proclog"
+	"github.com/spindle-yarn/spindle/deploy/settings"
+	"github.com/spindle-yarn/spindle/deploy/summary"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// Env is what starts the AM besides its container's working directory
+// and environment: the `spindle am` command line and its output.
+type Env struct {
+	// Session runs a session: jobs come from its clients.
+	Session bool
+	// LogFile, when set, is where the AM logs (the container's
+	// am.stderr), rolling it over by spindle.log.maxBytes and
+	// spindle.log.maxFiles.
+	LogFile string
+	Verbose bool
+	// Stdout gets a job's summary; Stderr the log without LogFile.
+	Stdout, Stderr io.Writer
+}
+
+// Run is the ApplicationMaster process: it runs the application to its
+// end, or until ctx is cancelled (an interrupt, or `spindle kill`'s
+// signal), and says why it failed.
+func Run(ctx context.Context, env Env) error {
+	conf, err := settings.ReadFile(SettingsFile)
+	if err != nil {
+		return err
+	}
+	appID, _ := os.LookupEnv("SPINDLE_APP_ID")
+	log, closeLog, err := openLog(conf, env, appID)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	var job *jobspec.Job // a session's come from its clients
+	if !env.Session {
+		if job, err = loadJob(conf); err != nil {
+			return err
+		}
+	}
+	ccfg, stageProfiles, err := settings.Core(conf, settings.CoreFor{AppID: appID, Job: job, Session: env.Session, Containers: true})
+	if err != nil {
+		return err
+	}
+	// A container's exit status reaches the AM a heartbeat or two after
+	// its executor's connection ends.
+	ccfg.LossReasonWait = 10 * time.Second
+	if job != nil {
+		if notice := settings.UndefinedPoolNotice(conf, job.Pool, ccfg.Scheduler.Pools); notice != "" {
+			log.Warn(notice)
+		}
+	}
+	c, err := readContainer()
+	if err != nil {
+		return err
+	}
+	rm, nodes, err := c.connectRM()
+	if err != nil {
+		return err
+	}
+	defer rm.Close()
+	ctx, end := context.WithCancelCause(ctx)
+	defer end(nil)
+	a, latest, err := appMaster(ctx, conf, appID, c, end, log)
+	if err != nil {
+		return err
+	}
+	if env.Session {
+		if a.SessionSecret, err = c.sessionSecret(); err != nil {
+			return err
+		}
+	}
+	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers = job, ccfg, stageProfiles, rm, nodes
+	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, ccfg.Scheduler.Pools) }
+	a.BeforeUnregister = func(ctx context.Context, f core.Final) {
+		if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
+			removeStagingAfterSuccess(ctx, log, c.hconf, c.user, dir, *latest.Load())
+		}
+	}
+	sum, runErr := am.RunAppMaster(ctx, a)
+	if job != nil {
+		summary.Print(env.Stdout, sum, "<LOG_DIR> of each container")
+		printTimings(env.Stdout, sum, ccfg.Containers.Initial[ccfg.Profiles[0].ID])
+	}
+	return runErr
+}
+
+// openLog is the AM's log, each line naming the application and which
+// attempt this is, from the AM's own container (YARN's CONTAINER_ID): a
+// retried application's attempts each log theirs. The function returned
+// closes its file.
+func openLog(conf *config.Config, env Env, appID string) (logrus.FieldLogger, func(), error) {
+	logger, err := proclog.New(env.Stderr, conf, false, env.Verbose)
+	if err != nil {
+		return nil, nil, err
+	}
+	closeLog := func() {}
+	if env.LogFile != "" {
+		opts, err := settings.LogRolling(conf)
+		if err != nil {
+			return nil, nil, err
+		}
+		file, err := proclog.Container(env.LogFile, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		logger.SetOutput(file)
+		closeLog = func() { file.Close() }
+	}
+	log := logger.WithField("app", appID)
+	if id, err := yarn.ParseContainerID(os.Getenv("CONTAINER_ID")); err == nil {
+		log = log.WithField("attempt", yarn.ApplicationAttemptID(id.GetAppAttemptId()))
+	} else {
+		log.WithError(err).Warn("CONTAINER_ID does not name the AM's container")
+	}
+	return log, closeLog, nil
+}
+
+// loadJob is the job the submitter shipped, with the name and pool its
+// settings give it.
+func loadJob(conf *config.Config) (*jobspec.Job, error) {
+	defaults, err := settings.JobDefaults(conf)
+	if err != nil {
+		return nil, err
+	}
+	job, err := jobspec.Load(JobFile, defaults)
+	if err != nil {
+		return nil, err
+	}
+	return job, settings.OverrideJob(job, conf)
+}
+
+// appMaster settles what the AM needs of its container and settings
+// besides its job and core: where it listens, the executors' launch
+// context and contract, the tokens' refresh, the ACLs and the tracking
+// page's guard. latest holds the freshest delegation tokens.
+func appMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
+	a am.AppMaster, latest *atomic.Pointer[[]credentials.Token], err error) {
+	a = am.AppMaster{Secret: c.secret, Host: c.host, Log: log, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix)}
+	if a.Bind, err = bindHost(conf); err != nil {
+		return a, nil, err
+	}
+	place, err := settings.ContainerPlacement(conf, c.hconf)
+	if err != nil {
+		return a, nil, err
+	}
+	a.NodeLabel, a.PortInNodeName = place.NodeLabel, place.PortInNodeName
+	if a.Executors, err = c.executorLaunchContext(); err != nil {
+		return a, nil, err
+	}
+	if a.Launch, err = settings.ExecutorLaunch(conf, appID); err != nil {
+		return a, nil, err
+	}
+	latest = &atomic.Pointer[[]credentials.Token]{}
+	delegation := c.delegationTokens()
+	latest.Store(&delegation)
+	if a.Credentials, err = credentialsRefresh(ctx, conf, c.hconf, latest, c.secret, end, log); err != nil {
+		return a, nil, err
+	}
+	acls, err := settings.ACLs(conf, c.user)
+	if err != nil {
+		return a, nil, err
+	}
+	a.ClientACL = acls.Check
+	if a.Web, err = webAccess(c.hconf, appID, acls, os.LookupEnv); err != nil {
+		return a, nil, err
+	}
+	return a, latest, nil
+}
