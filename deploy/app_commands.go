@@ -2,9 +2,7 @@ package deploy
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"text/tabwriter"
 	"time"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
-	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
@@ -25,17 +22,6 @@ func applicationArg(c *cli.Context) (*hadoopyarn.ApplicationIdProto, error) {
 		return nil, fmt.Errorf("want one application id (application_<timestamp>_<number>), got %d arguments", c.NArg())
 	}
 	return yarn.ParseApplicationID(c.Args().First())
-}
-
-func report(ctx context.Context, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto) (*hadoopyarn.ApplicationReportProto, error) {
-	rep, err := rm.GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: id})
-	if errors.Is(err, ipc.ErrApplicationNotFound) {
-		return nil, fmt.Errorf("%s: the ResourceManager does not know this application", yarn.ApplicationID(id))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return rep.GetApplicationReport(), nil
 }
 
 // withApplication runs fn on the application the command names, with a
@@ -52,7 +38,7 @@ func withApplication(c *cli.Context, fn func(ctx context.Context, rm *yarn.Appli
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(c.Context, appCommandTimeout)
 	defer cancel()
-	r, err := report(ctx, conn.RM, id)
+	r, err := yarnapp.Report(ctx, conn.RM, id)
 	if err != nil {
 		return err
 	}
@@ -80,45 +66,9 @@ func killCommand() *cli.Command {
 		ArgsUsage: "APP_ID",
 		Action: func(c *cli.Context) error {
 			return withApplication(c, func(ctx context.Context, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto, r *hadoopyarn.ApplicationReportProto) error {
-				return kill(ctx, c.App.Writer, rm, id, r)
+				return yarnapp.Kill(ctx, c.App.Writer, rm, id, r)
 			})
 		},
-	}
-}
-
-// kill asks the RM to kill the application until it says done, then waits
-// for its end state.
-func kill(ctx context.Context, w io.Writer, rm *yarn.ApplicationClient, id *hadoopyarn.ApplicationIdProto, r *hadoopyarn.ApplicationReportProto) error {
-	name := yarn.ApplicationID(id)
-	if yarnapp.Ended(r) {
-		fmt.Fprintf(w, "%s had already ended: %s (%s)\n", name, yarnapp.State(r), yarnapp.FinalStatus(r))
-		return nil
-	}
-	// The RM answers "kill under way" until it has stopped every container.
-	for {
-		resp, err := rm.ForceKillApplication(ctx, &hadoopyarn.KillApplicationRequestProto{ApplicationId: id})
-		if err != nil {
-			return fmt.Errorf("killing %s: %w", name, err)
-		}
-		if resp.GetIsKillCompleted() {
-			break
-		}
-		if err := pause(ctx, 200*time.Millisecond); err != nil {
-			return fmt.Errorf("killing %s: %w", name, err)
-		}
-	}
-	for {
-		r, err := report(ctx, rm, id)
-		if err != nil {
-			return err
-		}
-		if yarnapp.Ended(r) {
-			fmt.Fprintf(w, "%s %s\n", name, yarnapp.State(r))
-			return nil
-		}
-		if err := pause(ctx, 200*time.Millisecond); err != nil {
-			return fmt.Errorf("waiting for %s to end: %w", name, err)
-		}
 	}
 }
 
@@ -160,14 +110,5 @@ func listCommand() *cli.Command {
 			}
 			return tw.Flush()
 		},
-	}
-}
-
-func pause(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
 	}
 }

@@ -131,3 +131,13 @@ func clampProgress(progress float32) float64 {
 	}
 	return p
 }
+
+// pause waits d, or less if ctx ends first.
+func pause(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}

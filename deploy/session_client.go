@@ -109,7 +109,7 @@ func sessionRM(id string, conf *config.Config) (yarnSession, error) {
 
 // report is the session's application report.
 func (y yarnSession) report(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
-	return report(ctx, y.conn.RM, y.id)
+	return yarnapp.Report(ctx, y.conn.RM, y.id)
 }
 
 func (y yarnSession) Close() error {

@@ -40,49 +40,52 @@ func startYarnSession(c *cli.Context, conf *config.Config) error {
 	if name == "" {
 		name = "spindle-session"
 	}
-	secret := wire.NewSecret()
-	app, err := submitYarn(c, conf, log, yarnApp{name: name, sessionSecret: secret})
+	files, err := shippedFiles(c.String("files"))
 	if err != nil {
 		return err
 	}
-	defer app.conn.Close()
-	defer app.stager.Close()
+	secret := wire.NewSecret()
+	app, err := yarnapp.Submit(c.Context, conf, log, yarnapp.App{Name: name, SessionSecret: secret, Files: files}, c.App.Writer)
+	if err != nil {
+		return err
+	}
+	defer app.Close()
 	// Recorded at once: a start interrupted from here on leaves a session
 	// that `spindle session stop` (or `spindle kill`) can end.
-	if _, err := session.Create(app.appID, secret); err != nil {
+	if _, err := session.Create(app.AppID, secret); err != nil {
 		return err
 	}
-	if err := session.Save(session.Record{ID: app.appID, Master: "yarn", Name: name, Started: time.Now()}); err != nil {
+	if err := session.Save(session.Record{ID: app.AppID, Master: "yarn", Name: name, Started: time.Now()}); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "submitted %s\n", app.appID)
+	fmt.Fprintf(c.App.Writer, "submitted %s\n", app.AppID)
 	ctx, cancel := context.WithTimeout(c.Context, sessionStartTimeout)
 	defer cancel()
 	for {
-		r, err := report(ctx, app.rm, app.id)
+		r, err := yarnapp.Report(ctx, app.RM, app.ID)
 		if err == nil {
 			switch r.GetYarnApplicationState() {
 			case hadoopyarn.YarnApplicationStateProto_RUNNING:
 				if r.GetRpcPort() > 0 {
-					fmt.Fprintf(c.App.Writer, "session %s running: clients at %s:%d, tracking URL %s\n", app.appID, r.GetHost(), r.GetRpcPort(), r.GetTrackingUrl())
-					fmt.Fprintf(c.App.Writer, "SESSION=%s\n", app.appID)
+					fmt.Fprintf(c.App.Writer, "session %s running: clients at %s:%d, tracking URL %s\n", app.AppID, r.GetHost(), r.GetRpcPort(), r.GetTrackingUrl())
+					fmt.Fprintf(c.App.Writer, "SESSION=%s\n", app.AppID)
 					return nil
 				}
 			case hadoopyarn.YarnApplicationStateProto_FINISHED, hadoopyarn.YarnApplicationStateProto_FAILED, hadoopyarn.YarnApplicationStateProto_KILLED:
-				session.Remove(app.appID)
-				removeStaged(c.Context, log, app.stager, app.dir)
-				return fmt.Errorf("session %s ended before it took clients: %s (%s): %s", app.appID, yarnapp.State(r), yarnapp.FinalStatus(r), r.GetDiagnostics())
+				session.Remove(app.AppID)
+				app.Unstage(c.Context, log)
+				return fmt.Errorf("session %s ended before it took clients: %s (%s): %s", app.AppID, yarnapp.State(r), yarnapp.FinalStatus(r), r.GetDiagnostics())
 			}
 		}
 		select {
 		case <-ctx.Done():
 			if c.Context.Err() != nil {
-				err := killInterrupted(c.App.Writer, app.rm, app.id)
-				session.Remove(app.appID)
-				removeStaged(c.Context, log, app.stager, app.dir)
+				err := yarnapp.KillInterrupted(c.App.Writer, app.RM, app.ID)
+				session.Remove(app.AppID)
+				app.Unstage(c.Context, log)
 				return err
 			}
-			return fmt.Errorf("session %s did not take clients within %v; end it with spindle session stop %s, or spindle kill %s", app.appID, sessionStartTimeout, app.appID, app.appID)
+			return fmt.Errorf("session %s did not take clients within %v; end it with spindle session stop %s, or spindle kill %s", app.AppID, sessionStartTimeout, app.AppID, app.AppID)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}

@@ -95,12 +95,12 @@ func (c container) delegationTokens() []credentials.Token {
 // AM's alone).
 func (c container) executorLaunchContext() (*hadoopyarn.ContainerLaunchContextProto, error) {
 	launch := &hadoopyarn.ContainerLaunchContextProto{}
-	raw, err := os.ReadFile(ExecutorFiles)
+	raw, err := os.ReadFile(yarnapp.ExecutorFiles)
 	if err == nil {
 		err = proto.Unmarshal(raw, launch)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", ExecutorFiles, err)
+		return nil, fmt.Errorf("reading %s: %w", yarnapp.ExecutorFiles, err)
 	}
 	creds := &credentials.Credentials{}
 	creds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: c.secret})

@@ -16,6 +16,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/proclog"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/summary"
+	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
@@ -38,7 +39,7 @@ type Env struct {
 // end, or until ctx is cancelled (an interrupt, or `spindle kill`'s
 // signal), and says why it failed.
 func Run(ctx context.Context, env Env) error {
-	conf, err := settings.ReadFile(SettingsFile)
+	conf, err := settings.ReadFile(yarnapp.SettingsFile)
 	if err != nil {
 		return err
 	}
@@ -139,7 +140,7 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	job, err := jobspec.Load(JobFile, defaults)
+	job, err := jobspec.Load(yarnapp.JobFile, defaults)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package deploy
+package yarnapp
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
-	"github.com/spindle-yarn/spindle/deploy/appmaster"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
@@ -57,7 +56,7 @@ func (c *interruptAt) Err() error {
 func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 	src := t.TempDir()
 	var files []staging.File
-	for _, name := range []string{"spindle", appmaster.JobFile, appmaster.SettingsFile, "files.data.bin"} {
+	for _, name := range []string{"spindle", JobFile, SettingsFile, "files.data.bin"} {
 		p := filepath.Join(src, name)
 		// Several reads, so several checks, per file.
 		if err := os.WriteFile(p, bytes.Repeat([]byte{'x'}, 100<<10), 0o644); err != nil {

@@ -1,6 +1,7 @@
-package appmaster
+package yarnapp
 
-// Files the submitter ships to the ApplicationMaster's working directory.
+// Files the submitter ships to the ApplicationMaster's working directory,
+// where deploy/appmaster reads them.
 const (
 	JobFile       = "job.yaml"
 	SettingsFile  = "spindle.conf"
