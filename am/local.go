@@ -12,17 +12,17 @@ import (
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/local"
-	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // Local is local mode's driver program: the same loop and core as the
 // ApplicationMaster, with a fixed set of executor processes on this
 // machine instead of containers.
 type Local struct {
-	AppID     string
-	Job       *jobspec.Job
-	Scheduler scheduler.Config
-	Profile   scheduler.Profile
+	Job *jobspec.Job
+	// Core is the core's configuration (deploy/settings.Core): its AppID
+	// names the application, its first profile every executor; Session
+	// is set here from Clients.
+	Core core.Config
 	// GPUs gives each executor, in order, its GPU addresses: one
 	// executor per entry.
 	GPUs [][]string
@@ -34,22 +34,22 @@ type Local struct {
 	// (wire.Listen with the session's secret) and submit its jobs.
 	Clients    *wire.Listener
 	PoolNotice func(pool string) string
-	// Limits bound what a session's clients may queue.
-	Limits core.SessionLimits
 }
 
 // RunLocal runs the job to its end, or until ctx is cancelled. It ends
 // unsuccessfully, saying so, once every executor has exited. A session
 // runs until a client stops it, or ctx is cancelled.
 func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
+	if len(l.Core.Profiles) == 0 {
+		return core.Summary{}, errors.New("local mode needs an executor profile")
+	}
 	ln, err := wire.Listen("tcp", "127.0.0.1:0", l.Launcher.Secret)
 	if err != nil {
 		return core.Summary{}, err
 	}
 	defer ln.Close() // Run closes it too; this covers the ways out before
-	driver, err := New(Config{Core: core.Config{AppID: l.AppID, Scheduler: l.Scheduler, Profiles: []scheduler.Profile{l.Profile}, Session: l.Clients != nil,
-		Limits: l.Limits},
-		Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice})
+	l.Core.Session = l.Clients != nil
+	driver, err := New(Config{Core: l.Core, Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice})
 	if err != nil {
 		return core.Summary{}, err
 	}
@@ -58,7 +58,7 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 			return core.Summary{}, err
 		}
 	}
-	l.Launcher.DriverAddr, l.Launcher.AppID = driver.Addr(), l.AppID
+	l.Launcher.DriverAddr, l.Launcher.AppID = driver.Addr(), l.Core.AppID
 	launcher, err := local.New(l.Launcher)
 	if err != nil {
 		return core.Summary{}, err
@@ -69,7 +69,7 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 	defer cancel(nil)
 	var procs []*local.Process
 	for i, gpus := range l.GPUs {
-		p, err := launcher.Start(local.Executor{ID: fmt.Sprintf("exec-%d", i+1), Cores: l.Profile.Cores, GPUs: gpus})
+		p, err := launcher.Start(local.Executor{ID: fmt.Sprintf("exec-%d", i+1), Cores: l.Core.Profiles[0].Cores, GPUs: gpus})
 		if err != nil {
 			return core.Summary{}, err
 		}

@@ -8,15 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/deploy/config"
-	"github.com/spindle-yarn/spindle/deploy/proclog"
+	"github.com/spindle-yarn/spindle/deploy/localmode"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -54,7 +52,9 @@ func sessionCommand() *cli.Command {
 				Name:   "serve",
 				Usage:  "internal: a local session's driver (started by spindle session start)",
 				Hidden: true,
-				Action: runSessionServe,
+				Action: func(c *cli.Context) error {
+					return localmode.Serve(c.Context, localmode.ServeEnv{ID: c.Args().First(), Verbose: c.Bool("verbose"), Stderr: c.App.ErrWriter})
+				},
 			},
 		},
 	}
@@ -93,15 +93,11 @@ func runSessionStart(c *cli.Context) error {
 	return startLocalSession(c, conf)
 }
 
-// localSessionSettings is the file in a local session's state directory
-// that hands its driver the starter's settings.
-const localSessionSettings = "spindle.conf"
-
 // startLocalSession starts a local session's driver in the background, a
 // process of its own that outlives this command (and the terminal), and
 // returns once it takes clients.
 func startLocalSession(c *cli.Context, conf *config.Config) error {
-	id := newLocalAppID()
+	id := localmode.NewAppID()
 	dir, err := session.Create(id, wire.NewSecret())
 	if err != nil {
 		return err
@@ -112,7 +108,7 @@ func startLocalSession(c *cli.Context, conf *config.Config) error {
 			session.Remove(id)
 		}
 	}()
-	if err := settings.WriteFile(filepath.Join(dir, localSessionSettings), conf, nil); err != nil {
+	if err := settings.WriteFile(filepath.Join(dir, localmode.SessionSettings), conf, nil); err != nil {
 		return err
 	}
 	self, err := os.Executable()
@@ -160,79 +156,4 @@ func startLocalSession(c *cli.Context, conf *config.Config) error {
 			return errors.New("the session's driver did not take clients within 30s")
 		}
 	}
-}
-
-// runSessionServe is a local session's driver: it runs until a client
-// stops it (or a signal does), then forgets the session.
-func runSessionServe(c *cli.Context) error {
-	id := c.Args().First()
-	dir, err := session.Dir(id)
-	if err != nil {
-		return err
-	}
-	defer session.Remove(id)
-	conf, err := config.LoadFiles([]string{filepath.Join(dir, localSessionSettings)}, nil)
-	if err != nil {
-		return err
-	}
-	secret, err := session.Secret(id)
-	if err != nil {
-		return err
-	}
-	master, err := conf.Master()
-	if err != nil {
-		return err
-	}
-	cores, err := conf.Int("spindle.executor.cores")
-	if err != nil {
-		return err
-	}
-	log, err := logger(c, conf, false)
-	if err != nil {
-		return err
-	}
-	l, appDir, err := localApp(c, conf, log, id, master.LocalExecutors(runtime.NumCPU(), cores))
-	if err != nil {
-		return err
-	}
-	defer appDir.Close()
-	// The driver's own log lives with the task logs, outliving the
-	// session's record, and rolls over (spindle.log.maxBytes).
-	logFile, err := proclog.Rolling(conf, filepath.Join(appDir.Path, "driver.log"))
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	log.SetOutput(logFile)
-	// Clients come through a Unix socket in the session's directory,
-	// which only its owner can enter, and the kernel names each peer's
-	// user: nobody else can so much as start a handshake.
-	socket, err := session.SocketPath(id)
-	if err != nil {
-		return err
-	}
-	clients, err := wire.Listen("unix", socket, secret, wire.OnlyUID(os.Geteuid()))
-	if err != nil {
-		return err
-	}
-	defer clients.Close()
-	l.Clients = clients
-	if l.Limits, err = settings.SessionLimits(conf); err != nil {
-		return err
-	}
-	l.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, l.Scheduler.Pools) }
-	name, _ := conf.String("spindle.app.name")
-	masterSetting, _ := conf.String("spindle.master")
-	if err := session.Save(session.Record{ID: id, Master: masterSetting, Name: name, Socket: socket, PID: os.Getpid(),
-		Log: logFile.Name(), Started: time.Now()}); err != nil {
-		return err
-	}
-	// From here on the starter has returned: what this process says on
-	// standard error (a crash) goes to driver.log, not serve.out, which
-	// is removed with the session's record.
-	if err := logFile.Stderr(); err != nil {
-		log.WithError(err).Warn("a crash would not be in driver.log")
-	}
-	_, err = am.RunLocal(c.Context, l)
-	return err
 }

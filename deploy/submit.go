@@ -1,15 +1,12 @@
 package deploy
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -17,11 +14,9 @@ import (
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/localmode"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/summary"
-	"github.com/spindle-yarn/spindle/executor"
-	"github.com/spindle-yarn/spindle/executor/wire"
-	"github.com/spindle-yarn/spindle/launcher/local"
 )
 
 // flagKeys are the submit flags that stand for configuration keys; a flag
@@ -185,13 +180,12 @@ func loadJob(c *cli.Context, conf *config.Config) (loadedJob, error) {
 
 // runLocal runs job on n executor processes on this machine.
 func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobspec.Job, n int) error {
-	appID := newLocalAppID()
-	l, appDir, err := localApp(c, conf, log, appID, n)
+	l, appDir, err := localmode.App(conf, log, localmode.Options{AppID: localmode.NewAppID(), Executors: n, Verbose: c.Bool("verbose")})
 	if err != nil {
 		return err
 	}
 	defer appDir.Close()
-	if notice := settings.UndefinedPoolNotice(conf, job.Pool, l.Scheduler.Pools); notice != "" {
+	if notice := settings.UndefinedPoolNotice(conf, job.Pool, l.Core.Scheduler.Pools); notice != "" {
 		fmt.Fprintln(c.App.ErrWriter, "spindle: "+notice)
 	}
 	files, err := shippedFiles(c.String("files"))
@@ -213,61 +207,4 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 		return fmt.Errorf("job %s failed: %s", sum.Job, sum.Reason)
 	}
 	return nil
-}
-
-// newLocalAppID names a local application: local-<unix time>-<6 hex>.
-func newLocalAppID() string {
-	suffix := make([]byte, 3)
-	rand.Read(suffix)
-	return fmt.Sprintf("local-%d-%s", time.Now().Unix(), hex.EncodeToString(suffix))
-}
-
-// localApp settles local mode's driver for application appID on n
-// executors from conf: their profile and GPUs, the scheduler, the
-// application's directory (which the caller closes) and the executors'
-// secret and logs. The caller adds the job, or the session's clients.
-func localApp(c *cli.Context, conf *config.Config, log *logrus.Logger, appID string, n int) (am.Local, *local.AppDir, error) {
-	profile, err := settings.ExecutorProfile(conf)
-	if err != nil {
-		return am.Local{}, nil, err
-	}
-	schedCfg, err := settings.Scheduler(conf)
-	if err != nil {
-		return am.Local{}, nil, err
-	}
-	s := settings.Read(conf)
-	workerGPUs, err := executor.WorkerGPUs(executor.WorkerSources{
-		ResourcesFile:   s.String("spindle.worker.resourcesFile"),
-		DiscoveryScript: s.String("spindle.worker.resource.gpu.discoveryScript"),
-		Addresses:       s.String("spindle.worker.resource.gpu.addresses"),
-	})
-	logCap := s.Bytes("spindle.task.log.maxBytes")
-	rolling, rollErr := settings.LogRolling(conf)
-	taskLogs, taskLogsErr := settings.TaskLogs(conf)
-	// Executors log to their executor.log, not the terminal: at the level
-	// set, not the terminal's quiet one.
-	execLevel := s.Enum("spindle.log.level")
-	if s.Err() != nil {
-		return am.Local{}, nil, s.Err()
-	}
-	if err != nil {
-		return am.Local{}, nil, err
-	}
-	if err := errors.Join(rollErr, taskLogsErr); err != nil {
-		return am.Local{}, nil, err
-	}
-	if c.Bool("verbose") {
-		execLevel = "debug"
-	}
-	split, err := executor.SplitDisjoint(workerGPUs, n, profile.GPUs)
-	if err != nil {
-		return am.Local{}, nil, err
-	}
-	appDir, err := localAppDir(log, conf, appID)
-	if err != nil {
-		return am.Local{}, nil, err
-	}
-	return am.Local{AppID: appID, Scheduler: schedCfg, Profile: profile, GPUs: split, Log: log.WithField("app", appID),
-		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: appDir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
-			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs}}, appDir, nil
 }

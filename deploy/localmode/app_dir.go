@@ -1,4 +1,4 @@
-package deploy
+package localmode
 
 import (
 	"os"
@@ -10,11 +10,11 @@ import (
 	"github.com/spindle-yarn/spindle/launcher/local"
 )
 
-// localAppDir makes a local application's directory (its executors'
+// appDir makes a local application's directory (its executors'
 // working directories and task logs) in this user's private directory
 // under TMPDIR, first removing ended applications' directories older than
 // spindle.worker.cleanup.appDataTtl.
-func localAppDir(log logrus.FieldLogger, conf *config.Config, appID string) (*local.AppDir, error) {
+func appDir(log logrus.FieldLogger, conf *config.Config, appID string) (*local.AppDir, error) {
 	ttl, err := conf.Duration("spindle.worker.cleanup.appDataTtl")
 	if err != nil {
 		return nil, err
