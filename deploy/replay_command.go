@@ -67,7 +67,7 @@ func runReplay(c *cli.Context) error {
 		reqs[i] = &wire.SubmitJob{Spec: spec, Source: fmt.Sprintf("%s, job %s", path, j.Name), Follow: true}
 	}
 	id := c.String("session")
-	client, _, err := sessionClient(c.Context, id, nil)
+	client, _, err := findSession(c.Context, id, nil)
 	if err != nil {
 		return err
 	}

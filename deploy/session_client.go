@@ -1,15 +1,10 @@
 package deploy
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"net"
-	"os"
 	"strconv"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -18,103 +13,23 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
-	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor/wire"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
-	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
-// sessionClient finds session id from the user's record of it: a local
-// session's socket is in the record, a YARN session's address in its
-// application report (the AM's host and RPC port), which the RM gives a
-// user logged in as conf says (nil: as the defaults file says).
-func sessionClient(ctx context.Context, id string, conf *config.Config) (session.Client, session.Record, error) {
-	r, secret, err := session.Load(id)
-	if err != nil {
-		return session.Client{}, r, err
-	}
-	if !r.Yarn() {
-		if r.PID > 0 && exited(r.PID) {
-			session.Remove(id)
-			return session.Client{}, r, fmt.Errorf("session %s is gone: its driver (pid %d) is not running; its record is removed", id, r.PID)
-		}
-		return session.Client{Network: "unix", Addr: r.Socket, Secret: secret}, r, nil
-	}
-	rm, err := sessionRM(id, conf)
-	if err != nil {
-		return session.Client{}, r, err
-	}
-	defer rm.Close()
-	report, err := rm.report(ctx)
-	if err != nil {
-		return session.Client{}, r, err
-	}
-	if s := report.GetYarnApplicationState(); s != hadoopyarn.YarnApplicationStateProto_RUNNING {
-		why := ""
-		if d := report.GetDiagnostics(); d != "" && d != yarnapp.Unavailable {
-			why = ": " + d
-		}
-		return session.Client{}, r, fmt.Errorf("session %s is not running: its application is %s (%s)%s", id, yarnapp.State(report), yarnapp.FinalStatus(report), why)
-	}
-	// The RM shows a running application's tracking URL to every user
-	// who may view it; to others, a summary with Unavailable in its place
-	// and no AM address or client token (RMAppImpl's report without
-	// access).
-	if report.GetTrackingUrl() == yarnapp.Unavailable {
-		return session.Client{}, r, fmt.Errorf("session %s: the ResourceManager shows %s only its summary: the application's ACLs do not let this user view it "+
-			"(its owner lists who may in spindle.ui.view.acls, with spindle.acls.enable)", id, rm.conn.User)
-	}
-	if report.GetRpcPort() <= 0 {
-		return session.Client{}, r, fmt.Errorf("session %s: its application master has not said where it takes clients yet", id)
-	}
-	client := session.Client{Addr: net.JoinHostPort(report.GetHost(), strconv.Itoa(int(report.GetRpcPort()))), Secret: secret}
-	// On a secure cluster the RM hands a client-to-AM token to those the
-	// application's ACLs let view it; the session wants it.
-	if t := report.GetClientToAmToken(); t != nil {
-		client.Token = &wire.ClientToken{Identifier: t.GetIdentifier(), Password: t.GetPassword()}
-	}
-	return client, r, nil
-}
-
-// yarnSession reaches a YARN session's application through the RM: one
-// connection, for as many reports as its user wants.
-type yarnSession struct {
-	conn *yarnapp.Connection
-	id   *hadoopyarn.ApplicationIdProto
-}
-
-// sessionRM connects to the RM of YARN session id, logged in as conf
+// findSession finds session id for a client that logs in to YARN as conf
 // says (nil: as the defaults file says).
-func sessionRM(id string, conf *config.Config) (yarnSession, error) {
-	appID, err := yarn.ParseApplicationID(id)
-	if err != nil {
-		return yarnSession{}, err
-	}
-	var login kerberos.Login
+func findSession(ctx context.Context, id string, conf *config.Config) (session.Client, session.Record, error) {
+	return session.Find(ctx, id, func() (kerberos.Login, error) { return sessionLogin(conf) })
+}
+
+// sessionLogin is how a session's client logs in to YARN: as conf says
+// (nil: as the defaults file says).
+func sessionLogin(conf *config.Config) (kerberos.Login, error) {
 	if conf == nil {
-		login, err = defaultsLogin()
-	} else {
-		login, err = settings.KerberosLogin(conf)
+		return defaultsLogin()
 	}
-	if err != nil {
-		return yarnSession{}, err
-	}
-	conn, err := yarnapp.Connect(login)
-	if err != nil {
-		return yarnSession{}, err
-	}
-	return yarnSession{conn, appID}, nil
-}
-
-// report is the session's application report.
-func (y yarnSession) report(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
-	return yarnapp.Report(ctx, y.conn.RM, y.id)
-}
-
-func (y yarnSession) Close() error {
-	y.conn.Close()
-	return nil
+	return settings.KerberosLogin(conf)
 }
 
 func jobsCommand() *cli.Command {
@@ -126,7 +41,7 @@ func jobsCommand() *cli.Command {
 			if c.NArg() != 1 {
 				return errors.New("want the session's id: spindle jobs SESSION")
 			}
-			client, _, err := sessionClient(c.Context, c.Args().First(), nil)
+			client, _, err := findSession(c.Context, c.Args().First(), nil)
 			if err != nil {
 				return err
 			}
@@ -164,7 +79,7 @@ func cancelCommand() *cli.Command {
 			if err != nil || job < 0 {
 				return fmt.Errorf("%q is not a job id: want the number spindle jobs lists", c.Args().Get(1))
 			}
-			client, _, err := sessionClient(c.Context, c.Args().First(), nil)
+			client, _, err := findSession(c.Context, c.Args().First(), nil)
 			if err != nil {
 				return err
 			}
@@ -183,7 +98,7 @@ func runSessionStop(c *cli.Context) error {
 		return errors.New("want the session's id: spindle session stop SESSION")
 	}
 	id := c.Args().First()
-	client, r, err := sessionClient(c.Context, id, nil)
+	client, r, err := findSession(c.Context, id, nil)
 	if err != nil {
 		return err
 	}
@@ -198,17 +113,19 @@ func runSessionStop(c *cli.Context) error {
 	}
 	// Wait for it to be over: its executors gone, and on YARN the
 	// application finished.
-	var rm *yarnSession
+	var rm *session.YarnApp
 	if r.Yarn() {
-		y, err := sessionRM(id, nil)
+		login, err := sessionLogin(nil)
 		if err != nil {
 			return err
 		}
-		defer y.Close()
-		rm = &y
+		if rm, err = session.ConnectRM(id, login); err != nil {
+			return err
+		}
+		defer rm.Close()
 	}
 	for deadline := time.Now().Add(2 * time.Minute); ; {
-		over, state, err := sessionOver(c.Context, r, rm)
+		over, state, err := session.Over(c.Context, r, rm)
 		if err != nil {
 			return err
 		}
@@ -226,52 +143,6 @@ func runSessionStop(c *cli.Context) error {
 		case <-c.Context.Done():
 			return context.Cause(c.Context)
 		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
-// sessionOver says whether a stopped session has ended: a local one's
-// driver has exited; a YARN one's application (rm reaches it) has
-// finished, with its state and final status, as " (FINISHED, SUCCEEDED)".
-func sessionOver(ctx context.Context, r session.Record, rm *yarnSession) (bool, string, error) {
-	if rm == nil {
-		return exited(r.PID), "", nil
-	}
-	report, err := rm.report(ctx)
-	if err != nil {
-		return false, "", err
-	}
-	switch report.GetYarnApplicationState() {
-	case hadoopyarn.YarnApplicationStateProto_FINISHED, hadoopyarn.YarnApplicationStateProto_FAILED, hadoopyarn.YarnApplicationStateProto_KILLED:
-		return true, fmt.Sprintf(" (%s, %s)", yarnapp.State(report), yarnapp.FinalStatus(report)), nil
-	}
-	return false, "", nil
-}
-
-// exited says whether process pid has ended: it is gone, or a zombie
-// nobody has reaped yet (a background driver's parent is long gone).
-func exited(pid int) bool {
-	if syscall.Kill(pid, 0) == syscall.ESRCH {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, fs.ErrNotExist)
-	}
-	// pid (comm) state ...: comm may hold spaces and parentheses.
-	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-	return len(rest) > 1 && (rest[1] == 'Z' || rest[1] == 'X')
-}
-
-// exitedWithin waits up to d for process pid to end, as a connection it
-// held ends a moment before its exit shows.
-func exitedWithin(pid int, d time.Duration) bool {
-	for deadline := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
-		if exited(pid) {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
 		}
 	}
 }

@@ -128,7 +128,7 @@ func (s *sessionSubmit) run(base context.Context) error {
 		}
 	}()
 	var sub *session.Submission
-	client, r, err := sessionClient(giveUp, s.id, s.conf)
+	client, r, err := findSession(giveUp, s.id, s.conf)
 	if err != nil {
 		err = fmt.Errorf("%w: %w", session.ErrNotSent, err)
 	} else {
@@ -283,7 +283,7 @@ func (s *sessionSubmit) lost(r session.Record, sub *session.Submission, err erro
 	if !errors.Is(err, session.ErrLost) {
 		return err
 	}
-	if !r.Yarn() && r.PID > 0 && exitedWithin(r.PID, time.Second) {
+	if !r.Yarn() && r.PID > 0 && session.ExitedWithin(r.PID, time.Second) {
 		return fmt.Errorf("session %s ended before job %d did: its driver (pid %d) has exited (its log: %s)", s.id, sub.JobID, r.PID, r.Log)
 	}
 	return fmt.Errorf("the connection to session %s ended before job %d did; the job may still run (spindle jobs %s tells): %w", s.id, sub.JobID, s.id, err)

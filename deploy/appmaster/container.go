@@ -7,7 +7,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
@@ -54,7 +53,7 @@ func readContainer() (container, error) {
 
 // sessionSecret is the secret a session's clients prove they hold.
 func (c container) sessionSecret() ([]byte, error) {
-	s, ok := c.creds.FindSecret(session.SecretAlias)
+	s, ok := c.creds.FindSecret(yarnapp.SessionSecretAlias)
 	if !ok {
 		return nil, errors.New("the container's credentials hold no session secret")
 	}

@@ -29,10 +29,6 @@ type Record struct {
 // Yarn says whether the session runs on YARN.
 func (r Record) Yarn() bool { return r.Master == "yarn" }
 
-// SecretAlias names a YARN session's secret in its ApplicationMaster's
-// credentials.
-const SecretAlias = "spindle.session.secret"
-
 // Files of a session's directory.
 const (
 	secretFile = "secret"

@@ -11,7 +11,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/executor"
@@ -85,7 +84,7 @@ func (s *submission) amCredentials(ctx context.Context) ([]byte, error) {
 	creds := &credentials.Credentials{}
 	creds.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: wire.NewSecret()})
 	if s.app.SessionSecret != nil {
-		creds.AddSecret(credentials.Secret{Alias: session.SecretAlias, Value: s.app.SessionSecret})
+		creds.AddSecret(credentials.Secret{Alias: SessionSecretAlias, Value: s.app.SessionSecret})
 	}
 	if s.conn.Identity != nil {
 		others, err := s.conf.String("spindle.kerberos.access.hadoopFileSystems")

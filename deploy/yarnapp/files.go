@@ -14,3 +14,7 @@ const (
 	Krb5Conf = "krb5.conf"
 	Keytab   = "spindle.keytab"
 )
+
+// SessionSecretAlias names a YARN session's secret in its
+// ApplicationMaster's credentials.
+const SessionSecretAlias = "spindle.session.secret"
