@@ -21,6 +21,7 @@ import (
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/nodemanager"
 	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
@@ -58,13 +59,17 @@ type AppMaster struct {
 	NodeLabel      string
 	PortInNodeName bool
 	// BeforeUnregister runs once the job has ended, before the AM
-	// unregisters (removing the staged files, say): whoever follows the
-	// application then finds nothing left once it has ended.
-	BeforeUnregister func(ctx context.Context, f core.Final)
-	// Credentials, when set, runs while the application does, keeping its
-	// delegation tokens fresh: it calls update with new credentials files
-	// (Driver.UpdateCredentials) and returns when ctx ends.
-	Credentials func(ctx context.Context, update func(forTasks, forContainers []byte))
+	// unregisters (removing the staged files, say), with the freshest
+	// delegation tokens: whoever follows the application then finds
+	// nothing left once it has ended.
+	BeforeUnregister func(ctx context.Context, f core.Final, tokens []credentials.Token)
+	// Tokens are the application's delegation tokens as it started (its
+	// executors' launch context holds them too).
+	Tokens []credentials.Token
+	// RefreshTokens, when set, runs while the application does, keeping
+	// its delegation tokens fresh: it hands fresh ones to the loop
+	// (Driver.UpdateTokens), which owns them, and returns when ctx ends.
+	RefreshTokens func(ctx context.Context, fresh func([]credentials.Token))
 	// ClientACL says whether client (the principal the RM authenticated)
 	// may view the session, or modify it. On a secure cluster, where the
 	// RM gives the AM a client-to-AM master key, a session admits only
@@ -136,7 +141,7 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	// executor's log is its stderr file, which it rolls over itself.
 	logDir := strings.Join(executor.Launch{LogDir: "<LOG_DIR>", LogFile: "<LOG_DIR>/executor.stderr"}.Environ(), " ")
 	launch.Command = []string{logDir + " ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
-	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, launch, 8), NodeLabel: a.NodeLabel, PortInNodeName: a.PortInNodeName,
+	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, launch, 8), NodeLabel: a.NodeLabel, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens,
 		Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 			return err
@@ -156,10 +161,10 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	if err != nil {
 		return core.Summary{}, err
 	}
-	if a.Credentials != nil {
+	if a.RefreshTokens != nil {
 		cctx, stop := context.WithCancel(ctx)
 		defer stop()
-		go a.Credentials(cctx, driver.UpdateCredentials)
+		go a.RefreshTokens(cctx, driver.UpdateTokens)
 	}
 	page := TrackingHandler(driver)
 	if a.Web != nil {
@@ -176,7 +181,7 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
 	if a.BeforeUnregister != nil {
-		a.BeforeUnregister(fctx, final)
+		a.BeforeUnregister(fctx, final, driver.Tokens())
 	}
 	status := hadoopyarn.FinalApplicationStatusProto_APP_FAILED
 	if final.Succeeded {

@@ -2,32 +2,42 @@ package am
 
 import (
 	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
 
 // freshCredentials carries delegation tokens fetched while the
-// application runs: forTasks (tokens only) to every executor, and
-// forContainers (the tokens and the application secret) into the launch
-// context of executors started from now on.
+// application runs, from the goroutine that fetched them to the loop,
+// which owns them from then on.
 type freshCredentials struct {
-	forTasks, forContainers []byte
+	tokens []credentials.Token
 }
 
-// UpdateCredentials hands the loop fresh delegation tokens, as credentials
-// files: forTasks holds tokens only, for the tasks of running executors;
-// forContainers adds the application secret, for new containers. An
-// executor that registers later gets forTasks too, since its container may
-// have started with the old ones.
-func (d *Driver) UpdateCredentials(forTasks, forContainers []byte) {
-	d.send(freshCredentials{forTasks: forTasks, forContainers: forContainers})
+// UpdateTokens hands the loop fresh delegation tokens. The loop passes
+// them, as a credentials file, to the tasks of every executor, to
+// executors that register later (their containers may have started with
+// the old ones), and into the launch context of containers started from
+// now on; Tokens then has them.
+func (d *Driver) UpdateTokens(tokens []credentials.Token) {
+	d.send(freshCredentials{tokens: tokens})
 }
+
+// Tokens are the application's freshest delegation tokens: YARN.Tokens,
+// or the last UpdateTokens brought. Only once Run has returned: until
+// then the loop owns them.
+func (d *Driver) Tokens() []credentials.Token { return d.tokens }
 
 func (d *Driver) updateCredentials(ev freshCredentials) {
-	d.credentials = ev.forTasks
-	if d.rm != nil {
-		d.rm.y.Launcher.SetTokens(ev.forContainers)
+	file, err := (&credentials.Credentials{Tokens: ev.tokens}).Bytes()
+	if err == nil && d.rm != nil {
+		err = d.rm.y.Launcher.SetTokens(ev.tokens)
 	}
+	if err != nil {
+		d.log.WithError(err).Error("the fresh delegation tokens cannot be passed on: the executors keep the old ones")
+		return
+	}
+	d.tokens, d.credentials = ev.tokens, file
 	for _, conn := range d.conns {
-		conn.Send(credentialsMessage(ev.forTasks))
+		conn.Send(credentialsMessage(file))
 	}
 	d.log.WithField("executors", len(d.conns)).Info("sent fresh delegation tokens to the executors")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
 
 // Config configures a driver.
@@ -62,8 +63,10 @@ type Driver struct {
 	// clients counts the goroutines serving them.
 	followers []*follower
 	clients   sync.WaitGroup
-	// credentials are the freshest tasks' tokens (UpdateCredentials);
-	// nil until the first.
+	// tokens are the application's freshest delegation tokens
+	// (YARN.Tokens, then UpdateTokens'), credentials the file of them
+	// the executors' tasks get: nil until the first update.
+	tokens      []credentials.Token
 	credentials []byte
 }
 
@@ -118,6 +121,7 @@ func New(cfg Config) (*Driver, error) {
 		conns: map[scheduler.ExecutorID]*wire.Conn{}}
 	if cfg.YARN != nil {
 		d.rm = newRMState(cfg.YARN)
+		d.tokens = cfg.YARN.Tokens
 	}
 	return d, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/launcher/nodemanager"
 	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
@@ -31,6 +32,9 @@ type YARN struct {
 	// (yarn.scheduler.include-port-in-node-name), so that is what the
 	// blacklist takes; otherwise it takes hosts.
 	PortInNodeName bool
+	// Tokens are the application's delegation tokens as it started; the
+	// loop owns them and their fresher replacements (Driver.UpdateTokens).
+	Tokens []credentials.Token
 }
 
 // rmState is the loop's side of the AMRM conversation: what the protocol

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -12,7 +11,6 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
-	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
@@ -51,21 +49,17 @@ func earliestDue(tokens []credentials.Token, interval time.Duration, ratio float
 
 // tokenRefresh keeps a long-running application's delegation tokens
 // fresh: logged in from the keytab its submitter shipped, it fetches new
-// ones when the current are due and hands them to update, which passes
-// them on to the executors. It returns when ctx ends.
+// ones when the current are due and hands them to fresh, the AM's loop,
+// which owns them from then on. It returns when ctx ends.
 type tokenRefresh struct {
 	hconf  *hadoopconf.Conf
 	login  kerberos.Login
 	ratio  float64
 	others string // spindle.kerberos.access.hadoopFileSystems
-	secret []byte // the application secret, for new containers' credentials
 	log    logrus.FieldLogger
-	// latest holds the freshest tokens, for the AM's own use of HDFS
-	// (removing the staging directory at the end).
-	latest *atomic.Pointer[[]credentials.Token]
 }
 
-func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, update func(forTasks, forContainers []byte)) {
+func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, fresh func([]credentials.Token)) {
 	id, err := kerberos.LogIn(r.login, os.LookupEnv)
 	if err != nil {
 		r.log.WithError(err).Error("cannot log in with the shipped keytab: the delegation tokens will not be refreshed")
@@ -94,28 +88,9 @@ func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, upda
 			}
 			tokens, err = yarnapp.DelegationTokens(ctx, r.hconf, id, r.others)
 		}
-		forTasks, forContainers, err := freshCredentials(tokens, r.secret)
-		if err != nil {
-			r.log.WithError(err).Error("writing the fresh tokens")
-			return
-		}
-		update(forTasks, forContainers)
+		fresh(tokens)
 		current = tokens
-		r.latest.Store(&tokens)
 	}
-}
-
-// freshCredentials are tokens as the executors' tasks get them (tokens
-// only) and as new containers do (with the application secret, which the
-// executor removes before any task runs).
-func freshCredentials(tokens []credentials.Token, secret []byte) (forTasks, forContainers []byte, err error) {
-	c := &credentials.Credentials{Tokens: tokens}
-	if forTasks, err = c.Bytes(); err != nil {
-		return nil, nil, err
-	}
-	c.AddSecret(credentials.Secret{Alias: executor.SecretAlias, Value: secret})
-	forContainers, err = c.Bytes()
-	return forTasks, forContainers, err
 }
 
 // endBeforeExpiry ends an application that cannot refresh its tokens (no
@@ -148,12 +123,11 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 
 // credentialsRefresh settles how the AM keeps its delegation tokens
 // working on a Kerberos cluster: refreshed from a shipped keytab (the
-// function it returns, for am.AppMaster.Credentials), or, without one, by
+// function it returns, for am.AppMaster.RefreshTokens), or, without one, by
 // ending the application before they expire (started here, with end).
 // Without Kerberos there is nothing to do.
-func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopconf.Conf, latest *atomic.Pointer[[]credentials.Token], secret []byte,
-	end context.CancelCauseFunc, log logrus.FieldLogger) (func(context.Context, func(forTasks, forContainers []byte)), error) {
-	tokens := *latest.Load()
+func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopconf.Conf, tokens []credentials.Token,
+	end context.CancelCauseFunc, log logrus.FieldLogger) (func(context.Context, func([]credentials.Token)), error) {
 	if method, err := hconf.Authentication(); err != nil || method != hadoopconf.AuthKerberos || len(tokens) == 0 {
 		return nil, err
 	}
@@ -167,6 +141,6 @@ func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopc
 		go endBeforeExpiry(ctx, tokens, ratio, end, log)
 		return nil, nil
 	}
-	r := tokenRefresh{hconf: hconf, login: login, ratio: ratio, others: others, secret: secret, log: log, latest: latest}
-	return func(ctx context.Context, update func(forTasks, forContainers []byte)) { r.run(ctx, tokens, update) }, nil
+	r := tokenRefresh{hconf: hconf, login: login, ratio: ratio, others: others, log: log}
+	return func(ctx context.Context, fresh func([]credentials.Token)) { r.run(ctx, tokens, fresh) }, nil
 }

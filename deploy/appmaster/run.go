@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -78,7 +77,7 @@ func Run(ctx context.Context, env Env) error {
 	defer rm.Close()
 	ctx, end := context.WithCancelCause(ctx)
 	defer end(nil)
-	a, latest, err := appMaster(ctx, conf, appID, c, end, log)
+	a, err := appMaster(ctx, conf, appID, c, end, log)
 	if err != nil {
 		return err
 	}
@@ -89,9 +88,9 @@ func Run(ctx context.Context, env Env) error {
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers = job, ccfg, stageProfiles, rm, nodes
 	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, ccfg.Scheduler.Pools) }
-	a.BeforeUnregister = func(ctx context.Context, f core.Final) {
+	a.BeforeUnregister = func(ctx context.Context, f core.Final, tokens []credentials.Token) {
 		if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
-			removeStagingAfterSuccess(ctx, log, c.hconf, c.user, dir, *latest.Load())
+			removeStagingAfterSuccess(ctx, log, c.hconf, c.user, dir, tokens)
 		}
 	}
 	sum, runErr := am.RunAppMaster(ctx, a)
@@ -150,37 +149,35 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 // appMaster settles what the AM needs of its container and settings
 // besides its job and core: where it listens, the executors' launch
 // context and contract, the tokens' refresh, the ACLs and the tracking
-// page's guard. latest holds the freshest delegation tokens.
+// page's guard.
 func appMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
-	a am.AppMaster, latest *atomic.Pointer[[]credentials.Token], err error) {
+	a am.AppMaster, err error) {
 	a = am.AppMaster{Secret: c.secret, Host: c.host, Log: log, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix)}
 	if a.Bind, err = bindHost(conf); err != nil {
-		return a, nil, err
+		return a, err
 	}
 	place, err := settings.ContainerPlacement(conf, c.hconf)
 	if err != nil {
-		return a, nil, err
+		return a, err
 	}
 	a.NodeLabel, a.PortInNodeName = place.NodeLabel, place.PortInNodeName
 	if a.Executors, err = c.executorLaunchContext(); err != nil {
-		return a, nil, err
+		return a, err
 	}
 	if a.Launch, err = settings.ExecutorLaunch(conf, appID); err != nil {
-		return a, nil, err
+		return a, err
 	}
-	latest = &atomic.Pointer[[]credentials.Token]{}
-	delegation := c.delegationTokens()
-	latest.Store(&delegation)
-	if a.Credentials, err = credentialsRefresh(ctx, conf, c.hconf, latest, c.secret, end, log); err != nil {
-		return a, nil, err
+	a.Tokens = c.delegationTokens()
+	if a.RefreshTokens, err = credentialsRefresh(ctx, conf, c.hconf, a.Tokens, end, log); err != nil {
+		return a, err
 	}
 	acls, err := settings.ACLs(conf, c.user)
 	if err != nil {
-		return a, nil, err
+		return a, err
 	}
 	a.ClientACL = acls.Check
 	if a.Web, err = webAccess(c.hconf, appID, acls, os.LookupEnv); err != nil {
-		return a, nil, err
+		return a, err
 	}
-	return a, latest, nil
+	return a, nil
 }

@@ -1,30 +1,33 @@
 package nodemanager
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
-// Launcher starts containers through their NodeManagers.
+// Launcher starts containers through their NodeManagers. Its methods
+// are for one goroutine (the AM's loop, which owns what they touch); only
+// the starts themselves run elsewhere, with what Start handed them.
 type Launcher struct {
 	// Options say how to reach NodeManagers; each call adds its node's
 	// NMToken.
 	Options ipc.Options
 	// Launch is the part of the launch context every container shares;
-	// SetTokens replaces its credentials while containers start.
+	// SetTokens replaces it, never changes it, as starts under way hold
+	// it.
 	Launch *hadoopyarn.ContainerLaunchContextProto
 
-	mu     sync.Mutex                          // guards tokens, and Launch once started
 	tokens map[string]*hadoopcommon.TokenProto // NodeId → NMToken
 	slots  chan struct{}
 }
@@ -45,21 +48,28 @@ func NodeID(n *hadoopyarn.NodeIdProto) string {
 
 // AddTokens keeps the NMTokens of an allocate response.
 func (l *Launcher) AddTokens(tokens []*hadoopyarn.NMTokenProto) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	for _, t := range tokens {
 		l.tokens[NodeID(t.GetNodeId())] = t.GetToken()
 	}
 }
 
-// SetTokens makes tokens (a credentials file) the credentials of the
-// containers started from now on: fresh delegation tokens.
-func (l *Launcher) SetTokens(tokens []byte) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// SetTokens makes tokens (fresh delegation tokens) those of the
+// containers started from now on, in place of the launch context's own;
+// its secrets stay.
+func (l *Launcher) SetTokens(tokens []credentials.Token) error {
+	creds, err := credentials.Read(bytes.NewReader(l.Launch.GetTokens()))
+	if err != nil {
+		return fmt.Errorf("the executors' launch context: %w", err)
+	}
+	creds.Tokens = tokens
+	file, err := creds.Bytes()
+	if err != nil {
+		return err
+	}
 	launch := proto.Clone(l.Launch).(*hadoopyarn.ContainerLaunchContextProto)
-	launch.Tokens = tokens
+	launch.Tokens = file
 	l.Launch = launch
+	return nil
 }
 
 // Start launches container ct with the shared launch context plus env, in
@@ -67,10 +77,7 @@ func (l *Launcher) SetTokens(tokens []byte) {
 // why it did not. A queued launch waits for a free slot or ctx.
 func (l *Launcher) Start(ctx context.Context, ct *hadoopyarn.ContainerProto, env map[string]string, done func(error)) {
 	node := NodeID(ct.GetNodeId())
-	l.mu.Lock()
-	token := l.tokens[node]
-	shared := l.Launch
-	l.mu.Unlock()
+	token, shared := l.tokens[node], l.Launch
 	go func() {
 		select {
 		case l.slots <- struct{}{}:
