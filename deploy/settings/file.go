@@ -1,29 +1,79 @@
 package settings
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spindle-yarn/spindle/deploy/config"
 )
 
-// WriteFile writes conf's settings to path (0600), as a properties
-// file config.LoadFiles reads back: how a process Spindle starts (an AM,
-// a local session's driver) gets the settings it was started with. over
+// fileHeader opens a settings file: the format's name and version.
+const fileHeader = "# spindle settings 1: KEY=\"VALUE\", the value a Go quoted string"
+
+// WriteFile writes conf's settings to path (0600) for a process Spindle
+// starts (an AM, a local session's driver), which reads them back with
+// ReadFile. Each value is quoted, so that it arrives byte for byte:
+// backslashes, newlines, leading and trailing blanks and bytes that are
+// not UTF-8 included, which a properties file would change. over
 // replaces some keys' values.
 func WriteFile(path string, conf *config.Config, over map[string]string) error {
-	var props bytes.Buffer
+	var b bytes.Buffer
+	fmt.Fprintln(&b, fileHeader)
 	for _, st := range conf.Settings() {
 		if v, ok := over[st.Key]; ok {
 			st.Value = v
 		}
-		fmt.Fprintf(&props, "%s=%s\n", st.Key, st.Value)
+		fmt.Fprintf(&b, "%s=%s\n", st.Key, strconv.Quote(st.Value))
 	}
-	return os.WriteFile(path, props.Bytes(), 0o600)
+	return os.WriteFile(path, b.Bytes(), 0o600)
 }
 
 // ReadFile reads a settings file WriteFile wrote.
 func ReadFile(path string) (*config.Config, error) {
-	return config.LoadFiles([]string{path}, nil)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pairs, err := readPairs(path, f)
+	if err != nil {
+		return nil, err
+	}
+	return config.LoadVerbatim(path, pairs)
+}
+
+// readPairs reads a settings file's lines, refusing any WriteFile would
+// not have written, with the file and line.
+func readPairs(name string, r io.Reader) ([]config.Pair, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	var pairs []config.Pair
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if line == 1 {
+			if text != fileHeader {
+				return nil, fmt.Errorf("%s:1: not a settings file Spindle wrote (want the line %q)", name, fileHeader)
+			}
+			continue
+		}
+		key, quoted, ok := strings.Cut(text, "=")
+		value, err := strconv.Unquote(quoted)
+		if !ok || err != nil || key == "" {
+			return nil, fmt.Errorf("%s:%d: want KEY=\"VALUE\", got %q", name, line, text)
+		}
+		pairs = append(pairs, config.Pair{Key: key, Value: value, Line: line})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if pairs == nil {
+		return nil, errors.New(name + ": empty: not a settings file Spindle wrote")
+	}
+	return pairs, nil
 }
