@@ -50,26 +50,13 @@ func runSim(c *cli.Context) error {
 			return fmt.Errorf("--%s %v: want 0 to %v", flag, d, sim.MaxDuration)
 		}
 	}
-	if opts.Executor, err = settings.ExecutorProfile(conf); err != nil {
+	// The AM's own configuration from the same settings: its pace, fine
+	// mode and dynamic allocation included.
+	if opts.Core, _, err = settings.Core(conf, settings.CoreFor{Session: true, Containers: true}); err != nil {
 		return err
 	}
-	if opts.Scheduler, err = settings.Scheduler(conf); err != nil {
-		return err
-	}
-	if opts.Limits, err = settings.SessionLimits(conf); err != nil {
-		return err
-	}
-	if opts.Dynamic, err = conf.Bool("spindle.dynamicAllocation.enabled"); err != nil {
-		return err
-	}
-	if opts.Dynamic {
-		if opts.Allocation, err = settings.Allocation(conf); err != nil {
-			return err
-		}
-	} else if opts.StaticExecutors, err = conf.Int("spindle.executor.instances"); err != nil {
-		return err
-	} else if opts.StaticExecutors < 0 || opts.StaticExecutors > sim.MaxExecutors {
-		return fmt.Errorf("spindle.executor.instances %d: the simulator runs 0 to %d executors", opts.StaticExecutors, sim.MaxExecutors)
+	if n := opts.Core.Containers.Initial[opts.Core.Profiles[0].ID]; opts.Core.Allocation == nil && (n < 0 || n > sim.MaxExecutors) {
+		return fmt.Errorf("spindle.executor.instances %d: the simulator runs 0 to %d executors", n, sim.MaxExecutors)
 	}
 
 	path := c.String("trace")

@@ -24,13 +24,13 @@ var benchShapes = []struct {
 	{"backlog", func(n int) string {
 		return synthesize(n, func(i int) string { return fmt.Sprintf("%d,j%05d,s,4,10,1,0,,\n", 2*i, i) })
 	}, func() Options {
-		return Options{Executor: scheduler.Profile{Cores: 1}, StaticExecutors: 2, AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second}
+		return Options{Core: simCore(scheduler.Config{}, scheduler.Profile{Cores: 1}, 2, nil), AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second}
 	}},
 	// The same under FAIR with every job in a pool of its own.
 	{"pools", func(n int) string {
 		return synthesize(n, func(i int) string { return fmt.Sprintf("%d,j%05d,s,4,10,1,0,p%05d,\n", 2*i, i, i) })
 	}, func() Options {
-		return Options{Scheduler: scheduler.Config{Mode: scheduler.FAIR}, Executor: scheduler.Profile{Cores: 1}, StaticExecutors: 2,
+		return Options{Core: simCore(scheduler.Config{Mode: scheduler.FAIR}, scheduler.Profile{Cores: 1}, 2, nil),
 			AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second}
 	}},
 	// The same in one pool whose own mode is FAIR: its stages are ordered
@@ -38,8 +38,8 @@ var benchShapes = []struct {
 	{"fair-pool", func(n int) string {
 		return synthesize(n, func(i int) string { return fmt.Sprintf("%d,j%05d,s,4,10,1,0,shared,\n", 2*i, i) })
 	}, func() Options {
-		return Options{Scheduler: scheduler.Config{Mode: scheduler.FAIR, Pools: []scheduler.PoolConfig{{Name: "shared", Mode: scheduler.FAIR, Weight: 1}}},
-			Executor: scheduler.Profile{Cores: 1}, StaticExecutors: 2, AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second}
+		sched := scheduler.Config{Mode: scheduler.FAIR, Pools: []scheduler.PoolConfig{{Name: "shared", Mode: scheduler.FAIR, Weight: 1}}}
+		return Options{Core: simCore(sched, scheduler.Profile{Cores: 1}, 2, nil), AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second}
 	}},
 	// A job every 10s, a CPU stage then a stage of whole-GPU tasks, on 2
 	// static executors of 8 cores and 4 GPUs: GPUs run out while cores are
@@ -49,7 +49,7 @@ var benchShapes = []struct {
 			return fmt.Sprintf("%d,j%05d,prep,2,5,1,0,,\n%d,j%05d,train,4,30,1,1,,prep\n", 10*i, i, 10*i, i)
 		})
 	}, func() Options {
-		return Options{Executor: scheduler.Profile{Cores: 8, GPUs: 4}, StaticExecutors: 2, AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second}
+		return Options{Core: simCore(scheduler.Config{}, scheduler.Profile{Cores: 8, GPUs: 4}, 2, nil), AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second}
 	}},
 	// Bursts of 10 jobs every 60s, each a CPU stage then a stage of
 	// quarter-GPU tasks after it, in 4 FAIR pools, under dynamic
@@ -61,9 +61,9 @@ var benchShapes = []struct {
 		})
 	}, func() Options {
 		o := options(dynalloc.PolicySpindle, true)
-		o.Scheduler.Mode = scheduler.FAIR
-		o.Executor = scheduler.Profile{Cores: 8, GPUs: 4}
-		o.Allocation.MaxExecutors, o.Capacity = 32, 32
+		o.Core.Scheduler.Mode = scheduler.FAIR
+		o.Core.Profiles = []scheduler.Profile{{Cores: 8, GPUs: 4}}
+		o.Core.Allocation.MaxExecutors, o.Capacity = 32, 32
 		return o
 	}},
 }

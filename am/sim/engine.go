@@ -11,36 +11,26 @@ import (
 	"github.com/spindle-yarn/spindle/am/core/fakerm"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
-	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 )
 
 // Options describe the simulated application and cluster.
 type Options struct {
-	Scheduler scheduler.Config
-	// Executor is the shape of every executor (profile 0).
-	Executor scheduler.Profile
-	// Dynamic runs dynamic allocation with Allocation; otherwise
-	// StaticExecutors are asked for at the start and kept.
-	Dynamic         bool
-	Allocation      dynalloc.Config
-	StaticExecutors int
+	// Core is the AM's configuration, as deploy/settings.Core builds it
+	// for the AM from the same settings: its scheduler, its one executor
+	// profile, static executors or dynamic allocation, fine mode, the
+	// session's limits, and the allocate calls' pace (Containers.Heartbeat
+	// and InitialAllocation, defaults 1s and 200ms: the simulated RM
+	// hands out containers only in its answers). Containers must be set;
+	// the simulation is a session, its jobs the trace's.
+	Core core.Config
 
 	AllocDelay   time.Duration // from request to container
 	StartupDelay time.Duration // from container to registered executor
 	Capacity     int           // containers the cluster grants at once; 0: no limit
-	Tick         time.Duration // dynamic allocation's interval (Spark's 100ms)
-	// Heartbeat and InitialAllocation pace the AM's allocate calls, as
-	// spindle.yarn.scheduler.heartbeat.interval-ms and
-	// .initial-allocation.interval do (defaults 1s and 200ms): the
-	// simulated RM hands out containers only in its answers.
-	Heartbeat, InitialAllocation time.Duration
 	// Horizon bounds simulated time after the last job's submission
 	// (default 7 days): a trace whose jobs cannot finish ends in an error,
 	// not an endless run.
 	Horizon time.Duration
-	// Limits bound the tasks waiting, as the session's do: a job past
-	// them is refused, which ends the simulation with the refusal.
-	Limits core.SessionLimits
 }
 
 // MaxExecutors bounds the containers a simulation holds and asks for at
@@ -55,11 +45,15 @@ const MaxDuration = 100 * 365 * 24 * time.Hour
 
 // check refuses options and jobs whose times could not be simulated.
 func check(jobs []TraceJob, opts Options) error {
+	cc := opts.Core.Containers
+	if len(opts.Core.Profiles) == 0 || cc == nil {
+		return fmt.Errorf("the simulation needs the core's executor profile and its Containers (%d profiles, containers %v)", len(opts.Core.Profiles), cc != nil)
+	}
 	for _, d := range []struct {
 		name string
 		d    time.Duration
-	}{{"allocation delay", opts.AllocDelay}, {"start-up delay", opts.StartupDelay}, {"tick", opts.Tick}, {"horizon", opts.Horizon},
-		{"heartbeat", opts.Heartbeat}, {"initial allocation interval", opts.InitialAllocation}} {
+	}{{"allocation delay", opts.AllocDelay}, {"start-up delay", opts.StartupDelay}, {"tick", opts.Core.AllocationTick}, {"horizon", opts.Horizon},
+		{"heartbeat", cc.Heartbeat}, {"initial allocation interval", cc.InitialAllocation}} {
 		if d.d < 0 || d.d > MaxDuration {
 			return fmt.Errorf("%s %v: want 0 to %v", d.name, d.d, MaxDuration)
 		}
@@ -147,10 +141,14 @@ type box struct {
 // carries out its actions on simulated time.
 type run struct {
 	opts Options
-	jobs []TraceJob
-	end  time.Time // the last submission plus the horizon
-	core *core.Core
-	now  time.Time
+	// exec is every executor's shape; heartbeat the allocate interval
+	// once nothing is owed.
+	exec      scheduler.Profile
+	heartbeat time.Duration
+	jobs      []TraceJob
+	end       time.Time // the last submission plus the horizon
+	core      *core.Core
+	now       time.Time
 	// queue holds what happens next; wake is the core's Next already in
 	// it.
 	queue eventQueue
@@ -180,26 +178,35 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 	if opts.Horizon <= 0 {
 		opts.Horizon = 7 * 24 * time.Hour
 	}
-	if opts.Heartbeat <= 0 {
-		opts.Heartbeat = time.Second
+	cfg := opts.Core
+	cc := *cfg.Containers
+	if cc.Heartbeat <= 0 {
+		cc.Heartbeat = time.Second
 	}
-	if opts.InitialAllocation <= 0 {
-		opts.InitialAllocation = 200 * time.Millisecond
+	if cc.InitialAllocation <= 0 {
+		cc.InitialAllocation = 200 * time.Millisecond
 	}
-	cc := &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{opts.Executor.ID: opts.StaticExecutors}, MaxGPUsPerNode: opts.Executor.GPUs,
-		Heartbeat: opts.Heartbeat, InitialAllocation: opts.InitialAllocation}
-	cfg := core.Config{Scheduler: opts.Scheduler, Profiles: []scheduler.Profile{opts.Executor}, AllocationTick: opts.Tick, Session: true, Containers: cc,
-		Limits: opts.Limits}
+	exec := cfg.Profiles[0]
+	if cfg.OneTaskPerExecutor {
+		var err error
+		if exec, err = fineProfile(jobs, exec); err != nil {
+			return Result{}, err
+		}
+		cfg.Profiles = []scheduler.Profile{exec}
+	}
+	if cc.MaxGPUsPerNode == 0 {
+		cc.MaxGPUsPerNode = exec.GPUs // a node per executor
+	}
+	cfg.Containers, cfg.Session = &cc, true
 	policy := "static"
-	if opts.Dynamic {
-		cfg.Allocation = &opts.Allocation
-		policy = opts.Allocation.Policy.String()
+	if cfg.Allocation != nil {
+		policy = cfg.Allocation.Policy.String()
 	}
 	c, err := core.New(cfg)
 	if err != nil {
 		return Result{}, err
 	}
-	r := &run{opts: opts, jobs: jobs, core: c, now: epoch, boxes: map[string]*box{},
+	r := &run{opts: opts, exec: exec, heartbeat: cc.Heartbeat, jobs: jobs, core: c, now: epoch, boxes: map[string]*box{},
 		durations: map[scheduler.StageID]time.Duration{}, remaining: len(jobs)}
 	r.rm.Delay, r.rm.Capacity = opts.AllocDelay, opts.Capacity
 	r.res.Policy = policy
@@ -237,7 +244,7 @@ func (r *run) loop() error {
 		r.now = e.at
 		if r.now.After(r.end) {
 			return fmt.Errorf("simulation passed its horizon, %v after the last submission, with %d of %d jobs unfinished (can their tasks fit an executor of %d cores and %d GPUs?)",
-				r.opts.Horizon, r.remaining, len(r.jobs), r.opts.Executor.Cores, r.opts.Executor.GPUs)
+				r.opts.Horizon, r.remaining, len(r.jobs), r.exec.Cores, r.exec.GPUs)
 		}
 		if err := r.handle(e); err != nil {
 			return err
@@ -264,11 +271,11 @@ func (r *run) handle(e *event) error {
 			return nil
 		}
 		b.ready, b.idleFrom = true, r.now
-		gpus := make([]string, r.opts.Executor.GPUs)
+		gpus := make([]string, r.exec.GPUs)
 		for i := range gpus {
 			gpus[i] = fmt.Sprint(i)
 		}
-		return r.core.Register(r.now, core.Registration{Executor: scheduler.ExecutorID(b.id), Host: "node-" + b.id, Cores: r.opts.Executor.Cores, GPUs: gpus})
+		return r.core.Register(r.now, core.Registration{Executor: scheduler.ExecutorID(b.id), Host: "node-" + b.id, Cores: r.exec.Cores, GPUs: gpus})
 	case evTaskEnd:
 		b := e.box
 		if b.running--; b.running == 0 {
@@ -360,9 +367,9 @@ func (r *run) sleep(next time.Time) {
 	if next.IsZero() {
 		return
 	}
-	if r.quiet && next.Sub(r.now) == r.opts.Heartbeat && len(r.queue) > 0 {
+	if r.quiet && next.Sub(r.now) == r.heartbeat && len(r.queue) > 0 {
 		if gap := r.queue[0].at.Sub(next); gap > 0 {
-			next = next.Add(gap / r.opts.Heartbeat * r.opts.Heartbeat)
+			next = next.Add(gap / r.heartbeat * r.heartbeat)
 		}
 	}
 	r.quiet = false

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 )
@@ -17,14 +18,22 @@ const smallTrace = `submit_s,job,stage,tasks,task_s,cpus,gpus,pool,after
 400,c,infer,40,3,1,0.25,,
 `
 
+// simCore is the core's configuration of a simulation of executors
+// shaped p: static ones kept, or, with alloc, dynamic allocation.
+func simCore(sched scheduler.Config, p scheduler.Profile, static int, alloc *dynalloc.Config) core.Config {
+	return core.Config{Scheduler: sched, Profiles: []scheduler.Profile{p}, Allocation: alloc,
+		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{p.ID: static}}}
+}
+
 func options(policy dynalloc.Policy, dynamic bool) Options {
-	return Options{
-		Executor:        scheduler.Profile{ID: 0, Cores: 4, GPUs: 2},
-		Dynamic:         dynamic,
-		StaticExecutors: 8,
-		Allocation: dynalloc.Config{Policy: policy, MaxExecutors: 8, AllocationRatio: 1,
+	var alloc *dynalloc.Config
+	if dynamic {
+		alloc = &dynalloc.Config{Policy: policy, MaxExecutors: 8, AllocationRatio: 1,
 			IdleTimeout: 60 * time.Second, BacklogTimeout: time.Second, SustainedBacklogTimeout: time.Second,
-			WarmPoolSize: 1, WarmPoolIdleTimeout: 60 * time.Second, SurplusIdleTimeout: 15 * time.Second, RampDownDelay: 5 * time.Second},
+			WarmPoolSize: 1, WarmPoolIdleTimeout: 60 * time.Second, SurplusIdleTimeout: 15 * time.Second, RampDownDelay: 5 * time.Second}
+	}
+	return Options{
+		Core:       simCore(scheduler.Config{}, scheduler.Profile{ID: 0, Cores: 4, GPUs: 2}, 8, alloc),
 		AllocDelay: 2 * time.Second, StartupDelay: 5 * time.Second, Capacity: 16,
 	}
 }
@@ -90,7 +99,7 @@ func TestUnfinishableTraceEndsAtTheHorizon(t *testing.T) {
 	}
 	opts := options(dynalloc.PolicySpark, true)
 	opts.Capacity = 0
-	opts.Allocation.MaxExecutors = 1
+	opts.Core.Allocation.MaxExecutors = 1
 	opts.AllocDelay = 48 * time.Hour // no container ever comes in time
 	opts.Horizon = time.Hour
 	_, err = Run(jobs, opts)

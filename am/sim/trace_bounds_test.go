@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 const header = "submit_s,job,stage,tasks,task_s,cpus,gpus\n"
@@ -193,12 +196,13 @@ func TestRunRefusesMoreExecutorsThanItModels(t *testing.T) {
 	}
 	o := options(0, false)
 	o.Capacity = 0
-	o.StaticExecutors = MaxExecutors
+	static := func(n int) { o.Core.Containers = &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: n}} }
+	static(MaxExecutors)
 	if _, err := Run(jobs, o); err != nil {
 		t.Fatalf("%d static executors: %v", MaxExecutors, err)
 	}
-	o.StaticExecutors++
+	static(MaxExecutors + 1)
 	if _, err := Run(jobs, o); err == nil || !strings.Contains(err.Error(), "10001 containers, more than the 10000 it models") {
-		t.Fatalf("%d static executors: err = %v", o.StaticExecutors, err)
+		t.Fatalf("%d static executors: err = %v", MaxExecutors+1, err)
 	}
 }
