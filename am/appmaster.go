@@ -85,77 +85,46 @@ type AppMaster struct {
 // job on executor containers, and unregisters with how it ended. The
 // summary is the job's; the error says why the application failed.
 func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
-	log := a.Log
-	if log == nil {
-		log = logrus.StandardLogger()
+	if a.Log == nil {
+		a.Log = logrus.StandardLogger()
+	}
+	if a.Core.Containers == nil {
+		return core.Summary{}, errors.New("an ApplicationMaster needs Core.Containers")
 	}
 	// The executors' port and the tracking page's are in the registration,
 	// so both listen first; the driver is built once the RM has said how
 	// many GPUs a node can have.
-	if a.Core.Containers == nil {
-		return core.Summary{}, errors.New("an ApplicationMaster needs Core.Containers")
-	}
-	ln, err := wire.Listen("tcp", net.JoinHostPort(a.Bind, "0"), a.Secret)
+	ls, err := listenAll(a)
 	if err != nil {
-		return core.Summary{}, fmt.Errorf("listening for executors: %w", err)
+		return core.Summary{}, err
 	}
-	defer ln.Close() // Run closes it too; this covers the ways out before
-	port := ln.Addr().(*net.TCPAddr).Port
-	// The RPC port in the registration is where clients reach the AM
-	// (YARN hands it to them in the application report): a session's
-	// client port, or for one job the executors'.
-	rpcPort := port
-	var clients *wire.Listener
-	if a.SessionSecret != nil {
-		if clients, err = wire.Listen("tcp", net.JoinHostPort(a.Bind, "0"), a.SessionSecret); err != nil {
-			return core.Summary{}, fmt.Errorf("listening for the session's clients: %w", err)
-		}
-		defer clients.Close()
-		rpcPort = clients.Addr().(*net.TCPAddr).Port
-	}
-	// The tracking URL: the job's status page, which the RM's web proxy
-	// shows as the application's.
-	web, err := net.Listen("tcp", net.JoinHostPort(a.Bind, "0"))
-	if err != nil {
-		return core.Summary{}, fmt.Errorf("listening for the tracking page: %w", err)
-	}
-	defer web.Close()
-	trackingURL := "http://" + net.JoinHostPort(a.Host, strconv.Itoa(web.Addr().(*net.TCPAddr).Port)) + "/"
-	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(a.Host), RpcPort: proto.Int32(int32(rpcPort)), TrackingUrl: proto.String(trackingURL)}
+	defer ls.close()
+	regReq := &hadoopyarn.RegisterApplicationMasterRequestProto{Host: proto.String(a.Host), RpcPort: proto.Int32(int32(ls.rpcPort)),
+		TrackingUrl: proto.String(ls.trackingURL(a.Host))}
 	reg, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 	if err != nil {
 		return core.Summary{}, fmt.Errorf("registering with the ResourceManager: %w", err)
 	}
 	containers := *a.Core.Containers
 	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
-	log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ln.Addr().String(), "tracking_url": trackingURL, "rpc_port": rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}).
-		Info("registered with the ResourceManager")
-
-	launch := proto.Clone(a.Executors).(*hadoopyarn.ContainerLaunchContextProto)
-	app := a.Launch
-	app.DriverAddress = net.JoinHostPort(a.Host, strconv.Itoa(port))
-	launch.Environment = append(launch.Environment, executorEnvironment(a.ExecutorEnv, app)...)
-	// Task logs go to the container's log directory, where log
-	// aggregation and `yarn logs` find them: the launch's last part, on
-	// the command line, where the NodeManager expands <LOG_DIR>. The
-	// executor's log is its stderr file, which it rolls over itself.
-	logDir := strings.Join(executor.Launch{LogDir: "<LOG_DIR>", LogFile: "<LOG_DIR>/executor.stderr"}.Environ(), " ")
-	launch.Command = []string{logDir + " ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
-	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, launch, 8), NodeLabel: a.NodeLabel, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens,
+	a.Log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
+		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}).Info("registered with the ResourceManager")
+	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,
+		PortInNodeName: a.PortInNodeName, Tokens: a.Tokens,
 		Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 			return err
 		}}
 	coreCfg := a.Core
 	coreCfg.Containers = &containers
-	dcfg := Config{Core: coreCfg, Executors: ln, YARN: y, Log: log, Clients: clients, PoolNotice: a.PoolNotice}
-	if key := reg.GetClientToAmTokenMasterKey(); clients != nil && len(key) > 0 {
+	dcfg := Config{Core: coreCfg, Executors: ls.executors, YARN: y, Log: a.Log, Clients: ls.clients, PoolNotice: a.PoolNotice}
+	if key := reg.GetClientToAmTokenMasterKey(); ls.clients != nil && len(key) > 0 {
 		app, err := yarn.ParseApplicationID(a.Core.AppID)
 		if err != nil {
 			return core.Summary{}, err
 		}
 		dcfg.ClientAuth = clientAuth(yarn.ClientTokenVerifier{MasterKey: key, App: app}, a.ClientACL)
-		log.Info("session clients must bring a client-to-AM token (a secure cluster)")
+		a.Log.Info("session clients must bring a client-to-AM token (a secure cluster)")
 	}
 	driver, err := New(dcfg)
 	if err != nil {
@@ -166,22 +135,105 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		defer stop()
 		go a.RefreshTokens(cctx, driver.UpdateTokens)
 	}
+	stopPage := serveTracking(a, driver, ls.web)
+	defer stopPage()
+	sum, final, err := driver.Run(ctx, a.Job, a.StageProfiles)
+	if err != nil {
+		final = core.Final{Diagnostics: err.Error()}
+	}
+	return sum, finish(ctx, a, final, driver.Tokens())
+}
+
+// amListeners are where the AM listens: for executors, a session's
+// clients, and the tracking page. rpcPort is the port the registration
+// gives clients (YARN hands it to them in the application report): a
+// session's client port, or for one job the executors'.
+type amListeners struct {
+	executors, clients *wire.Listener
+	web                net.Listener
+	rpcPort            int
+}
+
+func listenAll(a AppMaster) (ls amListeners, err error) {
+	defer func() {
+		if err != nil {
+			ls.close()
+		}
+	}()
+	if ls.executors, err = wire.Listen("tcp", net.JoinHostPort(a.Bind, "0"), a.Secret); err != nil {
+		return ls, fmt.Errorf("listening for executors: %w", err)
+	}
+	ls.rpcPort = ls.executorPort()
+	if a.SessionSecret != nil {
+		if ls.clients, err = wire.Listen("tcp", net.JoinHostPort(a.Bind, "0"), a.SessionSecret); err != nil {
+			return ls, fmt.Errorf("listening for the session's clients: %w", err)
+		}
+		ls.rpcPort = ls.clients.Addr().(*net.TCPAddr).Port
+	}
+	if ls.web, err = net.Listen("tcp", net.JoinHostPort(a.Bind, "0")); err != nil {
+		return ls, fmt.Errorf("listening for the tracking page: %w", err)
+	}
+	return ls, nil
+}
+
+func (ls amListeners) executorPort() int { return ls.executors.Addr().(*net.TCPAddr).Port }
+
+// trackingURL is the job's status page, which the RM's web proxy shows
+// as the application's.
+func (ls amListeners) trackingURL(host string) string {
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(ls.web.Addr().(*net.TCPAddr).Port)) + "/"
+}
+
+// close closes what is open; the driver's Run closes the executors' and
+// clients' listeners too: this covers the ways out before it.
+func (ls amListeners) close() {
+	if ls.executors != nil {
+		ls.executors.Close()
+	}
+	if ls.clients != nil {
+		ls.clients.Close()
+	}
+	if ls.web != nil {
+		ls.web.Close()
+	}
+}
+
+// executorLaunch is the launch context of every executor container: the
+// shared one the AM was given, its environment, and the command.
+func executorLaunch(a AppMaster, port int) *hadoopyarn.ContainerLaunchContextProto {
+	launch := proto.Clone(a.Executors).(*hadoopyarn.ContainerLaunchContextProto)
+	app := a.Launch
+	app.DriverAddress = net.JoinHostPort(a.Host, strconv.Itoa(port))
+	launch.Environment = append(launch.Environment, executorEnvironment(a.ExecutorEnv, app)...)
+	// Task logs go to the container's log directory, where log
+	// aggregation and `yarn logs` find them: the launch's last part, on
+	// the command line, where the NodeManager expands <LOG_DIR>. The
+	// executor's log is its stderr file, which it rolls over itself.
+	logDir := strings.Join(executor.Launch{LogDir: "<LOG_DIR>", LogFile: "<LOG_DIR>/executor.stderr"}.Environ(), " ")
+	launch.Command = []string{logDir + " ./spindle executor 1><LOG_DIR>/executor.stdout 2><LOG_DIR>/executor.stderr"}
+	return launch
+}
+
+// serveTracking serves the tracking page on web, guarded by a.Web, until
+// the function it returns is called.
+func serveTracking(a AppMaster, driver *Driver, web net.Listener) (stop func()) {
 	page := TrackingHandler(driver)
 	if a.Web != nil {
 		page = a.Web.Handler(page)
 	}
 	tracking := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
 	go tracking.Serve(web)
-	defer tracking.Close()
+	return func() { tracking.Close() }
+}
 
-	sum, final, err := driver.Run(ctx, a.Job, a.StageProfiles)
-	if err != nil {
-		final = core.Final{Diagnostics: err.Error()}
-	}
+// finish runs BeforeUnregister with the freshest tokens, then
+// unregisters with how the application ended, asking until the RM says
+// done; the error is why it failed.
+func finish(ctx context.Context, a AppMaster, final core.Final, tokens []credentials.Token) error {
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
 	if a.BeforeUnregister != nil {
-		a.BeforeUnregister(fctx, final, driver.Tokens())
+		a.BeforeUnregister(fctx, final, tokens)
 	}
 	status := hadoopyarn.FinalApplicationStatusProto_APP_FAILED
 	if final.Succeeded {
@@ -190,22 +242,22 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	for {
 		resp, err := a.RM.FinishApplicationMaster(fctx, &hadoopyarn.FinishApplicationMasterRequestProto{FinalApplicationStatus: status.Enum(), Diagnostics: proto.String(final.Diagnostics)})
 		if err != nil {
-			return sum, fmt.Errorf("unregistering: %w", err)
+			return fmt.Errorf("unregistering: %w", err)
 		}
 		if resp.GetIsUnregistered() {
 			break
 		}
 		select {
 		case <-fctx.Done():
-			return sum, fmt.Errorf("unregistering: %w", fctx.Err())
+			return fmt.Errorf("unregistering: %w", fctx.Err())
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	log.WithFields(logrus.Fields{"app": a.Core.AppID, "final_status": status.String()}).Infof("unregistered: %s", final.Diagnostics)
+	a.Log.WithFields(logrus.Fields{"app": a.Core.AppID, "final_status": status.String()}).Infof("unregistered: %s", final.Diagnostics)
 	if !final.Succeeded {
-		return sum, errors.New(final.Diagnostics)
+		return errors.New(final.Diagnostics)
 	}
-	return sum, nil
+	return nil
 }
 
 // executorEnvironment is what every executor container's launch context
