@@ -1,11 +1,14 @@
 // Package deploy is Spindle's command line: the urfave/cli application that
 // cmd/spindle runs.
 //
-// It holds the commands users type (submit, status, kill, list, sim, version),
-// the internal ones YARN containers run (am, executor), and the configuration
-// they share: properties files in the spark-defaults.conf form, --conf
-// overrides, and spark.* keys accepted as aliases of spindle.* keys. Submission
-// to YARN (staging files, building the ApplicationMaster's launch context) and
-// local mode live here too; see README.md, docs/local-mode.md and
-// docs/yarn.md.
+// It holds the commands users type (submit, session, jobs, cancel,
+// status, kill, list, sim, replay, version) and the internal ones whose
+// processes live in packages of their own, which it merely calls: `spindle
+// am` (deploy/appmaster, the ApplicationMaster in its YARN container),
+// `spindle session serve` (deploy/localmode, a local session's driver) and
+// `spindle executor`. Settings come from properties files in the
+// spark-defaults.conf form, --conf overrides and flags (deploy/config),
+// turned into plain values by deploy/settings for every process. YARN
+// submission is deploy/yarnapp's, finding a session deploy/session's; see
+// README.md, docs/local-mode.md and docs/yarn.md.
 package deploy
