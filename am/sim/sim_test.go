@@ -122,3 +122,29 @@ func TestHorizonCountsFromTheLastSubmission(t *testing.T) {
 		t.Fatalf("jobs 10 days apart, a 1h horizon: %+v, %v", res, err)
 	}
 }
+
+// In fine mode the simulator shapes every executor after the trace's
+// tasks, as the AM shapes them after its job's: a trace whose tasks differ
+// in shape is refused, naming both lines, rather than simulated as the AM
+// never runs.
+func TestFineModeTakesTheTracesOneTaskShape(t *testing.T) {
+	fine := func(trace string) (Result, error) {
+		jobs, err := ParseTrace(strings.NewReader(trace), "t.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := options(dynalloc.PolicySpindle, true)
+		opts.Core.OneTaskPerExecutor = true
+		return Run(jobs, opts)
+	}
+	res, err := fine("submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,6,10,2,0.5\n5,b,s,4,10,2,1\n")
+	if err != nil || res.ContainerRequests != 10 || res.Tasks != 10 {
+		t.Fatalf("tasks of 2 cpus and 1 GPU: %+v, %v; want a container per task", res, err)
+	}
+	for _, trace := range []string{"submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,6,10,2,1\n5,b,s,4,10,1,1\n",
+		"submit_s,job,stage,tasks,task_s,cpus,gpus\n0,a,s,6,10,2,1\n5,b,s,4,10,2,2\n"} {
+		if _, err := fine(trace); err == nil || !strings.Contains(err.Error(), "line 3: stage \"s\"") || !strings.Contains(err.Error(), "line 2's 2 and 1") {
+			t.Errorf("tasks of two shapes: err = %v, want both lines named", err)
+		}
+	}
+}

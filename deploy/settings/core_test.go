@@ -1,0 +1,39 @@
+package settings
+
+import (
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/deploy/config"
+)
+
+// What the core is configured with depends on the process as the AM's
+// rules need: containers, their pace, fine mode and dynamic allocation
+// only where containers are kept (the AM, the simulator); the session's
+// limits only in a session.
+func TestCoreForEachProcess(t *testing.T) {
+	conf, err := config.Load(nil, []string{"spindle.yarn.mode=fine", "spindle.session.maxRunningJobs=3",
+		"spindle.yarn.scheduler.heartbeat.interval-ms=3s", "spindle.yarn.scheduler.initial-allocation.interval=300ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, _, err := Core(conf, CoreFor{AppID: "local-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if local.Containers != nil || local.Allocation != nil || local.OneTaskPerExecutor || local.Limits.MaxRunningJobs != 0 || local.AppID != "local-1" {
+		t.Errorf("local mode, one job: %+v; want no containers, no allocation, no fine mode, no session limits", local)
+	}
+	am, _, err := Core(conf, CoreFor{Session: true, Containers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if am.Containers == nil || am.Containers.Heartbeat != 3*time.Second || am.Containers.InitialAllocation != 300*time.Millisecond {
+		t.Fatalf("containers %+v; want the heartbeat and initial interval set", am.Containers)
+	}
+	// Fine mode asks for containers as tasks want them: dynamic
+	// allocation, though spindle.dynamicAllocation.enabled is false.
+	if !am.OneTaskPerExecutor || am.Allocation == nil || !am.Session || am.Limits.MaxRunningJobs != 3 {
+		t.Errorf("a session keeping containers in fine mode: %+v", am)
+	}
+}
