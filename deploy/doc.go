@@ -3,12 +3,13 @@
 //
 // It holds the commands users type (submit, session, jobs, cancel,
 // status, kill, list, sim, replay, version) and the internal ones whose
-// processes live in packages of their own, which it merely calls: `spindle
-// am` (deploy/appmaster, the ApplicationMaster in its YARN container),
-// `spindle session serve` (deploy/localmode, a local session's driver) and
-// `spindle executor`. Settings come from properties files in the
-// spark-defaults.conf form, --conf overrides and flags (deploy/config),
-// turned into plain values by deploy/settings for every process. YARN
-// submission is deploy/yarnapp's, finding a session deploy/session's; see
-// README.md, docs/local-mode.md and docs/yarn.md.
+// processes live in packages of their own, which it merely calls:
+// `spindle am` (deploy/appmaster, the ApplicationMaster in its YARN
+// container), `spindle session serve` (deploy/localmode, a local
+// session's driver) and `spindle executor` (deploy/executorproc).
+// Settings come from properties files in the spark-defaults.conf form,
+// --conf overrides and flags (deploy/config), turned into plain values by
+// deploy/settings for every process. YARN submission is deploy/yarnapp's,
+// finding a session deploy/session's; see README.md, docs/local-mode.md
+// and docs/yarn.md.
 package deploy
