@@ -111,3 +111,29 @@ func TestStageAndSubmitLeavesNothingUntilSubmitted(t *testing.T) {
 		t.Fatalf("a refused submission: %v; the staging directory is gone: %v", err, gone(dir))
 	}
 }
+
+// The submitter removes the files of an application that failed or was
+// killed (its AM removes them only on success), even once the interrupt
+// that ended it cancelled its context.
+func TestUnstageRemovesAnEndedApplicationsFiles(t *testing.T) {
+	stager, err := staging.New(hadoopconf.New(hadoopconf.Env{}), "alice", nil) // fs.defaultFS file:///
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stager.Close()
+	src := filepath.Join(t.TempDir(), "job.yaml")
+	if err := os.WriteFile(src, []byte("name: j\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "application_1_0003")
+	if _, err := stager.Stage(context.Background(), dir, []staging.File{{Local: src, Name: JobFile}}); err != nil {
+		t.Fatal(err)
+	}
+	interrupted, cancel := context.WithCancel(context.Background())
+	cancel()
+	log, _ := logtest.NewNullLogger()
+	(&Submitted{Stager: stager, Dir: dir}).Unstage(interrupted, log)
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s after Unstage: %v, want it gone", dir, err)
+	}
+}
