@@ -9,7 +9,9 @@ import (
 	"github.com/spindle-yarn/spindle/scheduler/dynalloc"
 )
 
-// Config configures a Core.
+// Config configures a Core. deploy/settings.Core builds it from settings
+// for every process that runs one: the AM, local mode, a session and
+// `spindle sim`.
 type Config struct {
 	AppID     string
 	Scheduler scheduler.Config
