@@ -22,11 +22,20 @@ const fileHeader = "# spindle settings 1: KEY=\"VALUE\", the value a Go quoted s
 // backslashes, newlines, leading and trailing blanks and bytes that are
 // not UTF-8 included, which a properties file would change. over
 // replaces some keys' values.
+//
+// Only the keys some source set (and those over replaces) are written:
+// the same binary gives the rest the same defaults there, and a key
+// left at its default stays unset for the reader, as rules that act on
+// what the user set (config's checks) need.
 func WriteFile(path string, conf *config.Config, over map[string]string) error {
 	var b bytes.Buffer
 	fmt.Fprintln(&b, fileHeader)
 	for _, st := range conf.Settings() {
-		if v, ok := over[st.Key]; ok {
+		v, replaced := over[st.Key]
+		if !replaced && !conf.IsSet(st.Key) {
+			continue
+		}
+		if replaced {
 			st.Value = v
 		}
 		fmt.Fprintf(&b, "%s=%s\n", st.Key, strconv.Quote(st.Value))
@@ -54,12 +63,14 @@ func readPairs(name string, r io.Reader) ([]config.Pair, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	var pairs []config.Pair
+	headed := false
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
 		if line == 1 {
 			if text != fileHeader {
 				return nil, fmt.Errorf("%s:1: not a settings file Spindle wrote (want the line %q)", name, fileHeader)
 			}
+			headed = true
 			continue
 		}
 		key, quoted, ok := strings.Cut(text, "=")
@@ -72,7 +83,7 @@ func readPairs(name string, r io.Reader) ([]config.Pair, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if pairs == nil {
+	if !headed {
 		return nil, errors.New(name + ": empty: not a settings file Spindle wrote")
 	}
 	return pairs, nil

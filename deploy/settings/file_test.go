@@ -102,3 +102,28 @@ func FuzzSettingsFileRoundTrip(f *testing.F) {
 		roundTrip(t, conf)
 	})
 }
+
+// What the submitter set arrives set, and nothing else: a key left at its
+// default stays unset for the reader, so a check on what the user set
+// (an executorIdleTimeout that would do nothing) does not refuse the
+// defaults on the AM's side. A file with nothing set still reads.
+func TestSettingsFileKeepsWhatWasSetApart(t *testing.T) {
+	conf, err := config.Load(nil, []string{"spindle.dynamicAllocation.enabled=true", "spindle.dynamicAllocation.surplusIdleTimeout=3s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := roundTrip(t, conf)
+	for _, st := range conf.Settings() {
+		if back.IsSet(st.Key) != conf.IsSet(st.Key) {
+			t.Errorf("%s: set %v on the way in, %v on the way out", st.Key, conf.IsSet(st.Key), back.IsSet(st.Key))
+		}
+	}
+	if !back.IsSet("spindle.dynamicAllocation.surplusIdleTimeout") || back.IsSet("spindle.dynamicAllocation.executorIdleTimeout") {
+		t.Error("want surplusIdleTimeout set, executorIdleTimeout at its default")
+	}
+	empty, err := config.Load(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, empty)
+}
