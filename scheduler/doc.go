@@ -29,7 +29,8 @@
 // The same events at the same times give the same decisions: ties are broken
 // by ids, never by map order or chance. Queries (Demand, Executors,
 // JobProgress, PoolProgress, WhyPending) feed dynamic allocation and what
-// the user sees. `make lint` fails if this package imports networking,
-// process execution, logging, RPC or yarnpb packages. README.md draws the
-// pipeline and defines the terms.
+// the user sees. `make lint` (tools/puritycheck) fails if this package
+// imports os, net, sync, logging, RPC or yarnpb packages, reads the clock
+// or starts a goroutine. README.md draws the pipeline and defines the
+// terms.
 package scheduler

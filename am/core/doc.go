@@ -7,8 +7,9 @@
 //
 // Like scheduler/ it does no I/O, starts no goroutine and reads no clock:
 // inputs carry now, and Ready returns one batch of actions and the time
-// the core next needs a call. `make lint` fails if it imports networking,
-// process execution, logging, RPC or yarnpb packages. The same inputs at
+// the core next needs a call. `make lint` (tools/puritycheck) fails if it
+// imports os, net, sync, logging, RPC or yarnpb packages, reads the clock
+// or starts a goroutine. The same inputs at
 // the same times give the same actions, so a scripted scenario
 // (coretest) or `spindle sim` runs exactly the product's rules.
 //
