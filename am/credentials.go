@@ -37,7 +37,7 @@ func (d *Driver) updateCredentials(ev freshCredentials) {
 	}
 	d.tokens, d.credentials = ev.tokens, file
 	for _, conn := range d.conns {
-		conn.Send(credentialsMessage(file))
+		conn.post(credentialsMessage(file))
 	}
 	d.log.WithField("executors", len(d.conns)).Info("sent fresh delegation tokens to the executors")
 }

@@ -57,8 +57,10 @@ type Driver struct {
 	log    logrus.FieldLogger
 	events chan event
 	done   chan struct{} // closed when Run returns
-	conns  map[scheduler.ExecutorID]*wire.Conn
-	rm     *rmState // nil in local mode
+	// conns are the registered executors' ways out; the loop only posts
+	// to them.
+	conns map[scheduler.ExecutorID]*outbox
+	rm    *rmState // nil in local mode
 	// followers are session clients following a job (session.go);
 	// clients counts the goroutines serving them.
 	followers []*follower
@@ -70,11 +72,9 @@ type Driver struct {
 	credentials []byte
 }
 
-type event interface{}
-
 type registered struct {
-	conn *wire.Conn
-	reg  *wire.Register
+	out *outbox
+	reg *wire.Register
 }
 
 type statuses struct {
@@ -85,9 +85,9 @@ type statuses struct {
 type seen struct{ id scheduler.ExecutorID }
 
 type connEnded struct {
-	id   scheduler.ExecutorID
-	conn *wire.Conn
-	err  error
+	id  scheduler.ExecutorID
+	out *outbox
+	err error
 }
 
 type rejected struct{}
@@ -118,7 +118,7 @@ func New(cfg Config) (*Driver, error) {
 		log = logrus.StandardLogger()
 	}
 	d := &Driver{cfg: cfg, core: c, ln: cfg.Executors, log: log, events: make(chan event, 1024), done: make(chan struct{}),
-		conns: map[scheduler.ExecutorID]*wire.Conn{}}
+		conns: map[scheduler.ExecutorID]*outbox{}}
 	if cfg.YARN != nil {
 		d.rm = newRMState(cfg.YARN)
 		d.tokens = cfg.YARN.Tokens
@@ -188,13 +188,13 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 		timer.Reset(wait)
 		select {
 		case ev := <-d.events:
-			d.handle(ev)
+			ev.feed(d, time.Now())
 			// Take every event already waiting before deciding: many
 			// status reports make one round of placement.
 			for drained := false; !drained; {
 				select {
 				case ev := <-d.events:
-					d.handle(ev)
+					ev.feed(d, time.Now())
 				default:
 					drained = true
 				}
@@ -259,11 +259,13 @@ func (d *Driver) serve(conn *wire.Conn) {
 	conn.SetReadDeadline(time.Time{})
 	reg := first.GetRegister()
 	id := scheduler.ExecutorID(reg.GetExecutorId())
-	d.send(registered{conn, reg})
+	out := newOutbox(conn, outboxSize, d.cfg.Core.HeartbeatTimeout)
+	go out.write()
+	d.send(registered{out, reg})
 	for {
 		m, err := conn.Recv()
 		if err != nil {
-			d.send(connEnded{id, conn, err})
+			d.send(connEnded{id, out, out.end(err)})
 			return
 		}
 		switch {
@@ -275,51 +277,18 @@ func (d *Driver) serve(conn *wire.Conn) {
 	}
 }
 
-// handle feeds one event to the core.
-func (d *Driver) handle(ev event) {
-	now := time.Now()
-	switch ev := ev.(type) {
-	case registered:
-		d.register(now, ev)
-	case statuses:
-		d.core.Statuses(now, ev.id, taskStatuses(ev.batch))
-	case seen:
-		d.core.Seen(now, ev.id)
-	case connEnded:
-		// A connection the core already dropped (its executor stopped,
-		// or replaced) is none of its business.
-		if d.conns[ev.id] == ev.conn {
-			delete(d.conns, ev.id)
-			d.core.ConnectionEnded(now, ev.id, ev.err.Error())
-		}
-	case rejected:
-		d.core.Rejected()
-	case statusRequest:
-		ev.reply <- d.core.Status(now)
-	case allocateDone:
-		d.allocated(now, ev)
-	case launchFailed:
-		d.core.LaunchFailed(now, ev.container, ev.err.Error())
-	case freshCredentials:
-		d.updateCredentials(ev)
-	default:
-		d.handleSession(now, ev)
-	}
-}
-
 func (d *Driver) register(now time.Time, ev registered) {
 	id := scheduler.ExecutorID(ev.reg.GetExecutorId())
 	err := d.core.Register(now, core.Registration{Executor: id, Host: ev.reg.GetHost(), Cores: int(ev.reg.GetCores()), GPUs: ev.reg.GetGpuAddresses()})
 	if err != nil {
 		d.log.WithField("executor", id).Warnf("executor refused: %v", err)
-		ev.conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
-		ev.conn.Close()
+		ev.out.closeAfter(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
 		return
 	}
-	d.conns[id] = ev.conn
-	ev.conn.Send(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
+	d.conns[id] = ev.out
+	ev.out.post(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
 	if d.credentials != nil {
-		ev.conn.Send(credentialsMessage(d.credentials))
+		ev.out.post(credentialsMessage(d.credentials))
 	}
 }
 
@@ -353,18 +322,17 @@ func (d *Driver) carryOut(ctx context.Context, rd core.Ready) (sum core.Summary,
 	}
 	d.sendLaunches(rd.Launches)
 	for _, k := range rd.Kills {
-		if conn := d.conns[k.Executor]; conn != nil {
+		if out := d.conns[k.Executor]; out != nil {
 			d.log.WithFields(logrus.Fields{"executor": k.Executor, "task": k.Attempt.String()}).Infof("killing task: %s", k.Reason)
-			conn.Send(&wire.Envelope{Message: &wire.Envelope_Kill{Kill: &wire.Kill{StageId: int64(k.Attempt.Task.Stage), TaskIndex: int32(k.Attempt.Task.Index), Attempt: int32(k.Attempt.Attempt), Reason: k.Reason}}})
+			out.post(&wire.Envelope{Message: &wire.Envelope_Kill{Kill: &wire.Kill{StageId: int64(k.Attempt.Task.Stage), TaskIndex: int32(k.Attempt.Task.Index), Attempt: int32(k.Attempt.Attempt), Reason: k.Reason}}})
 		}
 	}
 	for _, x := range rd.Disconnects {
-		if conn := d.conns[x.Executor]; conn != nil {
+		if out := d.conns[x.Executor]; out != nil {
 			d.log.WithField("executor", x.Executor).Infof("stopping executor: %s", x.Reason)
-			conn.Send(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: x.Reason}}})
 			// Its reader reports the connection ended, which the core
 			// needs for an executor it asked to stop.
-			conn.Close()
+			out.closeAfter(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: x.Reason}}})
 		}
 	}
 	if d.rm != nil {
@@ -387,8 +355,7 @@ func (d *Driver) carryOut(ctx context.Context, rd core.Ready) (sum core.Summary,
 	return sum, finished
 }
 
-// sendLaunches sends each executor its launches as one batch. A send that
-// fails closes the connection: its reader then reports it ended.
+// sendLaunches posts each executor its launches as one batch.
 func (d *Driver) sendLaunches(ls []core.TaskLaunch) {
 	for i := 0; i < len(ls); {
 		k := i
@@ -398,11 +365,8 @@ func (d *Driver) sendLaunches(ls []core.TaskLaunch) {
 			d.log.WithFields(logrus.Fields{"executor": ls[k].Executor, "job": ls[k].Job, "task": ls[k].Attempt.String()}).
 				Debugf("launching task of stage %s on GPUs %v", ls[k].Stage, ls[k].GPUs)
 		}
-		if conn := d.conns[ls[i].Executor]; conn != nil {
-			if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: b}}); err != nil {
-				d.log.WithField("executor", ls[i].Executor).Warnf("sending tasks: %v", err)
-				conn.Close()
-			}
+		if out := d.conns[ls[i].Executor]; out != nil {
+			out.post(&wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: b}})
 		}
 		i = k
 	}
@@ -411,8 +375,7 @@ func (d *Driver) sendLaunches(ls []core.TaskLaunch) {
 // sendJobsEnded tells each executor that ran tasks of the jobs that
 // ended in rd which they are, in one message, so that it removes ended
 // jobs' task files by its policy; not those rd stops (all of them when
-// the application ends), which are going with their files. A send that
-// fails closes the connection, as sendLaunches does.
+// the application ends), which are going with their files.
 func (d *Driver) sendJobsEnded(rd core.Ready) {
 	if len(rd.JobsEnded) == 0 {
 		return
@@ -428,14 +391,11 @@ func (d *Driver) sendJobsEnded(rd core.Ready) {
 		}
 	}
 	for _, x := range order {
-		conn := d.conns[x]
-		if conn == nil || slices.ContainsFunc(rd.Disconnects, func(dc core.Disconnect) bool { return dc.Executor == x }) {
+		out := d.conns[x]
+		if out == nil || slices.ContainsFunc(rd.Disconnects, func(dc core.Disconnect) bool { return dc.Executor == x }) {
 			continue
 		}
-		if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_JobsEnded{JobsEnded: &wire.JobsEnded{JobIds: jobs[x]}}}); err != nil {
-			d.log.WithField("executor", x).Warnf("telling which jobs ended: %v", err)
-			conn.Close()
-		}
+		out.post(&wire.Envelope{Message: &wire.Envelope_JobsEnded{JobsEnded: &wire.JobsEnded{JobIds: jobs[x]}}})
 	}
 }
 

@@ -280,31 +280,6 @@ func sessionJob(req *wire.SubmitJob) (*jobspec.Job, error) {
 	return job, nil
 }
 
-// handleSession answers a session client's request, in the loop.
-func (d *Driver) handleSession(now time.Time, ev event) {
-	switch ev := ev.(type) {
-	case submitRequest:
-		id, err := d.core.Submit(now, ev.job, nil)
-		r := submitReply{id: id, err: err}
-		if err == nil && ev.follow {
-			r.follower = &follower{job: id, updates: make(chan *wire.JobUpdate, 1), final: make(chan *wire.JobUpdate, 1), gone: make(chan struct{})}
-			d.followers = append(d.followers, r.follower)
-		}
-		ev.reply <- r
-	case listRequest:
-		ev.reply <- d.core.Jobs(now)
-	case cancelRequest:
-		err := d.core.Cancel(now, ev.id, ev.reason)
-		info, _ := d.core.Job(now, ev.id)
-		ev.reply <- cancelReply{info, err}
-	case stopRequest:
-		d.core.Stop(now, ev.reason)
-		ev.reply <- d.core.Jobs(now)
-	case statsRequest:
-		ev.reply <- d.core.Stats(now)
-	}
-}
-
 // updateFollowers hands each follower its job's progress, or its end
 // (finished are the summaries of the jobs that ended in this batch).
 //

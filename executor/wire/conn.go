@@ -173,5 +173,10 @@ func (c *Conn) Close() error {
 // closes the connection. The zero time removes the bound.
 func (c *Conn) SetReadDeadline(t time.Time) error { return c.nc.SetReadDeadline(t) }
 
+// SetWriteDeadline bounds the wait of Send, as net.Conn's does, to bound
+// how long a peer may take to take what is sent; Send past it fails, which
+// closes the connection. The zero time removes the bound.
+func (c *Conn) SetWriteDeadline(t time.Time) error { return c.nc.SetWriteDeadline(t) }
+
 // RemoteAddr is the peer's network address.
 func (c *Conn) RemoteAddr() net.Addr { return c.nc.RemoteAddr() }

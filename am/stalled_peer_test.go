@@ -1,0 +1,158 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// stalledHeartbeat is the heartbeat timeout of the stalled-peer test: short,
+// so that the test waits for it, not for a default meant for clusters.
+const stalledHeartbeat = 2 * time.Second
+
+// An executor that stops reading (stopped, say, as by SIGSTOP: it sends
+// nothing either) while the driver has more to send it than the sockets
+// hold does not hold up the loop: another executor gets its tasks and the
+// job succeeds, the stalled one is lost at the heartbeat timeout and its
+// tasks run again elsewhere, and the driver hangs up on it.
+func TestStalledExecutorDoesNotHoldUpTheLoop(t *testing.T) {
+	// Eight launches of 1.5 MB each make a 12 MB batch: more than a
+	// loopback socket's buffers take from a peer that does not read.
+	argv := []string{"true"}
+	for range 15 {
+		argv = append(argv, strings.Repeat("x", 100_000))
+	}
+	job, err := jobspec.Short("j", 9, argv, jobspec.Defaults{MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, done := runJob(t, Config{Core: core.Config{HeartbeatTimeout: stalledHeartbeat}}, job)
+
+	start := time.Now()
+	stalled := dialExecutor(t, d, "stalled", 8)
+	// Registered from 8 cores before the other, the stalled executor gets
+	// eight tasks: the batch the driver cannot finish writing.
+	waitRegistered(t, d, 1)
+	healthy := dialExecutor(t, d, "healthy", 1)
+	stopBeats := heartbeat(healthy)
+	defer stopBeats()
+	go succeedEvery(healthy)
+
+	select {
+	case sum := <-done:
+		took := time.Since(start)
+		if !sum.Succeeded {
+			t.Fatalf("summary %+v; want the job done", sum)
+		}
+		if limit := stalledHeartbeat + 3*time.Second; took > limit {
+			t.Errorf("the job took %v; want it done within the heartbeat timeout and a few seconds (%v)", took, limit)
+		}
+		if lost := executorSummary(sum, "stalled").Lost; lost == "" {
+			t.Errorf("summary %+v; want the stalled executor lost", sum)
+		}
+		if n := executorSummary(sum, "healthy").Succeeded; n != 9 {
+			t.Errorf("the healthy executor ran %d tasks; want all 9, the stalled one's too", n)
+		}
+	case <-time.After(stalledHeartbeat + 10*time.Second):
+		t.Fatal("the job did not end: the loop waits on the stalled executor")
+	}
+
+	// The driver hung up: what it sent ends before its frame did, or with
+	// the connection closed, not with the peer still waiting.
+	stalled.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		if _, err := stalled.Recv(); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatal("the driver still holds the stalled executor's connection")
+			}
+			break
+		}
+	}
+}
+
+// dialExecutor connects and registers an executor of cores cores, and
+// reads nothing.
+func dialExecutor(t *testing.T, d *Driver, id string, cores int32) *wire.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := wire.Dial(ctx, "tcp", d.Addr(), testSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: &wire.Register{ExecutorId: id, Host: "h1", Cores: cores}}})
+	return conn
+}
+
+// heartbeat sends conn's heartbeats every 100ms until the returned
+// function is called.
+func heartbeat(conn *wire.Conn) (stop func()) {
+	quit := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				if conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{}}}) != nil {
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(quit) }
+}
+
+// succeedEvery plays an executor whose every task succeeds at once, until
+// its connection ends.
+func succeedEvery(conn *wire.Conn) {
+	for {
+		m, err := conn.Recv()
+		if err != nil {
+			return
+		}
+		var sts []*wire.Status
+		for _, l := range m.GetLaunchBatch().GetLaunches() {
+			sts = append(sts, &wire.Status{StageId: l.GetStageId(), TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), State: wire.Status_SUCCEEDED})
+		}
+		if len(sts) > 0 {
+			conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: sts}}})
+		}
+	}
+}
+
+// waitRegistered waits until n executors are registered with d.
+func waitRegistered(t *testing.T, d *Driver, n int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		st, err := d.Status(ctx)
+		if err != nil {
+			t.Fatalf("waiting for %d executors to register: %v", n, err)
+		}
+		if len(st.Executors) == n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func executorSummary(sum core.Summary, id string) core.ExecutorSummary {
+	for _, x := range sum.Executors {
+		if string(x.ID) == id {
+			return x
+		}
+	}
+	return core.ExecutorSummary{}
+}
