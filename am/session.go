@@ -123,22 +123,33 @@ func (d *Driver) serveClient(ctx context.Context, conn *wire.Conn) {
 	if d.cfg.ClientAuth != nil {
 		if err := d.cfg.ClientAuth(m.GetClientToken(), modifies(m)); err != nil {
 			d.log.WithError(err).Warn("session client request refused")
-			conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
+			toClient(conn, &wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}}, requestTimeout)
 			return
 		}
 	}
 	answer, f, err := d.answer(ctx, m)
 	if err != nil {
-		conn.Send(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
+		toClient(conn, &wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}}, requestTimeout)
 		return
 	}
-	if err := conn.Send(answer); err != nil || f == nil {
+	if err := toClient(conn, answer, requestTimeout); err != nil || f == nil {
 		if f != nil {
 			close(f.gone)
 		}
 		return
 	}
 	follow(ctx, conn, f)
+}
+
+// toClient sends m to a session client, from the goroutine serving it
+// (never the loop), within timeout: a client that stops reading is hung up
+// on, its goroutine ends, and a follower's end drops it from the loop's
+// followers, as a client that went away. requestTimeout is the bound, as
+// for the client's request: a client has as long to take an answer as to
+// ask.
+func toClient(conn *wire.Conn, m *wire.Envelope, timeout time.Duration) error {
+	conn.SetWriteDeadline(time.Now().Add(timeout))
+	return conn.Send(m)
 }
 
 // modifies tells whether request m changes the session (YARN's
@@ -248,7 +259,7 @@ func follow(ctx context.Context, conn *wire.Conn, f *follower) {
 				return
 			}
 		}
-		if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_JobUpdate{JobUpdate: u}}); err != nil || u.GetEnded() {
+		if err := toClient(conn, &wire.Envelope{Message: &wire.Envelope_JobUpdate{JobUpdate: u}}, requestTimeout); err != nil || u.GetEnded() {
 			return
 		}
 	}

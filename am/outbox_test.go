@@ -1,0 +1,161 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// connPair returns the two ends of an authenticated connection over
+// loopback: the driver's and the executor's.
+func connPair(t *testing.T) (driver, executor *wire.Conn) {
+	t.Helper()
+	ln := listen(t, testSecret)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	accepted := make(chan *wire.Conn, 1)
+	go func() {
+		conn, _ := ln.Accept(ctx)
+		accepted <- conn
+	}()
+	executor, err := wire.Dial(ctx, "tcp", ln.Addr().String(), testSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	driver = <-accepted
+	if driver == nil {
+		t.Fatal("the listener accepted no connection")
+	}
+	t.Cleanup(func() { driver.Close(); executor.Close() })
+	return driver, executor
+}
+
+func kill(index int) *wire.Envelope {
+	return &wire.Envelope{Message: &wire.Envelope_Kill{Kill: &wire.Kill{TaskIndex: int32(index)}}}
+}
+
+// closed waits up to 5s for ch to be closed.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-time.After(5 * time.Second):
+		return false
+	}
+}
+
+// The queue takes exactly its bound; one more message cuts the peer off,
+// and nothing is queued after that.
+func TestOutboxTakesExactlyItsBound(t *testing.T) {
+	conn, peer := connPair(t)
+	o := newOutbox(conn, 4, time.Minute) // no writer: nothing leaves the queue
+	for i := range 4 {
+		o.post(kill(i))
+	}
+	if c := o.cause.Load(); c != nil || o.closing {
+		t.Fatalf("cut off at the bound: %v", *c)
+	}
+	o.post(kill(4))
+	c := o.cause.Load()
+	if c == nil || !strings.Contains((*c).Error(), "4 messages waiting") {
+		t.Fatalf("cause %v; want the peer cut off for its 4 messages waiting", c)
+	}
+	peer.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := peer.Recv(); !errors.Is(err, io.EOF) {
+		t.Errorf("the peer reads %v; want the connection closed", err)
+	}
+	o.post(kill(5))
+	if len(o.queue) != 4 {
+		t.Errorf("%d messages queued after the cut; want the 4 before it", len(o.queue))
+	}
+}
+
+// Nothing is queued after the close.
+func TestOutboxTakesNothingAfterTheClose(t *testing.T) {
+	conn, _ := connPair(t)
+	o := newOutbox(conn, 4, time.Minute) // no writer: nothing leaves the queue
+	o.closeAfter(kill(0))
+	o.post(kill(1))
+	if len(o.queue) != 2 {
+		t.Errorf("%d messages queued; want the one before the close and the close", len(o.queue))
+	}
+}
+
+// A peer that takes nothing is cut off once a write has waited the
+// timeout, not before; the reader then hears why, and the writer is gone.
+func TestOutboxCutsOffAPeerThatDoesNotRead(t *testing.T) {
+	conn, _ := connPair(t)
+	const timeout = 300 * time.Millisecond
+	o := newOutbox(conn, 4, timeout)
+	go o.write()
+	start := time.Now()
+	// More than a loopback socket's buffers take from a peer that does
+	// not read.
+	o.post(credentialsMessage(make([]byte, 12<<20)))
+	if !closed(o.done) {
+		t.Fatal("the writer still waits on a peer that does not read")
+	}
+	if took := time.Since(start); took < timeout {
+		t.Errorf("cut off after %v; want the timeout of %v waited", took, timeout)
+	}
+	_, err := conn.Recv()
+	if why := o.end(err); !strings.Contains(why.Error(), "not taken within 300ms") {
+		t.Errorf("the reader hears %v; want the write's timeout", why)
+	}
+}
+
+// A peer that reads gets every message in the order posted, then the
+// connection closes after the last, and the writer ends.
+func TestOutboxKeepsOrderAndClosesAfter(t *testing.T) {
+	conn, peer := connPair(t)
+	o := newOutbox(conn, outboxSize, time.Minute)
+	go o.write()
+	const n = 1000
+	for i := range n {
+		o.post(kill(i))
+	}
+	o.closeAfter(&wire.Envelope{Message: &wire.Envelope_Shutdown{Shutdown: &wire.Shutdown{Reason: "done"}}})
+	peer.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for i := range n {
+		m, err := peer.Recv()
+		if err != nil || m.GetKill() == nil || int(m.GetKill().GetTaskIndex()) != i {
+			t.Fatalf("message %d: %v, %v; want Kill %d", i, m, err, i)
+		}
+	}
+	if m, err := peer.Recv(); err != nil || m.GetShutdown() == nil {
+		t.Fatalf("after the kills: %v, %v; want Shutdown", m, err)
+	}
+	if m, err := peer.Recv(); !errors.Is(err, io.EOF) {
+		t.Fatalf("after Shutdown: %v, %v; want the connection closed", m, err)
+	}
+	if !closed(o.done) {
+		t.Fatal("the writer did not end with the connection")
+	}
+	if c := o.cause.Load(); c != nil {
+		t.Errorf("a peer that read all was cut off: %v", *c)
+	}
+}
+
+// A writer with nothing to send ends when the connection's reader does.
+func TestOutboxWriterEndsWithTheReader(t *testing.T) {
+	conn, peer := connPair(t)
+	o := newOutbox(conn, 4, time.Minute)
+	go o.write()
+	peer.Close()
+	_, err := conn.Recv()
+	ended := make(chan error, 1)
+	go func() { ended <- o.end(err) }()
+	select {
+	case why := <-ended:
+		if why != err {
+			t.Errorf("the reader hears %v; want its own %v", why, err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the writer outlives its connection")
+	}
+}
