@@ -47,9 +47,10 @@ type Config struct {
 }
 
 // Driver runs a job on executors that connect to it: one goroutine, the
-// loop in Run, owns the AM's core; executor connections, the RM heartbeat
-// and NodeManager calls run in goroutines that only feed it events and
-// carry out its actions (docs/architecture.md, "The loop").
+// loop in Run, owns the AM's core; executor connections (a reader and a
+// writer each), session clients, the RM heartbeat and NodeManager calls
+// run in goroutines that only feed it events and carry out its actions,
+// and it waits on none of them (docs/architecture.md, "The loop").
 type Driver struct {
 	cfg    Config
 	core   *core.Core
