@@ -93,6 +93,13 @@ func TestOutboxCutsOffAPeerThatDoesNotRead(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	o := newOutbox(conn, 4, timeout)
 	go o.write()
+	// The connection's reader, as the driver's: it ends when the writer
+	// closes the connection.
+	heard := make(chan error, 1)
+	go func() {
+		_, err := conn.Recv()
+		heard <- o.end(err)
+	}()
 	start := time.Now()
 	// More than a loopback socket's buffers take from a peer that does
 	// not read.
@@ -103,9 +110,27 @@ func TestOutboxCutsOffAPeerThatDoesNotRead(t *testing.T) {
 	if took := time.Since(start); took < timeout {
 		t.Errorf("cut off after %v; want the timeout of %v waited", took, timeout)
 	}
-	_, err := conn.Recv()
-	if why := o.end(err); !strings.Contains(why.Error(), "not taken within 300ms") {
+	if why := <-heard; !strings.Contains(why.Error(), "not taken within 300ms") {
 		t.Errorf("the reader hears %v; want the write's timeout", why)
+	}
+}
+
+// The first cause stays: a queue that overflows while a write waits is
+// why the peer was cut off, not the write that failed when it was.
+func TestOutboxKeepsTheFirstCause(t *testing.T) {
+	conn, _ := connPair(t)
+	o := newOutbox(conn, 1, time.Minute)
+	go o.write()
+	o.post(credentialsMessage(make([]byte, 12<<20))) // the writer takes it and waits
+	for i := 0; o.cause.Load() == nil; i++ {
+		o.post(kill(i)) // the second of these that the writer has not taken overflows
+	}
+	if !closed(o.done) {
+		t.Fatal("the writer still waits after the cut")
+	}
+	_, err := conn.Recv()
+	if why := o.end(err); !strings.Contains(why.Error(), "1 messages waiting") {
+		t.Errorf("the reader hears %v; want the overflow", why)
 	}
 }
 

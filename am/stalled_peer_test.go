@@ -3,6 +3,7 @@ package am
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -139,7 +140,7 @@ func waitRegistered(t *testing.T, d *Driver, n int) {
 	for {
 		st, err := d.Status(ctx)
 		if err != nil {
-			t.Fatalf("waiting for %d executors to register: %v", n, err)
+			t.Fatalf("waiting for %d executors to register: the loop does not answer: %v", n, err)
 		}
 		if len(st.Executors) == n {
 			return
@@ -155,4 +156,21 @@ func executorSummary(sum core.Summary, id string) core.ExecutorSummary {
 		}
 	}
 	return core.ExecutorSummary{}
+}
+
+// An executor the core refuses hears why, and then the driver hangs up:
+// the refusal goes out before the close.
+func TestRefusedExecutorHearsWhyBeforeTheClose(t *testing.T) {
+	d, _ := runDriver(t, Config{}, 1)
+	dialExecutor(t, d, "e1", 1)
+	waitRegistered(t, d, 1)
+	again := dialExecutor(t, d, "e1", 1)
+	again.SetReadDeadline(time.Now().Add(5 * time.Second))
+	m, err := again.Recv()
+	if err != nil || !strings.Contains(m.GetRejected().GetReason(), "already registered") {
+		t.Fatalf("the second e1 got %v, %v; want Rejected as already registered", m, err)
+	}
+	if m, err := again.Recv(); !errors.Is(err, io.EOF) {
+		t.Fatalf("after Rejected: %v, %v; want the connection closed", m, err)
+	}
 }
