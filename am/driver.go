@@ -260,7 +260,7 @@ func (d *Driver) serve(conn *wire.Conn) {
 	conn.SetReadDeadline(time.Time{})
 	reg := first.GetRegister()
 	id := scheduler.ExecutorID(reg.GetExecutorId())
-	out := newOutbox(conn, outboxSize, d.cfg.Core.HeartbeatTimeout)
+	out := newOutbox(conn, outboxSize, d.cfg.Core.HeartbeatTimeout, d.log.WithField("executor", id))
 	go out.write()
 	d.send(registered{out, reg})
 	for {

@@ -1,11 +1,11 @@
 package am
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
@@ -29,13 +29,15 @@ type outbox struct {
 	// queue holds what the loop posted; a nil message closes the
 	// connection once what is before it is sent.
 	queue chan *wire.Envelope
-	// closing, the loop's own, says the loop posted the close, or cut the
-	// peer off: later posts go nowhere.
+	// closing, the loop's own, says the loop posted the close: later posts
+	// go nowhere.
 	closing bool
 	// writeTimeout bounds each write.
 	writeTimeout time.Duration
-	// cause is why the connection was cut off, if it was.
+	// cause is why the connection was cut off, if it was, recorded before
+	// the connection is closed.
 	cause atomic.Pointer[error]
+	log   logrus.FieldLogger
 	// ended is closed by the connection's reader when it ends; done by the
 	// writer when it returns.
 	ended, done chan struct{}
@@ -44,9 +46,10 @@ type outbox struct {
 // newOutbox returns conn's outbox, holding up to size messages; its writer
 // is to run in a goroutine of its own (write). writeTimeout is the heartbeat
 // timeout: a peer that takes nothing sent to it for as long as the core
-// waits for a word from it is as lost as one that says nothing.
-func newOutbox(conn *wire.Conn, size int, writeTimeout time.Duration) *outbox {
-	return &outbox{conn: conn, queue: make(chan *wire.Envelope, size), writeTimeout: writeTimeout,
+// waits for a word from it is as lost as one that says nothing. A cut-off
+// is logged to log.
+func newOutbox(conn *wire.Conn, size int, writeTimeout time.Duration, log logrus.FieldLogger) *outbox {
+	return &outbox{conn: conn, queue: make(chan *wire.Envelope, size), writeTimeout: writeTimeout, log: log,
 		ended: make(chan struct{}), done: make(chan struct{})}
 }
 
@@ -59,7 +62,6 @@ func (o *outbox) post(m *wire.Envelope) {
 	select {
 	case o.queue <- m:
 	default:
-		o.closing = true
 		o.cutOff(fmt.Errorf("cut off with %d messages waiting to be sent: the executor is not reading", cap(o.queue)))
 	}
 }
@@ -76,6 +78,13 @@ func (o *outbox) closeAfter(m *wire.Envelope) {
 // in the connection's writer goroutine.
 func (o *outbox) write() {
 	defer close(o.done)
+	// One timer for every write, reset for each: a write still going when
+	// it fires is cut off, the cause recorded before the connection
+	// closes, so that the reader reports it.
+	late := time.AfterFunc(o.writeTimeout, func() {
+		o.cutOff(fmt.Errorf("cut off: a message was not taken within %v: the executor is not reading", o.writeTimeout))
+	})
+	late.Stop()
 	for {
 		select {
 		case m := <-o.queue:
@@ -83,11 +92,10 @@ func (o *outbox) write() {
 				o.conn.Close()
 				return
 			}
-			o.conn.SetWriteDeadline(time.Now().Add(o.writeTimeout))
-			if err := o.conn.Send(m); err != nil {
-				if errors.Is(err, os.ErrDeadlineExceeded) {
-					err = fmt.Errorf("cut off: a message was not taken within %v: the executor is not reading", o.writeTimeout)
-				}
+			late.Reset(o.writeTimeout)
+			err := o.conn.Send(m)
+			late.Stop()
+			if err != nil {
 				o.cutOff(err)
 				return
 			}
@@ -97,21 +105,25 @@ func (o *outbox) write() {
 	}
 }
 
-// cutOff closes the connection, recording why first; safe from any
-// goroutine, and the first cause stays.
+// cutOff closes the connection, recording and logging why first; safe
+// from any goroutine, and the first cause stays. A connection whose reader
+// already ended needs no word.
 func (o *outbox) cutOff(why error) {
-	o.cause.CompareAndSwap(nil, &why)
+	select {
+	case <-o.ended:
+	default:
+		if o.cause.CompareAndSwap(nil, &why) {
+			o.log.Warn(why.Error())
+		}
+	}
 	o.conn.Close()
 }
 
 // end tells the writer, from the connection's reader once the connection
 // ended (which closed it), and returns why: the cause it was cut off for,
-// if it was, else err, the reader's. It waits for the writer, which a
-// closed connection ends at once, so that a cause the writer found is
-// not lost to the reader's "use of closed network connection".
+// if it was, else err, the reader's.
 func (o *outbox) end(err error) error {
 	close(o.ended)
-	<-o.done
 	if c := o.cause.Load(); c != nil {
 		return *c
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
@@ -35,6 +37,12 @@ func connPair(t *testing.T) (driver, executor *wire.Conn) {
 	return driver, executor
 }
 
+func quiet() logrus.FieldLogger {
+	log := logrus.New()
+	log.SetOutput(io.Discard)
+	return log
+}
+
 func kill(index int) *wire.Envelope {
 	return &wire.Envelope{Message: &wire.Envelope_Kill{Kill: &wire.Kill{TaskIndex: int32(index)}}}
 }
@@ -53,7 +61,7 @@ func closed(ch <-chan struct{}) bool {
 // and nothing is queued after that.
 func TestOutboxTakesExactlyItsBound(t *testing.T) {
 	conn, peer := connPair(t)
-	o := newOutbox(conn, 4, time.Minute) // no writer: nothing leaves the queue
+	o := newOutbox(conn, 4, time.Minute, quiet()) // no writer: nothing leaves the queue
 	for i := range 4 {
 		o.post(kill(i))
 	}
@@ -78,7 +86,7 @@ func TestOutboxTakesExactlyItsBound(t *testing.T) {
 // Nothing is queued after the close.
 func TestOutboxTakesNothingAfterTheClose(t *testing.T) {
 	conn, _ := connPair(t)
-	o := newOutbox(conn, 4, time.Minute) // no writer: nothing leaves the queue
+	o := newOutbox(conn, 4, time.Minute, quiet()) // no writer: nothing leaves the queue
 	o.closeAfter(kill(0))
 	o.post(kill(1))
 	if len(o.queue) != 2 {
@@ -91,7 +99,7 @@ func TestOutboxTakesNothingAfterTheClose(t *testing.T) {
 func TestOutboxCutsOffAPeerThatDoesNotRead(t *testing.T) {
 	conn, _ := connPair(t)
 	const timeout = 300 * time.Millisecond
-	o := newOutbox(conn, 4, timeout)
+	o := newOutbox(conn, 4, timeout, quiet())
 	go o.write()
 	// The connection's reader, as the driver's: it ends when the writer
 	// closes the connection.
@@ -119,10 +127,13 @@ func TestOutboxCutsOffAPeerThatDoesNotRead(t *testing.T) {
 // why the peer was cut off, not the write that failed when it was.
 func TestOutboxKeepsTheFirstCause(t *testing.T) {
 	conn, _ := connPair(t)
-	o := newOutbox(conn, 1, time.Minute)
+	o := newOutbox(conn, 1, time.Minute, quiet())
 	go o.write()
 	o.post(credentialsMessage(make([]byte, 12<<20))) // the writer takes it and waits
 	for i := 0; o.cause.Load() == nil; i++ {
+		if i == 2 {
+			t.Fatal("the queue of 1 took a second message")
+		}
 		o.post(kill(i)) // the second of these that the writer has not taken overflows
 	}
 	if !closed(o.done) {
@@ -138,7 +149,7 @@ func TestOutboxKeepsTheFirstCause(t *testing.T) {
 // connection closes after the last, and the writer ends.
 func TestOutboxKeepsOrderAndClosesAfter(t *testing.T) {
 	conn, peer := connPair(t)
-	o := newOutbox(conn, outboxSize, time.Minute)
+	o := newOutbox(conn, outboxSize, time.Minute, quiet())
 	go o.write()
 	const n = 1000
 	for i := range n {
@@ -169,7 +180,7 @@ func TestOutboxKeepsOrderAndClosesAfter(t *testing.T) {
 // A writer with nothing to send ends when the connection's reader does.
 func TestOutboxWriterEndsWithTheReader(t *testing.T) {
 	conn, peer := connPair(t)
-	o := newOutbox(conn, 4, time.Minute)
+	o := newOutbox(conn, 4, time.Minute, quiet())
 	go o.write()
 	peer.Close()
 	_, err := conn.Recv()

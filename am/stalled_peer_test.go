@@ -3,11 +3,15 @@ package am
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
@@ -34,7 +38,8 @@ func TestStalledExecutorDoesNotHoldUpTheLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, done := runJob(t, Config{Core: core.Config{HeartbeatTimeout: stalledHeartbeat}}, job)
+	log, cut := cutOffLog()
+	d, done := runJob(t, Config{Core: core.Config{HeartbeatTimeout: stalledHeartbeat}, Log: log}, job)
 
 	start := time.Now()
 	stalled := dialExecutor(t, d, "stalled", 8)
@@ -65,17 +70,45 @@ func TestStalledExecutorDoesNotHoldUpTheLoop(t *testing.T) {
 		t.Fatal("the job did not end: the loop waits on the stalled executor")
 	}
 
-	// The driver hung up: what it sent ends before its frame did, or with
-	// the connection closed, not with the peer still waiting.
-	stalled.SetReadDeadline(time.Now().Add(5 * time.Second))
-	for {
-		if _, err := stalled.Recv(); err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				t.Fatal("the driver still holds the stalled executor's connection")
-			}
-			break
+	// The driver hung up on it, mid-batch: once its write outlasted the
+	// heartbeat timeout, not when the peer read again.
+	select {
+	case x := <-cut:
+		if x != "stalled" {
+			t.Fatalf("executor %s cut off; want the stalled one", x)
 		}
+	case <-time.After(stalledHeartbeat + 5*time.Second):
+		t.Fatal("the stalled executor was not cut off")
 	}
+	stalled.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if m, err := stalled.Recv(); err != nil || m.GetRegistered() == nil {
+		t.Fatalf("the stalled executor reads %v, %v; want Registered", m, err)
+	}
+	if m, err := stalled.Recv(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the stalled executor reads %v, %v; want the batch cut short", m, err)
+	}
+}
+
+// cutOffLog returns a logger (quiet) and the channel it reports on which
+// executors are cut off.
+func cutOffLog() (logrus.FieldLogger, <-chan string) {
+	log := logrus.New()
+	log.SetOutput(io.Discard)
+	cut := cutOffs(make(chan string, 16))
+	log.AddHook(cut)
+	return log, cut
+}
+
+// cutOffs is a log hook that reports each executor cut off.
+type cutOffs chan string
+
+func (cutOffs) Levels() []logrus.Level { return []logrus.Level{logrus.WarnLevel} }
+
+func (c cutOffs) Fire(e *logrus.Entry) error {
+	if strings.HasPrefix(e.Message, "cut off") {
+		c <- fmt.Sprint(e.Data["executor"])
+	}
+	return nil
 }
 
 // dialExecutor connects and registers an executor of cores cores, and
@@ -173,4 +206,39 @@ func TestRefusedExecutorHearsWhyBeforeTheClose(t *testing.T) {
 	if m, err := again.Recv(); !errors.Is(err, io.EOF) {
 		t.Fatalf("after Rejected: %v, %v; want the connection closed", m, err)
 	}
+}
+
+// Every connection's writer ends with it: here, an executor's that went
+// away while the core awaits its exit status, so that no Shutdown is ever
+// posted to it.
+func TestWritersEndWithTheirConnections(t *testing.T) {
+	// Earlier tests' writers end as their connections do.
+	waitWriters(t, 0, "earlier tests' writers outlive their connections")
+	d, _ := runDriver(t, Config{Core: core.Config{LossReasonWait: time.Hour}}, 1)
+	conn := dialExecutor(t, d, "e1", 1)
+	waitRegistered(t, d, 1)
+	if n := writers(); n != 1 {
+		t.Fatalf("%d writers for one executor", n)
+	}
+	conn.Close()
+	waitWriters(t, 0, "the writer outlives its connection")
+}
+
+// waitWriters waits up to 5s for n writers to be left, else fails with
+// complaint.
+func waitWriters(t *testing.T, n int, complaint string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for writers() != n {
+		if time.Now().After(deadline) {
+			t.Fatal(complaint)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// writers counts the goroutines writing to connections (outbox.write).
+func writers() int {
+	buf := make([]byte, 1<<20)
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*outbox).write(")
 }
