@@ -195,3 +195,23 @@ func TestOutboxWriterEndsWithTheReader(t *testing.T) {
 		t.Fatal("the writer outlives its connection")
 	}
 }
+
+// The timeout bounds each write, not the connection's life: a peer that
+// reads is not cut off however long it waits between messages.
+func TestOutboxTimesWritesNotIdleness(t *testing.T) {
+	conn, peer := connPair(t)
+	const timeout = 100 * time.Millisecond
+	o := newOutbox(conn, 4, timeout, quiet())
+	go o.write()
+	peer.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for i := range 2 {
+		o.post(kill(i))
+		if m, err := peer.Recv(); err != nil || int(m.GetKill().GetTaskIndex()) != i {
+			t.Fatalf("message %d: %v, %v; want Kill %d", i, m, err, i)
+		}
+		time.Sleep(3 * timeout) // idle, as the rule allows: this is what is tested
+	}
+	if c := o.cause.Load(); c != nil {
+		t.Errorf("an idle peer that reads was cut off: %v", *c)
+	}
+}
