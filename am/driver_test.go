@@ -23,6 +23,9 @@ func fakeExecutor(t *testing.T, d *Driver, id string) *wire.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Gone with the test: a driver whose job waits on it ends, and so
+	// do its connection's goroutines.
+	t.Cleanup(func() { conn.Close() })
 	conn.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: &wire.Register{ExecutorId: id, Host: "h1", Cores: 1}}})
 	for {
 		m, err := conn.Recv()

@@ -203,6 +203,7 @@ func TestOutboxTimesWritesNotIdleness(t *testing.T) {
 	const timeout = 100 * time.Millisecond
 	o := newOutbox(conn, 4, timeout, quiet())
 	go o.write()
+	defer o.end(nil) // the writer ends with the test
 	peer.SetReadDeadline(time.Now().Add(5 * time.Second))
 	for i := range 2 {
 		o.post(kill(i))
