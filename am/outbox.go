@@ -39,7 +39,7 @@ type outbox struct {
 	cause atomic.Pointer[error]
 	log   logrus.FieldLogger
 	// ended is closed by the connection's reader when it ends; done by the
-	// writer when it returns.
+	// writer when it returns, for whoever must know it is gone (tests).
 	ended, done chan struct{}
 }
 
