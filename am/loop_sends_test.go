@@ -37,23 +37,3 @@ func TestCancelledJobsTaskIsKilled(t *testing.T) {
 		}
 	}
 }
-
-// Fresh delegation tokens reach a registered executor.
-func TestFreshCredentialsReachTheExecutors(t *testing.T) {
-	d, _ := runDriver(t, Config{Log: quiet()}, 1)
-	conn := fakeExecutor(t, d, "e1")
-	d.UpdateCredentials([]byte("tokens"), nil)
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	for {
-		m, err := conn.Recv()
-		if err != nil {
-			t.Fatalf("the executor got no credentials: %v", err)
-		}
-		if c := m.GetCredentials(); c != nil {
-			if string(c.GetFile()) != "tokens" {
-				t.Fatalf("credentials %q; want the fresh ones", c.GetFile())
-			}
-			return
-		}
-	}
-}
