@@ -78,8 +78,22 @@ type AppMaster struct {
 	ClientACL func(client string, modify bool) error
 	// Web guards the tracking page; nil serves it to everyone.
 	Web *WebAccess
-	Log logrus.FieldLogger
+	// Terminated, when set, ends when the AM is told to stop from outside
+	// (the NodeManager's SIGTERM: an NM shutting down, a decommission,
+	// the AM's container preempted or killed) in an attempt YARN will
+	// follow with another. The AM then returns at once without
+	// unregistering, as Spark's does, so that the application goes on in
+	// its next attempt; unregistering would end it. Leave it nil in the
+	// last attempt, where a termination cancels the work and the AM
+	// unregisters with why.
+	Terminated <-chan struct{}
+	Log        logrus.FieldLogger
 }
+
+// ErrLeftToNextAttempt is RunAppMaster's error when Terminated ended it:
+// the application was not unregistered, and YARN starts its next
+// attempt.
+var ErrLeftToNextAttempt = errors.New("terminated: left to the application's next attempt, not unregistered")
 
 // RunAppMaster registers with the RM, serves the tracking page, runs the
 // job on executor containers, and unregisters with how it ended. The
@@ -137,11 +151,29 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	stopPage := serveTracking(a, driver, ls.web)
 	defer stopPage()
-	sum, final, err := driver.Run(ctx, a.Job, a.StageProfiles)
-	if err != nil {
-		final = core.Final{Diagnostics: err.Error()}
+	type ran struct {
+		sum   core.Summary
+		final core.Final
+		err   error
 	}
-	return sum, finish(ctx, a, final, driver.Tokens())
+	done := make(chan ran, 1)
+	go func() {
+		sum, final, err := driver.Run(ctx, a.Job, a.StageProfiles)
+		done <- ran{sum, final, err}
+	}()
+	var r ran
+	select {
+	case r = <-done:
+	case <-a.Terminated:
+		// The process ends now: whatever the loop was doing is the next
+		// attempt's to do again, and nothing may unregister.
+		a.Log.WithField("app", a.Core.AppID).Warn("terminated: leaving the application to its next attempt (not unregistering)")
+		return core.Summary{}, ErrLeftToNextAttempt
+	}
+	if r.err != nil {
+		r.final = core.Final{Diagnostics: r.err.Error()}
+	}
+	return r.sum, finish(ctx, a, r.final, driver.Tokens())
 }
 
 // amListeners are where the AM listens: for executors, a session's

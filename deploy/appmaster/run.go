@@ -2,6 +2,7 @@ package appmaster
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"time"
@@ -35,8 +36,10 @@ type Env struct {
 }
 
 // Run is the ApplicationMaster process: it runs the application to its
-// end, or until ctx is cancelled (an interrupt, or `spindle kill`'s
-// signal), and says why it failed.
+// end, or until ctx is cancelled (a signal), and says why it failed. A
+// signal ends the work only in the application's last attempt; in an
+// earlier one the AM leaves without unregistering, and YARN starts the
+// next attempt (am.AppMaster.Terminated).
 func Run(ctx context.Context, env Env) error {
 	conf, err := settings.ReadFile(yarnapp.SettingsFile)
 	if err != nil {
@@ -75,6 +78,18 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	defer rm.Close()
+	last, which, err := lastAttempt(conf, c.hconf, os.Getenv("CONTAINER_ID"))
+	if err != nil {
+		log.WithError(err).Warn("taking this attempt as the application's last: a termination will unregister it")
+	}
+	var terminated <-chan struct{}
+	if !last {
+		// Before the last attempt a signal is not a cancel: the work is
+		// left to the next attempt, untouched.
+		terminated = ctx.Done()
+		ctx = context.WithoutCancel(ctx)
+		log.Infof("%s: a termination leaves the application to the next", which)
+	}
 	ctx, end := context.WithCancelCause(ctx)
 	defer end(nil)
 	a, err := appMaster(ctx, conf, appID, c, end, log)
@@ -86,7 +101,7 @@ func Run(ctx context.Context, env Env) error {
 			return err
 		}
 	}
-	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers = job, ccfg, stageProfiles, rm, nodes
+	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
 	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, ccfg.Scheduler.Pools) }
 	a.BeforeUnregister = func(ctx context.Context, f core.Final, tokens []credentials.Token) {
 		if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
@@ -94,6 +109,9 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	sum, runErr := am.RunAppMaster(ctx, a)
+	if errors.Is(runErr, am.ErrLeftToNextAttempt) {
+		return runErr
+	}
 	if job != nil {
 		summary.Print(env.Stdout, sum, "<LOG_DIR> of each container")
 		printTimings(env.Stdout, sum, ccfg.Containers.Initial[ccfg.Profiles[0].ID])

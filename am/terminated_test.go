@@ -1,0 +1,127 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc/ipctest"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// unregistersRM is fakeRM that also counts the AM's unregistrations.
+type unregistersRM struct {
+	fakeRM
+	mu       sync.Mutex
+	finished []*hadoopyarn.FinishApplicationMasterRequestProto
+}
+
+func (f *unregistersRM) handle(method string, body []byte) (proto.Message, error) {
+	if method != "finishApplicationMaster" {
+		return f.fakeRM.handle(method, body)
+	}
+	req := &hadoopyarn.FinishApplicationMasterRequestProto{}
+	if err := proto.Unmarshal(body, req); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.finished = append(f.finished, req)
+	return &hadoopyarn.FinishApplicationMasterResponseProto{IsUnregistered: proto.Bool(true)}, nil
+}
+
+func (f *unregistersRM) unregistrations() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.finished)
+}
+
+func (f *unregistersRM) registrations() int {
+	f.fakeRM.mu.Lock()
+	defer f.fakeRM.mu.Unlock()
+	return f.fakeRM.registered
+}
+
+// runTerminableAM runs an AM whose job waits for executors that never
+// come, with terminated as its Terminated, until it has registered; it
+// returns what RunAppMaster returns.
+func runTerminableAM(t *testing.T, ctx context.Context, f *unregistersRM, terminated <-chan struct{}) <-chan error {
+	t.Helper()
+	srv := &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: f.handle}
+	rm, err := yarn.NewAMRMClient([]string{srv.Start(t)}, ipc.Options{Auth: ipc.Auth{User: "am", Tokens: []*hadoopcommon.TokenProto{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rm.Close() })
+	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := AppMaster{Job: job, Secret: testSecret, Bind: "127.0.0.1", Host: "127.0.0.1", RM: rm, Log: quiet(),
+		Executors: &hadoopyarn.ContainerLaunchContextProto{}, Terminated: terminated,
+		Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 512}},
+			Containers: &core.ContainerConfig{Heartbeat: 20 * time.Millisecond, InitialAllocation: 10 * time.Millisecond}}}
+	done := make(chan error, 1)
+	go func() {
+		_, err := RunAppMaster(ctx, a)
+		done <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); f.registrations() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the AM did not register")
+		}
+	}
+	return done
+}
+
+// Terminated before the last attempt (the NodeManager's SIGTERM), the AM
+// returns at once and does not unregister: YARN starts the next attempt.
+func TestTerminatedLeavesTheApplicationToTheNextAttempt(t *testing.T) {
+	f := &unregistersRM{}
+	terminated := make(chan struct{})
+	done := runTerminableAM(t, context.Background(), f, terminated)
+	close(terminated)
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrLeftToNextAttempt) {
+			t.Fatalf("RunAppMaster: %v; want ErrLeftToNextAttempt", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a terminated AM did not return")
+	}
+	if n := f.unregistrations(); n != 0 {
+		t.Errorf("the AM unregistered %d times; want none, so that the application goes on", n)
+	}
+}
+
+// In the last attempt (no Terminated) an AM whose context is cancelled
+// cancels the job and unregisters it as failed, saying why.
+func TestCancelledInTheLastAttemptUnregisters(t *testing.T) {
+	f := &unregistersRM{}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := runTerminableAM(t, ctx, f, nil)
+	cancel(errors.New("interrupted by terminated"))
+	select {
+	case err := <-done:
+		if err == nil || errors.Is(err, ErrLeftToNextAttempt) {
+			t.Fatalf("RunAppMaster: %v; want the job's failure", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a cancelled AM did not return")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.finished) != 1 || f.finished[0].GetFinalApplicationStatus() != hadoopyarn.FinalApplicationStatusProto_APP_FAILED {
+		t.Errorf("unregistrations %v; want one, FAILED", f.finished)
+	}
+}
