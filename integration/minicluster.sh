@@ -7,6 +7,14 @@
 #   integration/minicluster.sh status [DIR]  exit 0 iff up
 #   integration/minicluster.sh stop [DIR]    nothing left running
 #
+# Fault controls on a running cluster (each waits until the RM shows the
+# action done, prints what happened, exits non-zero with the harness's error):
+#   integration/minicluster.sh restart-rm DIR      RM restart, work-preserving
+#   integration/minicluster.sh stop-nm DIR I       NodeManager I stops (SHUTDOWN)
+#   integration/minicluster.sh start-nm DIR I      a new NodeManager in slot I
+#   integration/minicluster.sh decommission DIR I [TIMEOUT_S]   graceful
+#   integration/minicluster.sh failover-rm DIR     refused: no RM HA pair yet
+#
 # DIR defaults to integration/.cluster. Logs land in DIR/logs.
 #
 # Knobs (environment):
@@ -15,6 +23,8 @@
 #   MINICLUSTER_HOST (127.0.0.1)
 #   RPC_PROTECTION or MINICLUSTER_RPC_PROTECTION (authentication | integrity |
 #     privacy; RPC_PROTECTION wins when both are set)
+#   PREEMPTION (0)  1: queues default and high, the preemption monitor on
+#   MINICLUSTER_CONTROL_TIMEOUT (180)  seconds a control waits for an answer
 #   KERBEROS (0)  1: a KDC (MiniKdc) and a Kerberized cluster; start then
 #     prints KRB5_CONFIG=, SPINDLE_TEST_PRINCIPAL= and SPINDLE_TEST_KEYTAB=
 #     lines before its last
@@ -39,9 +49,12 @@ main_class=io.spindle.minicluster.Main
 : "${MINICLUSTER_RPC_PROTECTION:=authentication}"
 MINICLUSTER_RPC_PROTECTION=${RPC_PROTECTION:-$MINICLUSTER_RPC_PROTECTION}
 : "${KERBEROS:=0}"
+: "${PREEMPTION:=0}"
 : "${TOKEN_MAX_LIFETIME_S:=0}"
 : "${TOKEN_RENEW_INTERVAL_S:=0}"
 [[ $KERBEROS =~ ^[01]$ ]] || { echo "minicluster: KERBEROS=$KERBEROS: want 0 or 1" >&2; exit 2; }
+[[ $PREEMPTION =~ ^[01]$ ]] || { echo "minicluster: PREEMPTION=$PREEMPTION: want 0 or 1" >&2; exit 2; }
+: "${MINICLUSTER_CONTROL_TIMEOUT:=180}"
 : "${MINICLUSTER_RM_PORT:=8032}"
 : "${MINICLUSTER_RM_SCHEDULER_PORT:=8030}"
 : "${MINICLUSTER_RM_TRACKER_PORT:=8031}"
@@ -84,6 +97,7 @@ die() {
 
 usage() {
   echo "usage: $0 start|status|stop [DIR]" >&2
+  echo "       $0 restart-rm|failover-rm DIR | stop-nm|start-nm DIR I | decommission DIR I [TIMEOUT_S]" >&2
   exit 2
 }
 
@@ -176,7 +190,7 @@ start() {
   command -v java >/dev/null || die "java not found: the mini cluster needs Java 17"
   command -v mvn >/dev/null || die "mvn not found: the mini cluster needs Maven"
 
-  rm -rf "$dir/conf" "$dir/work" "$dir/logs" "$dir/ready" "$dir/pid" "$dir/cluster.env" "$dir/kdc" "$dir/krb5.conf" "$dir/site"
+  rm -rf "$dir/conf" "$dir/work" "$dir/logs" "$dir/ready" "$dir/pid" "$dir/cluster.env" "$dir/kdc" "$dir/krb5.conf" "$dir/site" "$dir/control"
   # DIR/site is on the JVM's classpath, filled by the harness: it must exist
   # before the JVM looks in it, or the class loader never looks again.
   mkdir -p "$dir/logs" "$dir/work" "$dir/tmp" "$dir/site"
@@ -200,7 +214,8 @@ start() {
       --rm-web-port="$MINICLUSTER_RM_WEB_PORT" \
       --nn-port="$MINICLUSTER_NN_PORT" --nn-http-port="$MINICLUSTER_NN_HTTP_PORT" \
       --owner-pid="$MINICLUSTER_OWNER_PID" --kerberos="$([ "$KERBEROS" = 1 ] && echo true || echo false)" \
-      --token-max-lifetime-s="$TOKEN_MAX_LIFETIME_S" --token-renew-interval-s="$TOKEN_RENEW_INTERVAL_S"
+      --token-max-lifetime-s="$TOKEN_MAX_LIFETIME_S" --token-renew-interval-s="$TOKEN_RENEW_INTERVAL_S" \
+      --preemption="$([ "$PREEMPTION" = 1 ] && echo true || echo false)"
   ) </dev/null >"$dir/logs/minicluster.out" 2>&1 &
   pid=$!
   echo "$pid" >"$dir/pid"
@@ -261,7 +276,59 @@ stop() {
   echo "stopped"
 }
 
+# Hands a fault control to the running harness (Controls.java) and waits
+# for its answer: a request file DIR/control/ID.cmd, renamed into place; the
+# answer DIR/control/ID.out, "ok" or "error" and then what happened. The
+# harness answers only once the action shows in the RM.
+control() {
+  local dir pid id req out waited=0
+  dir=$(abs_dir "$1")
+  shift
+  pid=$(cluster_pid "$dir") && [ -f "$dir/ready" ] || die "no mini cluster is running in $dir: start one first"
+  id="$(date +%s%N)-$$"
+  req="$dir/control/$id.cmd"
+  out="$dir/control/$id.out"
+  echo "$*" >"$req.tmp"
+  mv "$req.tmp" "$req"
+  while [ ! -f "$out" ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rm -f "$req"
+      die "the mini cluster exited before answering '$*' (logs: $dir/logs)"
+    fi
+    if [ "$waited" -ge $((MINICLUSTER_CONTROL_TIMEOUT * 10)) ]; then
+      rm -f "$req"
+      die "no answer to '$*' within ${MINICLUSTER_CONTROL_TIMEOUT}s (logs: $dir/logs/minicluster.log)"
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  if [ "$(head -n 1 "$out")" = ok ]; then
+    tail -n +2 "$out"
+    rm -f "$out"
+    return 0
+  fi
+  tail -n +2 "$out" | sed 's/^/minicluster: /' >&2
+  rm -f "$out"
+  exit 1
+}
+
+# DIR is required for the controls (no default): a control aimed at the
+# wrong cluster would disrupt someone else's tests.
+control_usage() {
+  echo "usage: $0 $1 DIR${2:+ $2}" >&2
+  exit 2
+}
+
 case "${1:-}" in
+  restart-rm | failover-rm)
+    [ $# -eq 2 ] || control_usage "$1"
+    control "$2" "$1" ;;
+  stop-nm | start-nm)
+    [ $# -eq 3 ] || control_usage "$1" I
+    control "$2" "$1" "$3" ;;
+  decommission)
+    [ $# -eq 3 ] || [ $# -eq 4 ] || control_usage "$1" "I [TIMEOUT_S]"
+    control "$2" "$1" "$3" ${4:+"$4"} ;;
   start) start "${2:-}" ;;
   status) status "${2:-}" ;;
   stop) stop "${2:-}" ;;

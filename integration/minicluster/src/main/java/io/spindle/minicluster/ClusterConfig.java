@@ -28,9 +28,13 @@ final class ClusterConfig {
         "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler");
     conf.set("yarn.scheduler.capacity.resource-calculator",
         "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
-    conf.set("yarn.scheduler.capacity.root.queues", "default");
-    conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
-    conf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100");
+    if (s.preemption) {
+      preemption(conf);
+    } else {
+      conf.set("yarn.scheduler.capacity.root.queues", "default");
+      conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
+      conf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100");
+    }
     // A test may run several small applications at once; the default 10%
     // would admit one AM at a time.
     conf.set("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
@@ -63,10 +67,62 @@ final class ClusterConfig {
     // can be diagnosed from DIR.
     conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 600);
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
+    recovery(conf, s);
+
     // Token-authenticated connections (AM to RM, AM to NM) then negotiate
     // this SASL quality of protection: privacy wraps every packet.
     conf.set("hadoop.rpc.protection", s.rpcProtection);
     return conf;
+  }
+
+  /**
+   * RM recovery, work-preserving, so restart-rm keeps applications and
+   * their containers. MiniYARNCluster's restarted RM is a new object: the
+   * state must be on disk (DIR/work/rm-state), not in memory.
+   */
+  private static void recovery(Configuration conf, Settings s) {
+    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
+    conf.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
+    conf.set(YarnConfiguration.RM_STORE,
+        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
+    conf.set(YarnConfiguration.FS_RM_STATE_STORE_URI,
+        new java.io.File(s.workDir(), "rm-state").toURI().toString());
+    // After a restart the scheduler waits this long for NodeManagers to
+    // report their containers before it allocates (10 s by default).
+    conf.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 2000);
+    // NodeManagers (and other clients in this JVM) retry a down RM every
+    // 30 s by default: a restart would leave nodes away that long.
+    conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 500);
+    conf.setLong(YarnConfiguration.NM_RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 500);
+    // A decommissioning node's timeout and readiness are checked this often
+    // (20 s by default).
+    conf.setInt("yarn.resourcemanager.decommissioning-nodes-watcher.poll-interval-secs", 1);
+  }
+
+  /**
+   * PREEMPTION=1: queues default and high, 50% each and up to 100%, and
+   * the preemption monitor on with short intervals, so an application in
+   * high takes back what one in default borrowed within seconds.
+   */
+  private static void preemption(Configuration conf) {
+    conf.set("yarn.scheduler.capacity.root.queues", "default,high");
+    for (String q : new String[] {"default", "high"}) {
+      String prefix = "yarn.scheduler.capacity.root." + q + ".";
+      conf.set(prefix + "capacity", "50");
+      conf.set(prefix + "maximum-capacity", "100");
+      // One user may use the whole cluster, beyond its queue's share: what
+      // makes the other queue's claim a preemption.
+      conf.set(prefix + "user-limit-factor", "2");
+    }
+    conf.setBoolean(YarnConfiguration.RM_SCHEDULER_ENABLE_MONITORS, true);
+    conf.set(YarnConfiguration.RM_SCHEDULER_MONITOR_POLICIES,
+        "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy");
+    String p = "yarn.resourcemanager.monitor.capacity.preemption.";
+    conf.setLong(p + "monitoring_interval", 1000);
+    conf.setLong(p + "max_wait_before_kill", 5000);
+    conf.setFloat(p + "total_preemption_per_round", 1.0f);
+    conf.setFloat(p + "natural_termination_factor", 1.0f);
+    conf.setFloat(p + "max_ignored_over_capacity", 0.0f);
   }
 
   static Configuration hdfs(Settings s) {

@@ -34,6 +34,7 @@ public final class Main {
   private MiniDFSCluster dfs;
   private MiniYARNCluster yarn;
   private Kerberos kerberos; // null on a cluster without Kerberos
+  private Controls controls;
 
   public static void main(String[] args) {
     Settings s;
@@ -100,6 +101,8 @@ public final class Main {
     yarn.start();
     WebAppRouting.restore(yarn, s.nodeManagers);
     waitForNodes(s);
+    controls = new Controls(s, yarn);
+    controls.start();
     LOG.info("YARN is up with {} NodeManagers of {} GPUs", s.nodeManagers, s.gpusPerNode);
 
     String nnHttp = s.host + ":" + dfs.getNameNode().getHttpAddress().getPort();
@@ -252,6 +255,10 @@ public final class Main {
       Files.deleteIfExists(new File(s.dir, "ready").toPath());
     } catch (IOException e) {
       LOG.warn("removing the ready marker", e);
+    }
+    if (controls != null) {
+      controls.stop();
+      controls = null;
     }
     if (yarn != null) {
       yarn.stop();

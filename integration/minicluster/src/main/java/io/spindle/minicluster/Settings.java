@@ -33,6 +33,8 @@ final class Settings {
   /** Delegation tokens' max lifetime and renewal interval (0: Hadoop's). */
   final int tokenMaxLifetimeS;
   final int tokenRenewIntervalS;
+  /** Two queues and the capacity scheduler's preemption monitor. */
+  final boolean preemption;
 
   private Settings(Map<String, String> kv) {
     dir = new File(take(kv, "dir", "integration/.cluster")).getAbsoluteFile();
@@ -61,6 +63,11 @@ final class Settings {
     kerberos = Boolean.parseBoolean(k);
     tokenMaxLifetimeS = atLeast(kv, "token-max-lifetime-s", 0, 0);
     tokenRenewIntervalS = atLeast(kv, "token-renew-interval-s", 0, 0);
+    String p = take(kv, "preemption", "false");
+    if (!p.matches("true|false")) {
+      throw new IllegalArgumentException("--preemption=" + p + ": want true or false");
+    }
+    preemption = Boolean.parseBoolean(p);
     if (!kv.isEmpty()) {
       throw new IllegalArgumentException("unknown argument(s): " + kv.keySet());
     }

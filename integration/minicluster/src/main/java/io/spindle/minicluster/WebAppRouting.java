@@ -8,6 +8,8 @@ import java.util.Map;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.nodemanager.webapp.WebServer;
 import org.apache.hadoop.yarn.webapp.WebApp;
 import org.eclipse.jetty.servlet.FilterHolder;
@@ -43,15 +45,30 @@ final class WebAppRouting {
 
   /** Routes the RM's and every NodeManager's web app through its own pipeline. */
   static void restore(MiniYARNCluster yarn, int nodeManagers) throws ReflectiveOperationException {
-    int fixed = restore("ResourceManager", (WebApp) field(yarn.getResourceManager(), "webApp"));
+    int fixed = restore("ResourceManager", yarn.getResourceManager());
     for (int i = 0; i < nodeManagers; i++) {
-      for (Service s : yarn.getNodeManager(i).getServices()) {
-        if (s instanceof WebServer) {
-          fixed += restore("NodeManager " + i, (WebApp) field(s, "webApp"));
-        }
-      }
+      fixed += restore("NodeManager " + i, yarn.getNodeManager(i));
     }
     LOG.info("web apps routed through their own Guice pipelines: {} filters re-pointed", fixed);
+  }
+
+  /**
+   * Routes one RM's web app through its own pipeline: a restarted RM's,
+   * whose injector is now the JVM's newest.
+   */
+  static int restore(String daemon, ResourceManager rm) throws ReflectiveOperationException {
+    return restore(daemon, (WebApp) field(rm, "webApp"));
+  }
+
+  /** Routes one NodeManager's web app through its own pipeline. */
+  static int restore(String daemon, NodeManager nm) throws ReflectiveOperationException {
+    int fixed = 0;
+    for (Service s : nm.getServices()) {
+      if (s instanceof WebServer) {
+        fixed += restore(daemon, (WebApp) field(s, "webApp"));
+      }
+    }
+    return fixed;
   }
 
   private static int restore(String daemon, WebApp app) throws ReflectiveOperationException {
