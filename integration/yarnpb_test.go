@@ -180,6 +180,12 @@ func TestRPCPrivacyClusterRefusesAnUnwrappedClient(t *testing.T) {
 // its id and the AMRMToken the RM issues for it.
 func submitUnmanaged(ctx context.Context, t *testing.T, rm *yarn.ApplicationClient, name string) (*hadoopyarn.ApplicationIdProto, *hadoopcommon.TokenProto) {
 	t.Helper()
+	return submitUnmanagedTo(ctx, t, rm, name, "default")
+}
+
+// submitUnmanagedTo is submitUnmanaged to queue.
+func submitUnmanagedTo(ctx context.Context, t *testing.T, rm *yarn.ApplicationClient, name, queue string) (*hadoopyarn.ApplicationIdProto, *hadoopcommon.TokenProto) {
+	t.Helper()
 	app, err := rm.GetNewApplication(ctx, &hadoopyarn.GetNewApplicationRequestProto{})
 	if err != nil {
 		t.Fatalf("getNewApplication: %v", err)
@@ -188,7 +194,7 @@ func submitUnmanaged(ctx context.Context, t *testing.T, rm *yarn.ApplicationClie
 	_, err = rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
 		ApplicationId:   id,
 		ApplicationName: proto.String(name),
-		Queue:           proto.String("default"),
+		Queue:           proto.String(queue),
 		ApplicationType: proto.String("SPINDLE"),
 		UnmanagedAm:     proto.Bool(true),
 		MaxAppAttempts:  proto.Int32(1),

@@ -54,6 +54,9 @@ type Config struct {
 	// TokenMaxLifetime and TokenRenewInterval, when set, shorten the
 	// delegation tokens' lives (whole seconds).
 	TokenMaxLifetime, TokenRenewInterval time.Duration
+	// Preemption gives the cluster two queues, default and high, and the
+	// capacity scheduler's preemption monitor (PREEMPTION=1).
+	Preemption bool
 }
 
 // started is one cluster of the process, started on first use.
@@ -141,7 +144,7 @@ func start(cfg Config) (*Cluster, error) {
 		if out, err := exec.Command(Script(), "status", dir).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("SPINDLE_MINICLUSTER_DIR=%s: the cluster there is not up: %s", dir, bytes.TrimSpace(out))
 		}
-		return load(dir)
+		return Load(dir)
 	}
 	dir, err := os.MkdirTemp("", "spindle-cluster-")
 	if err != nil {
@@ -165,11 +168,14 @@ func start(cfg Config) (*Cluster, error) {
 	if cfg.TokenRenewInterval > 0 {
 		env = append(env, fmt.Sprintf("TOKEN_RENEW_INTERVAL_S=%d", int(cfg.TokenRenewInterval.Seconds())))
 	}
+	if cfg.Preemption {
+		env = append(env, "PREEMPTION=1")
+	}
 	printed, err := Start(dir, env)
 	if err != nil {
 		return nil, err
 	}
-	c, err := load(dir)
+	c, err := Load(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -218,9 +224,10 @@ func (c *Cluster) stop() error {
 	return nil
 }
 
-// load reads DIR/cluster.env, which the harness writes just before it
-// declares itself ready.
-func load(dir string) (*Cluster, error) {
+// Load describes the cluster running in dir from DIR/cluster.env, which
+// the harness writes just before it declares itself ready: for a test that
+// starts a cluster of its own with Start.
+func Load(dir string) (*Cluster, error) {
 	path := filepath.Join(dir, "cluster.env")
 	f, err := os.Open(path)
 	if err != nil {

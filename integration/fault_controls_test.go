@@ -1,0 +1,258 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// TestFaultControls holds minicluster.sh's fault controls (docs/minicluster.md,
+// "Fault controls") to what they say, seen from outside through the RM: its
+// RPC protocols and its REST API. One cluster of its own (the controls
+// disrupt it), the controls in sequence.
+//
+// It is named outside the Makefile's YARN_SUITE, so it runs on the default
+// Hadoop (3.5.0) only: the harness calls the same Hadoop APIs on 3.3, 3.4
+// and 3.5 (MiniYARNCluster.restartResourceManager, NodeManager,
+// RMNodeDecommissioningEvent, the preemption policy's keys), and it was
+// checked by hand on 3.3.6 and 3.4.3.
+func TestFaultControls(t *testing.T) {
+	dir := t.TempDir()
+	env := scriptEnv(t, "NODEMANAGERS=2", "PREEMPTION=1")
+	startOrFail(t, dir, env)
+	c, err := testcluster.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	rm := applicationClient(t, c)
+
+	// PREEMPTION=1: an application in default takes the whole cluster
+	// (two nodes of 8 GB), one in high asks for its half; the monitor
+	// preempts default's containers and high gets them.
+	low := registerUnmanaged(ctx, t, c, rm, "spindle-faults-low", "default")
+	high := registerUnmanaged(ctx, t, c, rm, "spindle-faults-high", "high")
+	held := 0
+	for asks := low.asks(4, 4096); held < 4; asks = nil {
+		held += len(low.heartbeat(ctx, t, asks).GetAllocatedContainers())
+		if held < 4 {
+			wait(ctx, t, "default's application to hold the whole cluster")
+		}
+	}
+	warned, preempted, got := 0, 0, 0
+	for asks := high.asks(2, 4096); got < 2 || preempted == 0; asks = nil {
+		r := low.heartbeat(ctx, t, nil)
+		warned += len(r.GetPreempt().GetContract().GetContainer()) + len(r.GetPreempt().GetStrictContract().GetContainer())
+		for _, s := range r.GetCompletedContainerStatuses() {
+			if s.GetExitStatus() == -102 { // ContainerExitStatus.PREEMPTED
+				preempted++
+			}
+		}
+		got += len(high.heartbeat(ctx, t, asks).GetAllocatedContainers())
+		if got < 2 || preempted == 0 {
+			wait(ctx, t, "preemption (high's containers taken from default)")
+		}
+	}
+	if warned == 0 {
+		t.Errorf("default's application lost %d containers to preemption without a PreemptionMessage first", preempted)
+	}
+	t.Logf("preemption: %d container(s) in PreemptionMessages, %d preempted (-102), high got %d", warned, preempted, got)
+
+	// restart-rm: the RM comes back with both applications, under the
+	// same attempts (ACCEPTED, "Attempt recovered after RM restart", until
+	// their AMs register again), and tells their AMs to register again;
+	// then they are RUNNING. An RM that forgot them would answer 404.
+	c.RestartRM(t)
+	for _, am := range []*unmanagedAM{low, high} {
+		id := yarn.ApplicationID(am.app)
+		if app, err := rmApp(t, c, id); err != nil || (app.State != "ACCEPTED" && app.State != "RUNNING") {
+			t.Fatalf("after restart-rm the RM reports %s as %+v (%v), want it recovered, ACCEPTED or RUNNING", id, app, err)
+		}
+		am.reregister(ctx, t)
+		if app, err := rmApp(t, c, id); err != nil || app.State != "RUNNING" {
+			t.Fatalf("after its AM registered again the RM reports %s as %+v (%v), want it RUNNING", id, app, err)
+		}
+	}
+	low.finish(ctx, t)
+	high.finish(ctx, t)
+
+	// stop-nm, start-nm, decommission: node states in the RM's REST API.
+	out := c.StopNM(t, 1)
+	stopped := between(t, out, "(node ", ")")
+	if s := nodeStates(t, c)[stopped]; s != "SHUTDOWN" {
+		t.Fatalf("after stop-nm 1 the RM has %s %s, want SHUTDOWN", stopped, s)
+	}
+	fresh := c.StartNM(t, 1)
+	states := nodeStates(t, c)
+	if fresh == stopped || states[fresh] != "RUNNING" {
+		t.Fatalf("after start-nm 1 the RM has nodes %v; want a new node %s RUNNING (the stopped one was %s)", states, fresh, stopped)
+	}
+	c.Decommission(t, 1, 3*time.Second)
+	if s := nodeStates(t, c)[fresh]; s != "DECOMMISSIONING" && s != "DECOMMISSIONED" {
+		t.Fatalf("after decommission 1 the RM has %s %s, want DECOMMISSIONING", fresh, s)
+	}
+	for nodeStates(t, c)[fresh] != "DECOMMISSIONED" {
+		wait(ctx, t, "node "+fresh+" DECOMMISSIONED (timeout 3 s)")
+	}
+
+	// Bad input: a clear error and a non-zero exit.
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stop-nm", "7"}, "no NodeManager 7"},
+		{[]string{"start-nm", "0"}, "NodeManager 0 is running"},
+		{[]string{"decommission", "0", "soon"}, "TIMEOUT_S soon"},
+		{[]string{"failover-rm"}, "HA pair"},
+	} {
+		if out, err := c.Control(bad.args[0], bad.args[1:]...); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("minicluster.sh %v: %v, %q; want an error saying %q", bad.args, err, out, bad.want)
+		}
+	}
+	script(t, env, "stop", dir)
+	if _, err := c.Control("restart-rm"); err == nil || !strings.Contains(err.Error(), "no mini cluster is running") {
+		t.Errorf("restart-rm on a stopped cluster: %v; want an error saying no cluster is running", err)
+	}
+}
+
+// unmanagedAM is an application whose AM is the test itself.
+type unmanagedAM struct {
+	app        *hadoopyarn.ApplicationIdProto
+	am         *yarn.AMRMClient
+	responseID int32
+}
+
+func registerUnmanaged(ctx context.Context, t *testing.T, c *testcluster.Cluster, rm *yarn.ApplicationClient, name, queue string) *unmanagedAM {
+	t.Helper()
+	app, token := submitUnmanagedTo(ctx, t, rm, name, queue)
+	a := &unmanagedAM{app: app, am: amrmClient(t, c, token, nil)}
+	if err := a.register(ctx, t); err != nil {
+		t.Fatalf("registering %s's AM: %v", yarn.ApplicationID(app), err)
+	}
+	return a
+}
+
+func (a *unmanagedAM) register(ctx context.Context, t *testing.T) error {
+	t.Helper()
+	_, err := a.am.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{
+		Host: proto.String("localhost"), RpcPort: proto.Int32(0), TrackingUrl: proto.String(""),
+	})
+	a.responseID = 0
+	return err
+}
+
+func (a *unmanagedAM) asks(n int32, mb int64) []*hadoopyarn.ResourceRequestProto {
+	return []*hadoopyarn.ResourceRequestProto{{
+		Priority:      &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
+		ResourceName:  proto.String("*"),
+		Capability:    yarn.NewResource(mb, 1, nil),
+		NumContainers: proto.Int32(n),
+		RelaxLocality: proto.Bool(true),
+	}}
+}
+
+func (a *unmanagedAM) allocate(ctx context.Context, asks []*hadoopyarn.ResourceRequestProto) (*hadoopyarn.AllocateResponseProto, error) {
+	r, err := a.am.Allocate(ctx, &hadoopyarn.AllocateRequestProto{Ask: asks, ResponseId: proto.Int32(a.responseID), Progress: proto.Float32(0.5)})
+	if err == nil {
+		a.responseID = r.GetResponseId()
+	}
+	return r, err
+}
+
+func (a *unmanagedAM) heartbeat(ctx context.Context, t *testing.T, asks []*hadoopyarn.ResourceRequestProto) *hadoopyarn.AllocateResponseProto {
+	t.Helper()
+	r, err := a.allocate(ctx, asks)
+	if err != nil {
+		t.Fatalf("allocate for %s: %v", yarn.ApplicationID(a.app), err)
+	}
+	return r
+}
+
+// reregister is an AM's part of a work-preserving RM restart: its next
+// allocate is refused as not registered; it registers again and goes on.
+func (a *unmanagedAM) reregister(ctx context.Context, t *testing.T) {
+	t.Helper()
+	id := yarn.ApplicationID(a.app)
+	for {
+		_, err := a.allocate(ctx, nil)
+		if errors.Is(err, ipc.ErrApplicationMasterNotRegistered) {
+			break
+		}
+		if err == nil {
+			t.Fatalf("allocate for %s after restart-rm succeeded; want the restarted RM to ask the AM to register again", id)
+		}
+		// The RM's port was closed under the client: it dials again.
+		t.Logf("allocate for %s after restart-rm: %v", id, err)
+		wait(ctx, t, "the restarted RM to answer "+id+"'s AM")
+	}
+	if err := a.register(ctx, t); err != nil {
+		t.Fatalf("registering %s's AM again after restart-rm: %v", id, err)
+	}
+	a.heartbeat(ctx, t, nil)
+}
+
+func (a *unmanagedAM) finish(ctx context.Context, t *testing.T) {
+	t.Helper()
+	for {
+		fin, err := a.am.FinishApplicationMaster(ctx, &hadoopyarn.FinishApplicationMasterRequestProto{
+			FinalApplicationStatus: hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED.Enum(),
+		})
+		if err != nil {
+			t.Fatalf("finishApplicationMaster for %s: %v", yarn.ApplicationID(a.app), err)
+		}
+		if fin.GetIsUnregistered() {
+			return
+		}
+		wait(ctx, t, yarn.ApplicationID(a.app)+" unregistered")
+	}
+}
+
+// nodeStates reads every node's state, inactive ones included, from the
+// RM's REST API.
+func nodeStates(t *testing.T, c *testcluster.Cluster) map[string]string {
+	t.Helper()
+	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/nodes")
+	if err != nil {
+		t.Fatalf("GET /ws/v1/cluster/nodes: %v", err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Nodes struct {
+			Node oneOrMany[struct {
+				ID    string `json:"id"`
+				State string `json:"state"`
+			}] `json:"node"`
+		} `json:"nodes"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatalf("decoding /ws/v1/cluster/nodes (%s): %v", resp.Status, err)
+	}
+	states := map[string]string{}
+	for _, n := range got.Nodes.Node {
+		states[n.ID] = n.State
+	}
+	return states
+}
+
+// between returns the text of s between open and the next close.
+func between(t *testing.T, s, open, close string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(s, open)
+	inner, _, ok2 := strings.Cut(rest, close)
+	if !ok || !ok2 {
+		t.Fatalf("%q: want a part between %q and %q", s, open, close)
+	}
+	return inner
+}
