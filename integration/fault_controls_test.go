@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -51,6 +52,9 @@ func TestFaultControls(t *testing.T) {
 			wait(ctx, t, "default's application to hold the whole cluster")
 		}
 	}
+	// The monitor runs every second and kills after 5 s: a minute is ample.
+	pctx, pcancel := context.WithTimeout(ctx, time.Minute)
+	defer pcancel()
 	warned, preempted, got := 0, 0, 0
 	for asks := high.asks(2, 4096); got < 2 || preempted == 0; asks = nil {
 		r := low.heartbeat(ctx, t, nil)
@@ -62,7 +66,7 @@ func TestFaultControls(t *testing.T) {
 		}
 		got += len(high.heartbeat(ctx, t, asks).GetAllocatedContainers())
 		if got < 2 || preempted == 0 {
-			wait(ctx, t, "preemption (high's containers taken from default)")
+			wait(pctx, t, fmt.Sprintf("preemption: high's containers taken from default (%d in PreemptionMessages, %d preempted, high got %d of 2)", warned, preempted, got))
 		}
 	}
 	if warned == 0 {
