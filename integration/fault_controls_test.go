@@ -260,3 +260,73 @@ func between(t *testing.T, s, open, close string) string {
 	}
 	return inner
 }
+
+// TestFaultControlsRMFailover holds RMS=2 and failover-rm to what they
+// say: rm0 active and rm1 standby, then the other way round, in each RM's
+// REST API; an application and its AM carry on through the failover with
+// Spindle's YARN client, which finds the active RM from the HA
+// configuration in yarn-site.xml. A cluster of its own, one NodeManager.
+func TestFaultControlsRMFailover(t *testing.T) {
+	dir := t.TempDir()
+	env := scriptEnv(t, "RMS=2")
+	startOrFail(t, dir, env)
+	c, err := testcluster.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.RMWebAddresses) != 2 {
+		t.Fatalf("cluster.env names RM web addresses %v, want two", c.RMWebAddresses)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if got := haStates(t, c); got != "ACTIVE STANDBY" {
+		t.Fatalf("after start the RMs are %s, want ACTIVE STANDBY", got)
+	}
+	rm := applicationClient(t, c) // both RMs' addresses, from yarn-site.xml
+	am := registerUnmanaged(ctx, t, c, rm, "spindle-faults-failover", "default")
+
+	for _, want := range []string{"STANDBY ACTIVE", "ACTIVE STANDBY"} {
+		c.FailoverRM(t)
+		if got := haStates(t, c); got != want {
+			t.Fatalf("after failover-rm the RMs are %s, want %s", got, want)
+		}
+		id := yarn.ApplicationID(am.app)
+		r, err := rm.GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: am.app})
+		if err != nil {
+			t.Fatalf("getApplicationReport for %s after failover-rm: %v", id, err)
+		}
+		if s := r.GetApplicationReport().GetYarnApplicationState(); s != hadoopyarn.YarnApplicationStateProto_ACCEPTED && s != hadoopyarn.YarnApplicationStateProto_RUNNING {
+			t.Fatalf("after failover-rm the new active RM reports %s %v, want it recovered, ACCEPTED or RUNNING", id, s)
+		}
+		am.reregister(ctx, t)
+	}
+	am.finish(ctx, t)
+
+	if _, err := c.Control("restart-rm"); err == nil || !strings.Contains(err.Error(), "failover-rm") {
+		t.Errorf("restart-rm on an HA pair: %v; want an error pointing at failover-rm", err)
+	}
+}
+
+// haStates reads each RM's HA state from its REST API, rm0's first.
+func haStates(t *testing.T, c *testcluster.Cluster) string {
+	t.Helper()
+	var states []string
+	for _, web := range c.RMWebAddresses {
+		resp, err := http.Get("http://" + web + "/ws/v1/cluster/info")
+		if err != nil {
+			t.Fatalf("GET %s/ws/v1/cluster/info: %v", web, err)
+		}
+		var got struct {
+			ClusterInfo struct {
+				HAState string `json:"haState"`
+			} `json:"clusterInfo"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("decoding %s/ws/v1/cluster/info (%s): %v", web, resp.Status, err)
+		}
+		states = append(states, got.ClusterInfo.HAState)
+	}
+	return strings.Join(states, " ")
+}

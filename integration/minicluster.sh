@@ -13,7 +13,7 @@
 #   integration/minicluster.sh stop-nm DIR I       NodeManager I stops (SHUTDOWN)
 #   integration/minicluster.sh start-nm DIR I      a new NodeManager in slot I
 #   integration/minicluster.sh decommission DIR I [TIMEOUT_S]   graceful
-#   integration/minicluster.sh failover-rm DIR     refused: no RM HA pair yet
+#   integration/minicluster.sh failover-rm DIR     RMS=2: the standby becomes active
 #
 # DIR defaults to integration/.cluster. Logs land in DIR/logs.
 #
@@ -24,6 +24,9 @@
 #   RPC_PROTECTION or MINICLUSTER_RPC_PROTECTION (authentication | integrity |
 #     privacy; RPC_PROTECTION wins when both are set)
 #   PREEMPTION (0)  1: queues default and high, the preemption monitor on
+#   RMS (1)  2: an HA pair of ResourceManagers, rm0 (active) and rm1, whose
+#     ports are MINICLUSTER_RM1_PORT (18032), _RM1_SCHEDULER_PORT (18030),
+#     _RM1_TRACKER_PORT (18031), _RM1_ADMIN_PORT (18033), _RM1_WEB_PORT (18088)
 #   MINICLUSTER_CONTROL_TIMEOUT (180)  seconds a control waits for an answer
 #   KERBEROS (0)  1: a KDC (MiniKdc) and a Kerberized cluster; start then
 #     prints KRB5_CONFIG=, SPINDLE_TEST_PRINCIPAL= and SPINDLE_TEST_KEYTAB=
@@ -50,6 +53,8 @@ main_class=io.spindle.minicluster.Main
 MINICLUSTER_RPC_PROTECTION=${RPC_PROTECTION:-$MINICLUSTER_RPC_PROTECTION}
 : "${KERBEROS:=0}"
 : "${PREEMPTION:=0}"
+: "${RMS:=1}"
+[[ $RMS =~ ^[12]$ ]] || { echo "minicluster: RMS=$RMS: want 1, or 2 for an HA pair" >&2; exit 2; }
 : "${TOKEN_MAX_LIFETIME_S:=0}"
 : "${TOKEN_RENEW_INTERVAL_S:=0}"
 [[ $KERBEROS =~ ^[01]$ ]] || { echo "minicluster: KERBEROS=$KERBEROS: want 0 or 1" >&2; exit 2; }
@@ -60,6 +65,11 @@ MINICLUSTER_RPC_PROTECTION=${RPC_PROTECTION:-$MINICLUSTER_RPC_PROTECTION}
 : "${MINICLUSTER_RM_TRACKER_PORT:=8031}"
 : "${MINICLUSTER_RM_ADMIN_PORT:=8033}"
 : "${MINICLUSTER_RM_WEB_PORT:=8088}"
+: "${MINICLUSTER_RM1_PORT:=18032}"
+: "${MINICLUSTER_RM1_SCHEDULER_PORT:=18030}"
+: "${MINICLUSTER_RM1_TRACKER_PORT:=18031}"
+: "${MINICLUSTER_RM1_ADMIN_PORT:=18033}"
+: "${MINICLUSTER_RM1_WEB_PORT:=18088}"
 : "${MINICLUSTER_NN_PORT:=8020}"
 : "${MINICLUSTER_NN_HTTP_PORT:=9870}"
 : "${MINICLUSTER_NM_MEMORY_MB:=8192}"
@@ -181,7 +191,9 @@ start() {
   if pid=$(cluster_pid "$dir"); then
     die "a mini cluster is already running in $dir (pid $pid); stop it first: $0 stop $dir"
   fi
-  for name in RM_PORT RM_SCHEDULER_PORT RM_TRACKER_PORT RM_ADMIN_PORT RM_WEB_PORT NN_PORT NN_HTTP_PORT; do
+  local names="RM_PORT RM_SCHEDULER_PORT RM_TRACKER_PORT RM_ADMIN_PORT RM_WEB_PORT NN_PORT NN_HTTP_PORT"
+  [ "$RMS" = 2 ] && names+=" RM1_PORT RM1_SCHEDULER_PORT RM1_TRACKER_PORT RM1_ADMIN_PORT RM1_WEB_PORT"
+  for name in $names; do
     port=$(eval echo "\$MINICLUSTER_$name")
     if port_in_use "$port"; then
       die "port $port (MINICLUSTER_$name) on $MINICLUSTER_HOST is already in use; is another cluster running? Choose another with MINICLUSTER_$name"
@@ -211,7 +223,10 @@ start() {
       --host="$MINICLUSTER_HOST" --rpc-protection="$MINICLUSTER_RPC_PROTECTION" \
       --rm-port="$MINICLUSTER_RM_PORT" --rm-scheduler-port="$MINICLUSTER_RM_SCHEDULER_PORT" \
       --rm-tracker-port="$MINICLUSTER_RM_TRACKER_PORT" --rm-admin-port="$MINICLUSTER_RM_ADMIN_PORT" \
-      --rm-web-port="$MINICLUSTER_RM_WEB_PORT" \
+      --rm-web-port="$MINICLUSTER_RM_WEB_PORT" --rms="$RMS" \
+      --rm1-port="$MINICLUSTER_RM1_PORT" --rm1-scheduler-port="$MINICLUSTER_RM1_SCHEDULER_PORT" \
+      --rm1-tracker-port="$MINICLUSTER_RM1_TRACKER_PORT" --rm1-admin-port="$MINICLUSTER_RM1_ADMIN_PORT" \
+      --rm1-web-port="$MINICLUSTER_RM1_WEB_PORT" \
       --nn-port="$MINICLUSTER_NN_PORT" --nn-http-port="$MINICLUSTER_NN_HTTP_PORT" \
       --owner-pid="$MINICLUSTER_OWNER_PID" --kerberos="$([ "$KERBEROS" = 1 ] && echo true || echo false)" \
       --token-max-lifetime-s="$TOKEN_MAX_LIFETIME_S" --token-renew-interval-s="$TOKEN_RENEW_INTERVAL_S" \
@@ -236,7 +251,9 @@ start() {
   done
   local secured=""
   [ "$KERBEROS" = 1 ] && secured=", Kerberos"
-  echo "minicluster: up in ${waited}s: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, rpc protection $MINICLUSTER_RPC_PROTECTION$secured, logs in $dir/logs" >&2
+  local rms=""
+  [ "$RMS" = 2 ] && rms=", an HA pair of ResourceManagers"
+  echo "minicluster: up in ${waited}s$rms: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, rpc protection $MINICLUSTER_RPC_PROTECTION$secured, logs in $dir/logs" >&2
   # What a client of a Kerberized cluster needs to log in, as written in
   # cluster.env.
   grep -E '^(KRB5_CONFIG|SPINDLE_TEST_PRINCIPAL|SPINDLE_TEST_KEYTAB)=' "$dir/cluster.env" || true

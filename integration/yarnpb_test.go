@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,8 +61,8 @@ func applicationClient(t *testing.T, c *testcluster.Cluster) *yarn.ApplicationCl
 	t.Helper()
 	conf, opts := clientConfig(t, c)
 	addrs := addresses(t, conf, hadoopconf.RMAddress)
-	if len(addrs) != 1 || addrs[0] != c.RMAddress {
-		t.Fatalf("configuration gives RM addresses %v, the cluster listens on %s", addrs, c.RMAddress)
+	if !slices.Equal(addrs, c.RMAddresses) {
+		t.Fatalf("configuration gives RM addresses %v, the cluster listens on %v", addrs, c.RMAddresses)
 	}
 	rm, err := yarn.NewApplicationClient(addrs, opts)
 	if err != nil {

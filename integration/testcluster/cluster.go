@@ -28,6 +28,9 @@ type Cluster struct {
 	RMAddress          string // ApplicationClientProtocol, host:port
 	RMSchedulerAddress string // ApplicationMasterProtocol, host:port
 	RMWebAddress       string // REST API and web UI, host:port
+	// With an HA pair (RMS=2), each RM's addresses, rm0's first; with
+	// one RM, its addresses alone. RMAddress and the like are rm0's.
+	RMAddresses, RMSchedulerAddresses, RMWebAddresses []string
 	DefaultFS          string // hdfs://host:port
 	NameNodeAddress    string // host:port
 
@@ -57,6 +60,9 @@ type Config struct {
 	// Preemption gives the cluster two queues, default and high, and the
 	// capacity scheduler's preemption monitor (PREEMPTION=1).
 	Preemption bool
+	// RMs, when 2, starts an HA pair of ResourceManagers (RMS=2), rm0
+	// active; failover is manual (FailoverRM).
+	RMs int
 }
 
 // started is one cluster of the process, started on first use.
@@ -171,6 +177,9 @@ func start(cfg Config) (*Cluster, error) {
 	if cfg.Preemption {
 		env = append(env, "PREEMPTION=1")
 	}
+	if cfg.RMs > 0 {
+		env = append(env, fmt.Sprintf("RMS=%d", cfg.RMs))
+	}
 	printed, err := Start(dir, env)
 	if err != nil {
 		return nil, err
@@ -259,6 +268,14 @@ func Load(dir string) (*Cluster, error) {
 		Krb5Config:         kv["KRB5_CONFIG"],
 		Principal:          kv["SPINDLE_TEST_PRINCIPAL"],
 		Keytab:             kv["SPINDLE_TEST_KEYTAB"],
+	}
+	c.RMAddresses = []string{c.RMAddress}
+	c.RMSchedulerAddresses = []string{c.RMSchedulerAddress}
+	c.RMWebAddresses = []string{c.RMWebAddress}
+	if kv["RMS"] == "2" {
+		c.RMAddresses = append(c.RMAddresses, kv["RM1_ADDRESS"])
+		c.RMSchedulerAddresses = append(c.RMSchedulerAddresses, kv["RM1_SCHEDULER_ADDRESS"])
+		c.RMWebAddresses = append(c.RMWebAddresses, kv["RM1_WEBAPP_ADDRESS"])
 	}
 	for key, dst := range map[string]*int{"NODEMANAGERS": &c.NodeManagers, "GPUS_PER_NODE": &c.GPUsPerNode} {
 		if *dst, err = strconv.Atoi(kv[key]); err != nil {

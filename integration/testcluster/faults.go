@@ -46,6 +46,14 @@ func (c *Cluster) RestartRM(t testing.TB) string {
 	return c.mustControl(t, "restart-rm")
 }
 
+// FailoverRM makes the standby RM of an HA pair (Config.RMs 2) active and
+// the active one standby; it returns once the new active RM has every
+// running NodeManager registered.
+func (c *Cluster) FailoverRM(t testing.TB) string {
+	t.Helper()
+	return c.mustControl(t, "failover-rm")
+}
+
 // StopNM stops NodeManager i (0-based); it returns once the RM has its
 // node SHUTDOWN. Its containers are killed.
 func (c *Cluster) StopNM(t testing.TB, i int) string {

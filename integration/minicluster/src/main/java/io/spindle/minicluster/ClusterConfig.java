@@ -21,6 +21,18 @@ final class ClusterConfig {
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, true);
     setRMAddresses(conf, s);
+    if (s.rms == 2) {
+      // MiniYARNCluster turns HA on and names the RMs rm0 and rm1; with
+      // fixed ports each id's addresses are ours to give. Failover is
+      // manual, through the RMs' admin services (failover-rm): leader
+      // election would need ZooKeeper.
+      conf.setBoolean(YarnConfiguration.RM_HA_ENABLED, true);
+      conf.set(YarnConfiguration.RM_HA_IDS, "rm0,rm1");
+      conf.setBoolean(YarnConfiguration.AUTO_FAILOVER_ENABLED, false);
+      // Clients in this JVM (the NodeManagers) move to the other RM fast.
+      conf.setLong("yarn.client.failover-sleep-base-ms", 100);
+      conf.setLong("yarn.client.failover-sleep-max-ms", 1000);
+    }
 
     // Scheduling as on a GPU cluster: CapacityScheduler, DominantResourceCalculator
     // (the default one counts memory only and would ignore GPUs), one queue.
@@ -167,6 +179,12 @@ final class ClusterConfig {
     }
     conf.set(YarnConfiguration.RM_HOSTNAME, s.host);
     setRMAddresses(conf, s);
+    if (s.rms == 2) {
+      // As an HA cluster's clients are told: the ids and each one's
+      // addresses; a client tries them in turn until one is active.
+      conf.setBoolean(YarnConfiguration.RM_HA_ENABLED, true);
+      conf.set(YarnConfiguration.RM_HA_IDS, "rm0,rm1");
+    }
     conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
     conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
     return conf;
@@ -183,11 +201,25 @@ final class ClusterConfig {
     return conf;
   }
 
+  /**
+   * The RM's addresses; with an HA pair, each id's (key.rm0, key.rm1), and
+   * the unsuffixed keys name rm0, for tools that read one address.
+   */
   private static void setRMAddresses(Configuration conf, Settings s) {
-    conf.set(YarnConfiguration.RM_ADDRESS, s.host + ":" + s.rmPort);
-    conf.set(YarnConfiguration.RM_SCHEDULER_ADDRESS, s.host + ":" + s.rmSchedulerPort);
-    conf.set(YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, s.host + ":" + s.rmTrackerPort);
-    conf.set(YarnConfiguration.RM_ADMIN_ADDRESS, s.host + ":" + s.rmAdminPort);
-    conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS, s.host + ":" + s.rmWebPort);
+    setRMAddresses(conf, "", s.host, s.rmPort, s.rmSchedulerPort, s.rmTrackerPort, s.rmAdminPort, s.rmWebPort);
+    if (s.rms == 2) {
+      setRMAddresses(conf, ".rm0", s.host, s.rmPort, s.rmSchedulerPort, s.rmTrackerPort, s.rmAdminPort, s.rmWebPort);
+      setRMAddresses(conf, ".rm1", s.host, s.rm1Port, s.rm1SchedulerPort, s.rm1TrackerPort, s.rm1AdminPort,
+          s.rm1WebPort);
+    }
+  }
+
+  private static void setRMAddresses(Configuration conf, String suffix, String host, int rm, int scheduler,
+      int tracker, int admin, int web) {
+    conf.set(YarnConfiguration.RM_ADDRESS + suffix, host + ":" + rm);
+    conf.set(YarnConfiguration.RM_SCHEDULER_ADDRESS + suffix, host + ":" + scheduler);
+    conf.set(YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS + suffix, host + ":" + tracker);
+    conf.set(YarnConfiguration.RM_ADMIN_ADDRESS + suffix, host + ":" + admin);
+    conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS + suffix, host + ":" + web);
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.service.Service.STATE;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeState;
@@ -47,12 +48,14 @@ final class Controls {
    * of ours after start-nm (a stopped service cannot start again).
    */
   private final NodeManager[] nms;
+  private final int rms;
   private final List<NodeManager> started = new ArrayList<>();
   private volatile boolean stopping;
 
   Controls(Settings s, MiniYARNCluster yarn) {
     this.dir = new File(s.dir, "control");
     this.yarn = yarn;
+    this.rms = s.rms;
     this.nms = new NodeManager[s.nodeManagers];
     for (int i = 0; i < nms.length; i++) {
       nms[i] = yarn.getNodeManager(i);
@@ -121,8 +124,8 @@ final class Controls {
         args(a, 0, 0);
         return restartRM();
       case "failover-rm":
-        throw new IllegalArgumentException("this cluster has one ResourceManager: failover needs an HA pair,"
-            + " which the harness does not offer yet");
+        args(a, 0, 0);
+        return failoverRM();
       case "stop-nm":
         args(a, 1, 1);
         return stopNM(index(a[1]));
@@ -176,6 +179,10 @@ final class Controls {
    * the NodeManagers resync with their containers: work-preserving.
    */
   private String restartRM() throws Exception {
+    if (rms == 2) {
+      throw new IllegalStateException("restart-rm restarts the one RM of RMS=1; this cluster has an HA pair:"
+          + " use failover-rm");
+    }
     yarn.restartResourceManager(0);
     ResourceManager rm = yarn.getResourceManager(0);
     // The new RM's web app made the JVM's newest Guice injector.
@@ -187,6 +194,44 @@ final class Controls {
     return "ResourceManager restarted: " + rm.getRMContext().getRMApps().size()
         + " application(s) recovered " + rm.getRMContext().getRMApps().keySet()
         + "; NodeManagers re-registered: " + live;
+  }
+
+  /**
+   * Makes the standby RM active and the active one standby, as `yarn
+   * rmadmin -transitionToStandby rmA; -transitionToActive rmB` would: the
+   * new active RM reads the state store and the NodeManagers, failing
+   * over to it, register again.
+   */
+  private String failoverRM() throws Exception {
+    if (rms != 2) {
+      throw new IllegalStateException("failover-rm needs an HA pair of ResourceManagers (RMS=2);"
+          + " this cluster has one");
+    }
+    int from = yarn.getActiveRMIndex();
+    if (from < 0) {
+      throw new IllegalStateException("neither ResourceManager is active");
+    }
+    int to = 1 - from;
+    transition(yarn.getResourceManager(from), false);
+    transition(yarn.getResourceManager(to), true);
+    ResourceManager rm = yarn.getResourceManager(to);
+    List<NodeId> live = liveNodes();
+    await("rm" + to + " active with all " + live.size() + " live NodeManagers RUNNING",
+        () -> yarn.getActiveRMIndex() == to
+            && live.stream().allMatch(id -> state(rm.getRMContext(), id) == NodeState.RUNNING));
+    return "ResourceManager rm" + to + " is active, rm" + from + " standby; "
+        + rm.getRMContext().getRMApps().size() + " application(s) recovered "
+        + rm.getRMContext().getRMApps().keySet() + "; NodeManagers registered: " + live;
+  }
+
+  /** An admin's HA transition of one RM, as rmadmin makes it. */
+  static void transition(ResourceManager rm, boolean active) throws IOException {
+    var req = new HAServiceProtocol.StateChangeRequestInfo(HAServiceProtocol.RequestSource.REQUEST_BY_USER);
+    if (active) {
+      rm.getRMContext().getRMAdminService().transitionToActive(req);
+    } else {
+      rm.getRMContext().getRMAdminService().transitionToStandby(req);
+    }
   }
 
   private String stopNM(int i) throws Exception {

@@ -96,10 +96,18 @@ public final class Main {
       kerberos.secure(yarnConf, s);
       kerberos.secureYarn(yarnConf);
     }
-    yarn = new MiniYARNCluster("spindle", 1, s.nodeManagers, 1, 1);
+    if (s.rms == 2) {
+      writeRefreshedSite(s, yarnConf);
+    }
+    yarn = new MiniYARNCluster("spindle", s.rms, s.nodeManagers, 1, 1);
     yarn.init(yarnConf);
     yarn.start();
-    WebAppRouting.restore(yarn, s.nodeManagers);
+    if (s.rms == 2) {
+      // Both RMs start standby (failover is manual); rm0 leads. The
+      // NodeManagers, started in threads of their own, register once it is.
+      Controls.transition(yarn.getResourceManager(0), true);
+    }
+    WebAppRouting.restore(yarn, s.rms, s.nodeManagers);
     waitForNodes(s);
     controls = new Controls(s, yarn);
     controls.start();
@@ -181,6 +189,27 @@ public final class Main {
   }
 
   /**
+   * An RM becoming active re-reads its configuration files from the
+   * classpath (AdminService.refreshAll: capacity-scheduler.xml for the
+   * queues, yarn-site.xml for nodes and ACLs), and fails if they undo what
+   * it runs with: Hadoop's defaults would shrink the queues' maximum
+   * allocation. So with an HA pair the settings this harness made land in
+   * DIR/site, on the classpath, as those two files.
+   */
+  private static void writeRefreshedSite(Settings s, Configuration yarnConf) throws IOException {
+    Configuration site = new Configuration(false);
+    for (var e : yarnConf) {
+      String[] sources = yarnConf.getPropertySources(e.getKey());
+      if (sources != null && java.util.Arrays.asList(sources).contains("programmatically")) {
+        site.set(e.getKey(), e.getValue());
+      }
+    }
+    File dir = new File(s.dir, "site");
+    writeXml(new File(dir, "capacity-scheduler.xml"), site);
+    writeXml(new File(dir, "yarn-site.xml"), site);
+  }
+
+  /**
    * A Kerberized cluster's part of cluster.env: what a client needs to
    * log in (minicluster.sh prints the same lines).
    */
@@ -208,6 +237,12 @@ public final class Main {
         + "RM_ADDRESS=" + s.host + ":" + s.rmPort + "\n"
         + "RM_SCHEDULER_ADDRESS=" + s.host + ":" + s.rmSchedulerPort + "\n"
         + "RM_WEBAPP_ADDRESS=" + s.host + ":" + s.rmWebPort + "\n"
+        + "RMS=" + s.rms + "\n"
+        + (s.rms == 2
+            ? "RM1_ADDRESS=" + s.host + ":" + s.rm1Port + "\n"
+                + "RM1_SCHEDULER_ADDRESS=" + s.host + ":" + s.rm1SchedulerPort + "\n"
+                + "RM1_WEBAPP_ADDRESS=" + s.host + ":" + s.rm1WebPort + "\n"
+            : "")
         + "FS_DEFAULT_FS=" + defaultFS + "\n"
         + "NAMENODE_ADDRESS=" + s.host + ":" + s.nnPort + "\n"
         + "NAMENODE_HTTP_ADDRESS=" + nnHttp + "\n";

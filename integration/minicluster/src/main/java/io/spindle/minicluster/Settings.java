@@ -22,6 +22,14 @@ final class Settings {
   final int rmTrackerPort;
   final int rmAdminPort;
   final int rmWebPort;
+  /** ResourceManagers: 1, or 2 for an HA pair (rm0 and rm1). */
+  final int rms;
+  /** The second RM's (rm1's) ports, with rms == 2. */
+  final int rm1Port;
+  final int rm1SchedulerPort;
+  final int rm1TrackerPort;
+  final int rm1AdminPort;
+  final int rm1WebPort;
   final int nnPort;
   final int nnHttpPort;
   /** hadoop.rpc.protection: authentication, integrity or privacy. */
@@ -48,6 +56,15 @@ final class Settings {
     rmTrackerPort = port(kv, "rm-tracker-port", 8031);
     rmAdminPort = port(kv, "rm-admin-port", 8033);
     rmWebPort = port(kv, "rm-web-port", 8088);
+    rms = positive(kv, "rms", 1);
+    if (rms > 2) {
+      throw new IllegalArgumentException("--rms=" + rms + ": want 1, or 2 for an HA pair");
+    }
+    rm1Port = port(kv, "rm1-port", 18032);
+    rm1SchedulerPort = port(kv, "rm1-scheduler-port", 18030);
+    rm1TrackerPort = port(kv, "rm1-tracker-port", 18031);
+    rm1AdminPort = port(kv, "rm1-admin-port", 18033);
+    rm1WebPort = port(kv, "rm1-web-port", 18088);
     nnPort = port(kv, "nn-port", 8020);
     nnHttpPort = port(kv, "nn-http-port", 9870);
     rpcProtection = take(kv, "rpc-protection", "authentication");

@@ -44,8 +44,11 @@ final class WebAppRouting {
   private WebAppRouting() {}
 
   /** Routes the RM's and every NodeManager's web app through its own pipeline. */
-  static void restore(MiniYARNCluster yarn, int nodeManagers) throws ReflectiveOperationException {
-    int fixed = restore("ResourceManager", yarn.getResourceManager());
+  static void restore(MiniYARNCluster yarn, int rms, int nodeManagers) throws ReflectiveOperationException {
+    int fixed = 0;
+    for (int i = 0; i < rms; i++) {
+      fixed += restore("ResourceManager " + i, yarn.getResourceManager(i));
+    }
     for (int i = 0; i < nodeManagers; i++) {
       fixed += restore("NodeManager " + i, yarn.getNodeManager(i));
     }
