@@ -28,11 +28,12 @@ type Cluster struct {
 	RMAddress          string // ApplicationClientProtocol, host:port
 	RMSchedulerAddress string // ApplicationMasterProtocol, host:port
 	RMWebAddress       string // REST API and web UI, host:port
+	DefaultFS          string // hdfs://host:port
+	NameNodeAddress    string // host:port
+
 	// With an HA pair (RMS=2), each RM's addresses, rm0's first; with
 	// one RM, its addresses alone. RMAddress and the like are rm0's.
 	RMAddresses, RMSchedulerAddresses, RMWebAddresses []string
-	DefaultFS                                         string // hdfs://host:port
-	NameNodeAddress                                   string // host:port
 
 	// On a Kerberized cluster: the clients' krb5.conf, and a user
 	// principal with its keytab.
