@@ -90,9 +90,9 @@ func TestFaultControls(t *testing.T) {
 		}
 	}
 	low.finish(ctx, t)
-	high.finish(ctx, t)
 
-	// stop-nm, start-nm, decommission: node states in the RM's REST API.
+	// stop-nm, start-nm, decommission: node states in the RM's REST API,
+	// and what a running AM (high's) is told in allocate's updated_nodes.
 	out := c.StopNM(t, 1)
 	stopped := between(t, out, "(node ", ")")
 	if s := nodeStates(t, c)[stopped]; s != "SHUTDOWN" {
@@ -107,9 +107,19 @@ func TestFaultControls(t *testing.T) {
 	if s := nodeStates(t, c)[fresh]; s != "DECOMMISSIONING" && s != "DECOMMISSIONED" {
 		t.Fatalf("after decommission 1 the RM has %s %s, want DECOMMISSIONING", fresh, s)
 	}
-	for nodeStates(t, c)[fresh] != "DECOMMISSIONED" {
-		wait(ctx, t, "node "+fresh+" DECOMMISSIONED (timeout 3 s)")
+	told := false
+	for !told || nodeStates(t, c)[fresh] != "DECOMMISSIONED" {
+		for _, n := range high.heartbeat(ctx, t, nil).GetUpdatedNodes() {
+			if nodeAddr(n.GetNodeId()) == fresh && n.GetNodeState() == hadoopyarn.NodeStateProto_NS_DECOMMISSIONING {
+				told = true
+				if n.GetDecommissioningTimeout() != 3 {
+					t.Errorf("the AM was told %s is DECOMMISSIONING with timeout %d s, want 3", fresh, n.GetDecommissioningTimeout())
+				}
+			}
+		}
+		wait(ctx, t, fmt.Sprintf("node %s DECOMMISSIONED (timeout 3 s), the AM told it was DECOMMISSIONING (told: %v)", fresh, told))
 	}
+	high.finish(ctx, t)
 
 	// Bad input: a clear error and a non-zero exit.
 	for _, bad := range []struct {

@@ -103,7 +103,8 @@ final class Controls {
       line = new String(Files.readAllBytes(req.toPath()), StandardCharsets.UTF_8).trim();
       LOG.info("control {}: {}", id, line);
       reply = "ok\n" + run(line.split("\\s+"));
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
+      // Answered whatever went wrong, so the script never waits in vain.
       LOG.warn("control {} ({}) failed", id, line, e);
       reply = "error\n" + line + ": " + e.getMessage();
     }
