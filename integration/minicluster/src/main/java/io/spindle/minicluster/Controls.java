@@ -23,8 +23,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fault controls for the running cluster: restart the ResourceManager, stop
- * and start a NodeManager, decommission one gracefully.
+ * Fault controls for the running cluster: restart the ResourceManager (or
+ * fail over an HA pair), stop and start a NodeManager, decommission one
+ * gracefully.
  *
  * <p>The channel is a directory, DIR/control. minicluster.sh writes a
  * request as ID.cmd (one line: the command and its arguments), renamed into
