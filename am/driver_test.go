@@ -17,16 +17,7 @@ var testSecret = []byte("0123456789abcdef0123456789abcdef")
 // connection once the driver has sent it its first tasks.
 func fakeExecutor(t *testing.T, d *Driver, id string) *wire.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := wire.Dial(ctx, "tcp", d.Addr(), testSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Gone with the test: a driver whose job waits on it ends, and so
-	// do its connection's goroutines.
-	t.Cleanup(func() { conn.Close() })
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: &wire.Register{ExecutorId: id, Host: "h1", Cores: 1}}})
+	conn := dialExecutor(t, d, id, 1)
 	for {
 		m, err := conn.Recv()
 		if err != nil {

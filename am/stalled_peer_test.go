@@ -112,7 +112,8 @@ func (c cutOffs) Fire(e *logrus.Entry) error {
 }
 
 // dialExecutor connects and registers an executor of cores cores, and
-// reads nothing.
+// reads nothing. The connection is closed when the test ends: a driver
+// whose job waits on it ends, and so do its connection's goroutines.
 func dialExecutor(t *testing.T, d *Driver, id string, cores int32) *wire.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -73,7 +73,7 @@ func (f *follower) run(ctx context.Context) error {
 		if f.terminal && r.GetYarnApplicationState() == hadoopyarn.YarnApplicationStateProto_RUNNING {
 			f.drawBar(r)
 		}
-		if err := pause(ctx, f.interval); err != nil {
+		if err := yarnapp.Pause(ctx, f.interval); err != nil {
 			return err
 		}
 	}
@@ -130,14 +130,4 @@ func clampProgress(progress float32) float64 {
 		return 1
 	}
 	return p
-}
-
-// pause waits d, or less if ctx ends first.
-func pause(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
 }

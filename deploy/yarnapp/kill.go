@@ -41,7 +41,7 @@ func Kill(ctx context.Context, w io.Writer, rm *yarn.ApplicationClient, id *hado
 		if resp.GetIsKillCompleted() {
 			break
 		}
-		if err := pause(ctx, 200*time.Millisecond); err != nil {
+		if err := Pause(ctx, 200*time.Millisecond); err != nil {
 			return fmt.Errorf("killing %s: %w", name, err)
 		}
 	}
@@ -54,14 +54,14 @@ func Kill(ctx context.Context, w io.Writer, rm *yarn.ApplicationClient, id *hado
 			fmt.Fprintf(w, "%s %s\n", name, State(r))
 			return nil
 		}
-		if err := pause(ctx, 200*time.Millisecond); err != nil {
+		if err := Pause(ctx, 200*time.Millisecond); err != nil {
 			return fmt.Errorf("waiting for %s to end: %w", name, err)
 		}
 	}
 }
 
-// pause waits d, or less if ctx ends first.
-func pause(ctx context.Context, d time.Duration) error {
+// Pause waits d between two looks at the RM, or less if ctx ends first.
+func Pause(ctx context.Context, d time.Duration) error {
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
