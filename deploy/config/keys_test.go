@@ -78,6 +78,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.driver.bindAddress":                                 "",
 		"spindle.log.level":                                          "info",
 		"spindle.yarn.maxAppAttempts":                                2,
+		"spindle.yarn.am.keepContainers":                             true,
+		"spindle.yarn.am.attemptFailuresValidityInterval":            time.Duration(0),
 		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
 		"spindle.yarn.executor.nodeLabelExpression":                  "",
 		"spindle.yarn.mode":                                          "coarse",
