@@ -6,10 +6,10 @@ type Entry struct {
 	ExecutorGone string    `json:"executorGone,omitempty"`
 	Job          *Job      `json:"job,omitempty"`
 	TaskDone     *TaskDone `json:"taskDone,omitempty"`
-	JobEnded     int       `json:"jobEnded,omitempty"`
-	// JobsNumbered says job ids up to it are taken, ended jobs' too: a
+	JobEnded     *int      `json:"jobEnded,omitempty"`
+	// NextJob says the job ids below it are taken, ended jobs' too: a
 	// snapshot, which keeps no ended job, ends with it.
-	JobsNumbered int `json:"jobsNumbered,omitempty"`
+	NextJob *int `json:"nextJob,omitempty"`
 }
 
 // Executor is an executor that registered: its container, where the next
@@ -24,7 +24,8 @@ type Executor struct {
 	GPUIndices []string `json:"gpuIndices,omitempty"`
 }
 
-// Job is a job submitted, by its id in the application (from 1).
+// Job is a job submitted, by its id in the application (the
+// scheduler's, from 0).
 type Job struct {
 	ID int `json:"id"`
 	// Spec is the job's spec as the AM holds it (jobspec's MarshalSpec).
@@ -44,7 +45,7 @@ type TaskDone struct {
 // set counts the fields an entry sets.
 func (e Entry) set() int {
 	n := 0
-	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.JobEnded != 0, e.JobsNumbered != 0} {
+	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.JobEnded != nil, e.NextJob != nil} {
 		if ok {
 			n++
 		}

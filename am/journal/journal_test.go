@@ -26,6 +26,10 @@ func job(id int) Entry {
 	return Entry{Job: &Job{ID: id, Spec: []byte(`{"name":"j"}`), StageProfiles: []int{0, 0}}}
 }
 
+func ended(id int) Entry { return Entry{JobEnded: &id} }
+
+func next(id int) Entry { return Entry{NextJob: &id} }
+
 func done(j, s, i int) Entry { return Entry{TaskDone: &TaskDone{Job: j, Stage: s, Index: i}} }
 
 // A writer's journal, read back, says what was appended: live jobs with
@@ -38,7 +42,7 @@ func TestWrittenJournalReadsBack(t *testing.T) {
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	w.Append(Entry{ExecutorGone: "c2"}, done(1, 1, 0), Entry{JobEnded: 2}, job(3))
+	w.Append(Entry{ExecutorGone: "c2"}, done(1, 1, 0), ended(2), job(3))
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +50,8 @@ func TestWrittenJournalReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if next != 2 || len(st.Executors) != 1 || st.Executors["c1"].Address != "node1:4000" || st.LastJob != 3 {
-		t.Fatalf("next %d, executors %v, last job %d", next, st.Executors, st.LastJob)
+	if next != 2 || len(st.Executors) != 1 || st.Executors["c1"].Address != "node1:4000" || st.NextJob != 4 {
+		t.Fatalf("next %d, executors %v, next job %d", next, st.Executors, st.NextJob)
 	}
 	if len(st.Jobs) != 2 || st.Jobs[0].ID != 1 || st.Jobs[1].ID != 3 || len(st.Jobs[0].Done) != 2 {
 		t.Fatalf("jobs %+v", st.Jobs)
@@ -166,14 +170,14 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 		}, "0000000001.seg line 3: job 2 was never submitted"},
 		{"an entry of two kinds", func(t *testing.T, d Dir) {
 			e := job(1)
-			e.JobEnded = 1
+			e.JobEnded = new(int)
 			writeSegment(t, d, 0, app, Snapshot, e)
 		}, "line 2: an entry sets 2 kinds of record"},
 		{"deltas with no snapshot", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 3, app, Delta, job(1))
 		}, "no snapshot"},
 		{"an unknown field", func(t *testing.T, d Dir) {
-			body := `{"jobsNumbered":1,"extra":1}`
+			body := `{"nextJob":1,"extra":1}`
 			d.Write(context.Background(), segmentName(0), fmt.Appendf(nil, "spindle-journal 1 %s snapshot\n%08x %s\n",
 				app, crc32.Checksum([]byte(body), castagnoli), body))
 		}, `line 2: json: unknown field "extra"`},
@@ -194,11 +198,11 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 func TestLoadStartsAtTheLastSnapshot(t *testing.T) {
 	d := Dir(t.TempDir())
 	writeSegment(t, d, 0, app, Snapshot, job(1), job(2))
-	writeSegment(t, d, 1, app, Snapshot, job(2), Entry{JobsNumbered: 2})
+	writeSegment(t, d, 1, app, Snapshot, job(2), next(3))
 	writeSegment(t, d, 2, app, Delta, done(2, 1, 4))
 	os.WriteFile(filepath.Join(string(d), ".0000000003.seg.tmp"), []byte("half"), 0o600)
 	st, next, err := Load(context.Background(), d, app)
-	if err != nil || next != 3 || len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || st.LastJob != 2 || len(st.Jobs[0].Done) != 1 {
+	if err != nil || next != 3 || len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || st.NextJob != 3 || len(st.Jobs[0].Done) != 1 {
 		t.Fatalf("Load = %+v, %d, %v", st, next, err)
 	}
 }
@@ -207,7 +211,7 @@ func TestLoadStartsAtTheLastSnapshot(t *testing.T) {
 // jobs never reuse one.
 func TestSnapshotKeepsEndedJobsIDs(t *testing.T) {
 	st := NewState(app)
-	for _, e := range []Entry{job(1), job(2), {JobEnded: 2}} {
+	for _, e := range []Entry{job(1), job(2), ended(2)} {
 		if err := st.Apply(e); err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +222,7 @@ func TestSnapshotKeepsEndedJobsIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if again.LastJob != 2 || len(again.Jobs) != 1 {
+	if again.NextJob != 3 || len(again.Jobs) != 1 {
 		t.Fatalf("%+v", again)
 	}
 	if err := again.Apply(job(2)); err == nil {
@@ -226,8 +230,25 @@ func TestSnapshotKeepsEndedJobsIDs(t *testing.T) {
 	}
 }
 
+// Job ids start at 0, as the scheduler's do; a negative one is refused.
+func TestJobIDsStartAtZero(t *testing.T) {
+	st := NewState(app)
+	if err := st.Apply(job(0)); err != nil || st.NextJob != 1 {
+		t.Fatalf("job 0: %v, next job %d", err, st.NextJob)
+	}
+	if err := st.Apply(done(0, 1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Apply(done(-1, 0, 0)); err == nil {
+		t.Error("a task of job -1 is accepted")
+	}
+	if err := st.Apply(next(-1)); err == nil {
+		t.Error("next job -1 is accepted")
+	}
+}
+
 func FuzzDecode(f *testing.F) {
-	seed, _ := Encode(app, Delta, []Entry{job(1), done(1, 0, 2), executor("c"), {ExecutorGone: "c"}, {JobEnded: 1}})
+	seed, _ := Encode(app, Delta, []Entry{job(1), done(1, 0, 2), executor("c"), {ExecutorGone: "c"}, ended(1)})
 	f.Add(seed)
 	f.Add([]byte("spindle-journal 1 " + app + " snapshot\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -13,9 +13,9 @@ type State struct {
 	App       string
 	Executors map[string]Executor // by container id
 	Jobs      []*JobState         // in submission order
-	// LastJob is the highest job id submitted, ended ones included: the
-	// next attempt numbers its jobs on from it.
-	LastJob int
+	// NextJob is the lowest job id not taken, by ended jobs either: the
+	// next attempt numbers its jobs from it.
+	NextJob int
 }
 
 // JobState is a job that had not ended.
@@ -57,20 +57,20 @@ func (s *State) Apply(e Entry) error {
 		return s.submitted(*e.Job)
 	case e.TaskDone != nil:
 		return s.taskDone(*e.TaskDone)
-	case e.JobEnded != 0:
-		return s.ended(e.JobEnded)
+	case e.JobEnded != nil:
+		return s.ended(*e.JobEnded)
 	default:
-		if e.JobsNumbered < 0 {
-			return fmt.Errorf("jobs numbered up to %d", e.JobsNumbered)
+		if *e.NextJob < 0 {
+			return fmt.Errorf("next job id %d", *e.NextJob)
 		}
-		s.LastJob = max(s.LastJob, e.JobsNumbered)
+		s.NextJob = max(s.NextJob, *e.NextJob)
 	}
 	return nil
 }
 
 func (s *State) submitted(j Job) error {
-	if j.ID <= s.LastJob {
-		return fmt.Errorf("job %d submitted after job %d: ids must rise", j.ID, s.LastJob)
+	if j.ID < s.NextJob {
+		return fmt.Errorf("job %d submitted when ids below %d were taken: ids must rise", j.ID, s.NextJob)
 	}
 	if len(j.Spec) == 0 || len(j.StageProfiles) == 0 {
 		return fmt.Errorf("job %d: no spec or no stages", j.ID)
@@ -80,14 +80,14 @@ func (s *State) submitted(j Job) error {
 			return fmt.Errorf("job %d: stage profile %d", j.ID, p)
 		}
 	}
-	s.LastJob = j.ID
+	s.NextJob = j.ID + 1
 	s.Jobs = append(s.Jobs, &JobState{Job: j, done: map[TaskDone]bool{}})
 	return nil
 }
 
 // job finds a job by id: live, ended (nil, nil), or never submitted.
 func (s *State) job(id int) (*JobState, error) {
-	if id <= 0 || id > s.LastJob {
+	if id < 0 || id >= s.NextJob {
 		return nil, fmt.Errorf("job %d was never submitted", id)
 	}
 	for _, j := range s.Jobs {
@@ -136,8 +136,9 @@ func (s *State) Entries() []Entry {
 			out = append(out, Entry{TaskDone: &TaskDone{Job: t.Job, Stage: t.Stage, Index: t.Index}})
 		}
 	}
-	if s.LastJob > 0 {
-		out = append(out, Entry{JobsNumbered: s.LastJob})
+	if s.NextJob > 0 {
+		next := s.NextJob
+		out = append(out, Entry{NextJob: &next})
 	}
 	return out
 }
