@@ -33,6 +33,10 @@ type Core struct {
 	history []JobInfo
 
 	yarn *containers // nil in local mode
+	// awaiting are the kept containers (resume.go) whose executors have
+	// not registered again; placement waits for them until awaitUntil.
+	awaiting   map[scheduler.ExecutorID]bool
+	awaitUntil time.Time
 
 	// failing is why the application cannot go on (Fail), while its jobs
 	// are cancelled; final is set once it is over; ended once Ready has
@@ -176,7 +180,9 @@ func (c *Core) Ready(now time.Time) Ready {
 		c.allocate(now)
 		c.nextTick = now.Add(c.cfg.AllocationTick)
 	}
-	c.place(now)
+	if !c.holding(now) {
+		c.place(now)
+	}
 	if c.final != nil {
 		c.end()
 		return c.take()
@@ -240,6 +246,9 @@ func (c *Core) next(now time.Time) time.Time {
 	}
 	if c.alloc != nil {
 		earliest(c.nextTick)
+	}
+	if len(c.awaiting) > 0 {
+		earliest(c.awaitUntil)
 	}
 	if c.yarn != nil && c.yarn.inflight == nil {
 		earliest(c.yarn.nextAt)

@@ -28,6 +28,9 @@ type Registration struct {
 	Host     string
 	Cores    int
 	GPUs     []string // the addresses it found
+	// Running, for an executor of a kept container registering again
+	// with a new attempt, are the attempts it still runs (resume.go).
+	Running []RunningAttempt
 }
 
 // Register adds an executor that connected. An error is why it is
@@ -60,7 +63,11 @@ func (c *Core) Register(now time.Time, r Registration) error {
 		c.registered = append(c.registered, now)
 		c.every = append(c.every, s)
 	}
-	c.execs[r.Executor] = &executor{id: r.Executor, lastSeen: now, sum: s}
+	x := &executor{id: r.Executor, lastSeen: now, sum: s}
+	c.execs[r.Executor] = x
+	if c.awaiting[r.Executor] || len(r.Running) > 0 {
+		c.adopt(now, x, r.Running)
+	}
 	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v", r.Cores, r.GPUs)})
 	return nil
 }

@@ -66,3 +66,31 @@ func (g *GPUIndices) Release(node string, addrs []string) error {
 	}
 	return nil
 }
+
+// Take takes exactly addrs on node, which has capacity GPUs: the indices
+// a kept container of an earlier attempt holds. An index out of range or
+// taken already is refused, and nothing changes.
+func (g *GPUIndices) Take(node string, capacity int, addrs []string) error {
+	used := g.used[node]
+	for len(used) < capacity {
+		used = append(used, false)
+	}
+	idx := make([]int, len(addrs))
+	for k, a := range addrs {
+		i, err := strconv.Atoi(a)
+		if err != nil || i < 0 || i >= len(used) || used[i] {
+			return fmt.Errorf("node %s: GPU index %q is not free among %d", node, a, len(used))
+		}
+		for _, j := range idx[:k] {
+			if j == i {
+				return fmt.Errorf("node %s: GPU index %q taken twice", node, a)
+			}
+		}
+		idx[k] = i
+	}
+	for _, i := range idx {
+		used[i] = true
+	}
+	g.used[node] = used
+	return nil
+}

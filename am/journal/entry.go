@@ -28,6 +28,10 @@ type Executor struct {
 // scheduler's, from 0).
 type Job struct {
 	ID int `json:"id"`
+	// FirstStage is its first stage's id; the others follow it. The next
+	// attempt numbers them the same, as the executors it adopts name
+	// their attempts by them.
+	FirstStage int `json:"firstStage"`
 	// Spec is the job's spec as the AM holds it (jobspec's MarshalSpec).
 	Spec []byte `json:"spec"`
 	// StageProfiles is each stage's executor profile.

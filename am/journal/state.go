@@ -72,7 +72,7 @@ func (s *State) submitted(j Job) error {
 	if j.ID < s.NextJob {
 		return fmt.Errorf("job %d submitted when ids below %d were taken: ids must rise", j.ID, s.NextJob)
 	}
-	if len(j.Spec) == 0 || len(j.StageProfiles) == 0 {
+	if len(j.Spec) == 0 || len(j.StageProfiles) == 0 || j.FirstStage < 0 {
 		return fmt.Errorf("job %d: no spec or no stages", j.ID)
 	}
 	for _, p := range j.StageProfiles {

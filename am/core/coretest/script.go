@@ -42,6 +42,10 @@ func (s *script) step(b scenario.Block) (string, error) {
 	switch a.Cmd {
 	case "submit":
 		return s.submit(a)
+	case "resume":
+		return s.resume(a)
+	case "kept":
+		return "", s.kept(a, b.Input)
 	case "register", "status", "allocated", "cancel":
 		return s.input(a, b.Input)
 	case "jobs", "ready", "status-page":
@@ -145,7 +149,8 @@ func (s *script) input(a *scenario.Args, input []scenario.Input) (string, error)
 	h := s.h
 	switch a.Cmd {
 	case "register":
-		r := core.Registration{Executor: scheduler.ExecutorID(a.String("id", "")), Host: a.String("host", ""), Cores: a.Int("cores", 1), GPUs: a.List("gpus")}
+		r := core.Registration{Executor: scheduler.ExecutorID(a.String("id", "")), Host: a.String("host", ""), Cores: a.Int("cores", 1), GPUs: a.List("gpus"),
+			Running: running(a)}
 		if err := a.Err(); err != nil {
 			return "", err
 		}
