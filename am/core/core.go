@@ -52,11 +52,13 @@ type Core struct {
 
 // job is a submitted job and its running summary.
 type job struct {
-	id        scheduler.JobID
-	spec      *jobspec.Job
-	sum       Summary
-	cancelled bool
-	succeeded int // tasks
+	id   scheduler.JobID
+	spec *jobspec.Job
+	// stageProfiles are its stages' executor profiles.
+	stageProfiles []scheduler.ProfileID
+	sum           Summary
+	cancelled     bool
+	succeeded     int // tasks
 	// ranOn are the executors its tasks were launched on, in a session,
 	// in the order of their first: they have its task files (JobsEnded).
 	ranOn []scheduler.ExecutorID
@@ -133,7 +135,7 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	if err != nil {
 		return 0, err
 	}
-	j := &job{id: id, spec: spec, sum: Summary{ID: id, Job: spec.Name, Started: now}}
+	j := &job{id: id, spec: spec, stageProfiles: stageProfiles, sum: Summary{ID: id, Job: spec.Name, Started: now}}
 	for i, sid := range c.sched.JobStages(id) {
 		c.stages[sid] = &stageOf{job: j, spec: &spec.Stages[i], index: i}
 		j.sum.Tasks += spec.Stages[i].Tasks

@@ -185,9 +185,18 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := Dir(t.TempDir())
 			tc.setup(t, d)
-			st, _, err := Load(context.Background(), d, app)
+			st, next, err := Load(context.Background(), d, app)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || st != nil {
 				t.Fatalf("Load = %v, %v; want no state and an error containing %q", st, err, tc.want)
+			}
+			// A writer starting afresh replaces the refused journal.
+			w := NewWriter(d, NewState(app), next, quiet())
+			w.Append(job(5))
+			if err := w.Flush(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if st, _, err := Load(context.Background(), d, app); err != nil || st.NextJob != 6 || len(st.Jobs) != 1 {
+				t.Errorf("after a fresh start: %+v, %v", st, err)
 			}
 		})
 	}

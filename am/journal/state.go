@@ -49,9 +49,8 @@ func (s *State) Apply(e Entry) error {
 		}
 		s.Executors[x.Container] = x
 	case e.ExecutorGone != "":
-		if _, ok := s.Executors[e.ExecutorGone]; !ok {
-			return fmt.Errorf("executor %s gone, but it never registered", e.ExecutorGone)
-		}
+		// A container may end before its executor registered, or
+		// twice over (released, then reported): gone is gone.
 		delete(s.Executors, e.ExecutorGone)
 	case e.Job != nil:
 		return s.submitted(*e.Job)

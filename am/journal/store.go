@@ -38,7 +38,10 @@ func segmentNumber(name string) (int, bool) {
 
 // Load reads app's journal from s: the state it says, and the number the
 // next segment takes. An empty journal is a new State. Any segment
-// that cannot be read or applied refuses the whole journal.
+// that cannot be read or applied refuses the whole journal: the state
+// is nil, and next, when the journal could be listed, is still the
+// number a new writer starts from (its first snapshot then replaces
+// the refused journal).
 func Load(ctx context.Context, s Store, app string) (*State, int, error) {
 	names, err := s.List(ctx)
 	if err != nil {
@@ -55,6 +58,7 @@ func Load(ctx context.Context, s Store, app string) (*State, int, error) {
 	if len(nums) == 0 {
 		return st, 0, nil
 	}
+	next := nums[len(nums)-1] + 1
 	// Start at the last snapshot: what came before it is in it.
 	start := -1
 	segments := make([][]Entry, len(nums))
@@ -62,11 +66,11 @@ func Load(ctx context.Context, s Store, app string) (*State, int, error) {
 		name := segmentName(nums[i])
 		data, err := s.Read(ctx, name)
 		if err != nil {
-			return nil, 0, fmt.Errorf("reading journal segment %s: %w", name, err)
+			return nil, next, fmt.Errorf("reading journal segment %s: %w", name, err)
 		}
 		kind, entries, err := Decode(name, data, app)
 		if err != nil {
-			return nil, 0, err
+			return nil, next, err
 		}
 		segments[i] = entries
 		if kind == Snapshot {
@@ -74,14 +78,14 @@ func Load(ctx context.Context, s Store, app string) (*State, int, error) {
 		}
 	}
 	if start < 0 {
-		return nil, 0, fmt.Errorf("journal segment %s: the journal has no snapshot to start from", segmentName(nums[0]))
+		return nil, next, fmt.Errorf("journal segment %s: the journal has no snapshot to start from", segmentName(nums[0]))
 	}
 	for i := start; i < len(nums); i++ {
 		for k, e := range segments[i] {
 			if err := st.Apply(e); err != nil {
-				return nil, 0, fmt.Errorf("journal segment %s line %d: %w", segmentName(nums[i]), k+2, err)
+				return nil, next, fmt.Errorf("journal segment %s line %d: %w", segmentName(nums[i]), k+2, err)
 			}
 		}
 	}
-	return st, nums[len(nums)-1] + 1, nil
+	return st, next, nil
 }
