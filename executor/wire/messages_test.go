@@ -40,6 +40,11 @@ func register(id string) *Envelope {
 func everyMessage() []*Envelope {
 	return []*Envelope{
 		register("container_1_0001_01_000002"),
+		// An executor that outlived its driver, registering with the next.
+		{Message: &Envelope_Register{Register: &Register{ExecutorId: "container_1_0001_01_000002", Host: "node-1.example.com", Cores: 8,
+			GpuAddresses: []string{"0", "1"}, Pid: 4242, RejoinAddress: "node-1.example.com:40123", Rejoining: true,
+			Running: []*RunningAttempt{{JobId: 3, StageId: 7, StageIndex: 1, TaskIndex: 2, Attempt: 0, GpuAddresses: []string{"1"}, Cpus: 2,
+				StartUnixNanos: 1_700_000_000_000_000_000}}}}},
 		{Message: &Envelope_Registered{Registered: &Registered{}}},
 		{Message: &Envelope_Rejected{Rejected: &Rejected{Reason: "unknown executor id"}}},
 		launchBatch(3),
