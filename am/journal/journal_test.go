@@ -128,6 +128,41 @@ func TestAFailedWriteIsCoveredByASnapshot(t *testing.T) {
 	}
 }
 
+// Written is closed once what came before it is in the store, and not
+// while the store refuses it.
+func TestWrittenWaitsForTheStore(t *testing.T) {
+	ctx := context.Background()
+	store := &failingStore{Dir: Dir(t.TempDir()), fail: true}
+	w := NewWriter(store, NewState(app), 0, quiet())
+	w.Append(job(1))
+	written := w.Written()
+	w.Flush(ctx)
+	select {
+	case <-written:
+		t.Fatal("Written is closed though the store refused the segment")
+	default:
+	}
+	store.fail = false
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-written:
+	default:
+		t.Fatal("Written is still open after the segment was written")
+	}
+	if st, _, err := Load(ctx, store, app); err != nil || len(st.Jobs) != 1 {
+		t.Fatalf("%+v, %v", st, err)
+	}
+	nothing := w.Written()
+	w.Flush(ctx)
+	select {
+	case <-nothing:
+	default:
+		t.Fatal("Written with nothing pending is not closed by the next flush")
+	}
+}
+
 func writeSegment(t *testing.T, dir Dir, n int, app string, kind Kind, entries ...Entry) {
 	t.Helper()
 	data, err := Encode(app, kind, entries)

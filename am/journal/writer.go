@@ -27,6 +27,8 @@ type Writer struct {
 	deltas  int  // written since the last snapshot
 	whole   bool // the next segment must be a snapshot
 	wake    chan struct{}
+	// waiting are Written's channels, closed by the next segment written.
+	waiting []chan struct{}
 }
 
 // NewWriter writes app's journal on from state st (Load's) and segment
@@ -47,6 +49,22 @@ func (w *Writer) Append(entries ...Entry) {
 		w.pending = append(w.pending, e)
 	}
 	w.mu.Unlock()
+	w.poke()
+}
+
+// Written returns a channel closed once everything appended before the
+// call is in the store: a session answers a submit once its job is
+// journalled, so that a job a client was told of survives the AM.
+func (w *Writer) Written() <-chan struct{} {
+	ch := make(chan struct{})
+	w.mu.Lock()
+	w.waiting = append(w.waiting, ch)
+	w.mu.Unlock()
+	w.poke()
+	return ch
+}
+
+func (w *Writer) poke() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
@@ -73,8 +91,11 @@ func (w *Writer) Run(ctx context.Context) {
 // due. One goroutine at a time may call it (Run's, or a test's).
 func (w *Writer) Flush(ctx context.Context) error {
 	w.mu.Lock()
+	waiting := w.waiting
+	w.waiting = nil
 	if len(w.pending) == 0 && !w.whole {
 		w.mu.Unlock()
+		closeAll(waiting)
 		return nil
 	}
 	kind, entries := Delta, w.pending
@@ -91,6 +112,7 @@ func (w *Writer) Flush(ctx context.Context) error {
 	w.mu.Lock()
 	if err != nil {
 		w.whole = true
+		w.waiting = append(waiting, w.waiting...) // the next snapshot holds theirs
 		w.mu.Unlock()
 		w.log.WithError(err).Warn("journal: a segment was not written; the next is a snapshot")
 		return err
@@ -99,12 +121,20 @@ func (w *Writer) Flush(ctx context.Context) error {
 	if kind == Delta {
 		w.deltas++
 		w.mu.Unlock()
+		closeAll(waiting)
 		return nil
 	}
 	w.whole, w.deltas = false, 0
 	w.mu.Unlock()
+	closeAll(waiting)
 	w.removeBefore(ctx, n)
 	return nil
+}
+
+func closeAll(chs []chan struct{}) {
+	for _, ch := range chs {
+		close(ch)
+	}
 }
 
 // removeBefore removes the segments a snapshot n made needless.

@@ -102,6 +102,12 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
+	var closeJournal func()
+	a.Journal, closeJournal = journalStore(c, log)
+	defer closeJournal()
+	if a.AdoptWait, err = conf.Duration("spindle.yarn.am.adoptTimeout"); err != nil {
+		return err
+	}
 	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, ccfg.Scheduler.Pools) }
 	a.BeforeUnregister = func(ctx context.Context, f core.Final, tokens []credentials.Token) {
 		if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {

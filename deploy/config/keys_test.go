@@ -79,6 +79,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.log.level":                                          "info",
 		"spindle.yarn.maxAppAttempts":                                2,
 		"spindle.yarn.am.keepContainers":                             true,
+		"spindle.yarn.am.adoptTimeout":                               30 * time.Second,
+		"spindle.yarn.executor.rejoinTimeout":                        60 * time.Second,
 		"spindle.yarn.am.attemptFailuresValidityInterval":            time.Duration(0),
 		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
 		"spindle.yarn.executor.nodeLabelExpression":                  "",
