@@ -65,6 +65,7 @@ func everyMessage() []*Envelope {
 		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}},
 		{Message: &Envelope_JobList{JobList: &JobList{Jobs: []*JobInfo{jobInfo(7), jobInfo(8)}}}},
 		{Message: &Envelope_CancelJob{CancelJob: &CancelJob{JobId: 8, Reason: "by spindle cancel"}}},
+		{Message: &Envelope_FollowJob{FollowJob: &FollowJob{JobId: 8}}},
 		{Message: &Envelope_StopSession{StopSession: &StopSession{Reason: "spindle session stop"}}},
 		{Message: &Envelope_StatsRequest{StatsRequest: &StatsRequest{}}},
 		{Message: &Envelope_Stats{Stats: &Stats{ExecutorSeconds: 1168.5, IdleExecutorSeconds: 677.25, PeakExecutors: 8, ContainerRequests: 23,

@@ -106,6 +106,7 @@ type Envelope struct {
 	//	*Envelope_Stats
 	//	*Envelope_Credentials
 	//	*Envelope_JobsEnded
+	//	*Envelope_FollowJob
 	Message isEnvelope_Message `protobuf_oneof:"message"`
 	// A session client's request on a secure cluster carries the
 	// client-to-AM token YARN gave it with the application report: the RM
@@ -323,6 +324,15 @@ func (x *Envelope) GetJobsEnded() *JobsEnded {
 	return nil
 }
 
+func (x *Envelope) GetFollowJob() *FollowJob {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_FollowJob); ok {
+			return x.FollowJob
+		}
+	}
+	return nil
+}
+
 func (x *Envelope) GetClientToken() *ClientToken {
 	if x != nil {
 		return x.ClientToken
@@ -414,6 +424,13 @@ type Envelope_JobsEnded struct {
 	JobsEnded *JobsEnded `protobuf:"bytes,20,opt,name=jobs_ended,json=jobsEnded,proto3,oneof"` // driver → executor: a session's jobs that ended
 }
 
+type Envelope_FollowJob struct {
+	// client → session: follow a job already submitted (a client whose
+	// session's AM was replaced by its next attempt): JobAccepted, then
+	// JobUpdates until it ends, as a followed submit.
+	FollowJob *FollowJob `protobuf:"bytes,21,opt,name=follow_job,json=followJob,proto3,oneof"`
+}
+
 func (*Envelope_Register) isEnvelope_Message() {}
 
 func (*Envelope_Registered) isEnvelope_Message() {}
@@ -451,6 +468,8 @@ func (*Envelope_Stats) isEnvelope_Message() {}
 func (*Envelope_Credentials) isEnvelope_Message() {}
 
 func (*Envelope_JobsEnded) isEnvelope_Message() {}
+
+func (*Envelope_FollowJob) isEnvelope_Message() {}
 
 // YARN's client-to-AM token: an identifier
 // (ClientToAMTokenIdentifierProto: the attempt and the client's
@@ -1955,6 +1974,50 @@ func (x *JobList) GetJobs() []*JobInfo {
 	return nil
 }
 
+type FollowJob struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	JobId         int64                  `protobuf:"varint,1,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FollowJob) Reset() {
+	*x = FollowJob{}
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FollowJob) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FollowJob) ProtoMessage() {}
+
+func (x *FollowJob) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FollowJob.ProtoReflect.Descriptor instead.
+func (*FollowJob) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *FollowJob) GetJobId() int64 {
+	if x != nil {
+		return x.JobId
+	}
+	return 0
+}
+
 type CancelJob struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	JobId         int64                  `protobuf:"varint,1,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
@@ -1965,7 +2028,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1977,7 +2040,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1990,7 +2053,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -2016,7 +2079,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2028,7 +2091,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2041,7 +2104,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *StopSession) GetReason() string {
@@ -2063,7 +2126,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2075,7 +2138,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2088,7 +2151,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StatsRequest) GetCollect() bool {
@@ -2121,7 +2184,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2133,7 +2196,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2146,7 +2209,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -2209,8 +2272,7 @@ var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xca\n" +
-	"\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\x8d\v\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
 	"\n" +
@@ -2237,7 +2299,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x05stats\x18\x11 \x01(\v2\x1c.spindle.executor.wire.StatsH\x00R\x05stats\x12F\n" +
 	"\vcredentials\x18\x12 \x01(\v2\".spindle.executor.wire.CredentialsH\x00R\vcredentials\x12A\n" +
 	"\n" +
-	"jobs_ended\x18\x14 \x01(\v2 .spindle.executor.wire.JobsEndedH\x00R\tjobsEnded\x12E\n" +
+	"jobs_ended\x18\x14 \x01(\v2 .spindle.executor.wire.JobsEndedH\x00R\tjobsEnded\x12A\n" +
+	"\n" +
+	"follow_job\x18\x15 \x01(\v2 .spindle.executor.wire.FollowJobH\x00R\tfollowJob\x12E\n" +
 	"\fclient_token\x18\x13 \x01(\v2\".spindle.executor.wire.ClientTokenR\vclientTokenB\t\n" +
 	"\amessage\"I\n" +
 	"\vClientToken\x12\x1e\n" +
@@ -2370,7 +2434,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"\bListJobs\"=\n" +
 	"\aJobList\x122\n" +
-	"\x04jobs\x18\x01 \x03(\v2\x1e.spindle.executor.wire.JobInfoR\x04jobs\":\n" +
+	"\x04jobs\x18\x01 \x03(\v2\x1e.spindle.executor.wire.JobInfoR\x04jobs\"\"\n" +
+	"\tFollowJob\x12\x15\n" +
+	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\":\n" +
 	"\tCancelJob\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"%\n" +
@@ -2402,7 +2468,7 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),      // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),       // 1: spindle.executor.wire.Envelope
@@ -2427,10 +2493,11 @@ var file_executor_wire_wire_proto_goTypes = []any{
 	(*JobUpdate)(nil),      // 20: spindle.executor.wire.JobUpdate
 	(*ListJobs)(nil),       // 21: spindle.executor.wire.ListJobs
 	(*JobList)(nil),        // 22: spindle.executor.wire.JobList
-	(*CancelJob)(nil),      // 23: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),    // 24: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil),   // 25: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),          // 26: spindle.executor.wire.Stats
+	(*FollowJob)(nil),      // 23: spindle.executor.wire.FollowJob
+	(*CancelJob)(nil),      // 24: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),    // 25: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil),   // 26: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),          // 27: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
@@ -2446,25 +2513,26 @@ var file_executor_wire_wire_proto_depIdxs = []int32{
 	20, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
 	21, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
 	22, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	23, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	24, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	25, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	26, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	24, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	25, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	26, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	27, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
 	14, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
 	15, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
-	2,  // 19: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
-	4,  // 20: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
-	8,  // 21: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	9,  // 22: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	12, // 23: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 24: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	19, // 25: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	19, // 26: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	27, // [27:27] is the sub-list for method output_type
-	27, // [27:27] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	23, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
+	2,  // 20: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
+	4,  // 21: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
+	8,  // 22: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	9,  // 23: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	12, // 24: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 25: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	19, // 26: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	19, // 27: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	28, // [28:28] is the sub-list for method output_type
+	28, // [28:28] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2492,6 +2560,7 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_Stats)(nil),
 		(*Envelope_Credentials)(nil),
 		(*Envelope_JobsEnded)(nil),
+		(*Envelope_FollowJob)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2499,7 +2568,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   26,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
