@@ -2,7 +2,9 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -128,5 +130,56 @@ func checkAttempt(t *testing.T, c *testcluster.Cluster, app string, n int32) {
 	report := r.GetApplicationReport()
 	if got := report.GetCurrentApplicationAttemptId().GetAttemptId(); got != n || report.GetFinalApplicationStatus() != hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
 		t.Errorf("%s: attempt %d ended %v; want attempt %d SUCCEEDED", app, got, report.GetFinalApplicationStatus(), n)
+	}
+}
+
+// A session's AM that dies loses no client's job: its next attempt
+// resumes both clients' jobs in the executors YARN kept, each client
+// finds the session again and follows its job there, and both exit 0
+// with their jobs succeeded, no task that had succeeded run again.
+func TestFaultSessionAMRestartKeepsItsClientsJobs(t *testing.T) {
+	c := testcluster.Get(t)
+	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	id := u.startSession("--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=2",
+		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.instances=3")
+	const tasks = 12
+	dirs := []string{t.TempDir(), t.TempDir()}
+	var clients []*exec.Cmd
+	var outs []*syncBuffer
+	for i, dir := range dirs {
+		cmd, out := u.start("submit", "--session", id, recordingSpec(t, dir, fmt.Sprintf("client%d", i), tasks, 2))
+		clients, outs = append(clients, cmd), append(outs, out)
+	}
+	waitFor(t, 2*time.Minute, "three tasks of each client's job to succeed", func() bool {
+		for _, dir := range dirs {
+			if tasks-len(finished(readRunsIfAny(t, dir), tasks)) < 3 {
+				return false
+			}
+		}
+		return true
+	})
+	kill := time.Now()
+	syscall.Kill(amProcess(t, id), syscall.SIGKILL)
+	for i, cmd := range clients {
+		if _, err := exited(t, cmd, 3*time.Minute); err != nil || !strings.Contains(outs[i].String(), "again, at") {
+			t.Errorf("client %d: %v; want it to follow its job to the next attempt and exit 0\n%s", i, err, outs[i].String())
+		}
+	}
+	for i, dir := range dirs {
+		runs := readRuns(t, dir)
+		if missing := finished(runs, tasks); len(missing) > 0 {
+			t.Errorf("client %d: tasks %v never succeeded", i, missing)
+		}
+		if again := succeededAgain(runs, kill); len(again) > 0 {
+			t.Errorf("client %d: tasks that had succeeded before the AM died ran again:\n%s", i, strings.Join(again, "\n"))
+		}
+		if twice := twiceAtOnce(runs, time.Now()); len(twice) > 0 {
+			t.Errorf("client %d: tasks ran twice at once:\n%s", i, strings.Join(twice, "\n"))
+		}
+		for _, r := range runs {
+			if r.Start.After(kill) && !strings.Contains(r.Container, "_01_") {
+				t.Errorf("client %d: %v: after the AM died a task ran in a container of attempt 2; want attempt 1's, kept", i, r)
+			}
+		}
 	}
 }

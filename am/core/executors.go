@@ -20,6 +20,9 @@ type executor struct {
 	stopping string
 	departed time.Time // when its connection ended, while departing
 	running  int       // attempts the scheduler has on it (usage)
+	// rejoined: it outlived the AM attempt that launched it and
+	// registered again with this one (resume.go).
+	rejoined bool
 }
 
 // Registration is an executor's first message.
@@ -154,6 +157,10 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 		if r.Outcome == scheduler.Succeeded && j != nil {
 			j.succeeded++
 		}
+	} else if x.rejoined && r.Outcome == scheduler.Succeeded && c.sched.RestoreSucceeded(now, st.Attempt.Task) == nil && j != nil {
+		// It ended while its executor had no driver, so no attempt of
+		// this one ran it: its success stands (resume.go).
+		j.succeeded++
 	}
 	if c.cfg.OneTaskPerExecutor {
 		c.retire(now, x)

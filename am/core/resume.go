@@ -15,6 +15,9 @@ import (
 // over the executor containers YARN kept (Kept), placing no task until
 // their executors have registered again with the attempts they still
 // run, which it adopts (Registration.Running), or until a wait runs out.
+// What such an executor ran to success while it had no driver is
+// reported after it registers, for an attempt this core never placed:
+// the task's success stands all the same.
 
 // ResumedJob is a job an earlier attempt journalled that had not ended.
 type ResumedJob struct {
@@ -158,6 +161,7 @@ func sortedIDs(m map[scheduler.ExecutorID]bool) []scheduler.ExecutorID {
 // ended) is stopped.
 func (c *Core) adopt(now time.Time, x *executor, running []RunningAttempt) {
 	delete(c.awaiting, x.id)
+	x.rejoined = true
 	for _, r := range running {
 		if err := c.sched.Adopt(now, x.id, r.Attempt, r.GPUs); err != nil {
 			c.notice(Notice{Warning: true, Executor: x.id, Message: fmt.Sprintf("%v not adopted: %v; it is stopped", r.Attempt, err)})
