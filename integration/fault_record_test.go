@@ -36,6 +36,7 @@ id="$SPINDLE_TASK_INDEX $SPINDLE_ATTEMPT $CONTAINER_ID"
 echo "start $id $(date +%s%N)" >>"$rec"
 how=ok
 on_term() {
+  trap '' TERM # once: a second SIGTERM (the guard's, the group's) adds nothing
   how=term
   if [ -n "$SPINDLE_PREEMPTED_FILE" ] && grep -qx 'SPINDLE_PREEMPTED=1' "$SPINDLE_PREEMPTED_FILE" 2>/dev/null; then how=term,preempted; fi
   echo "end $id $(date +%s%N) $how" >>"$rec"
