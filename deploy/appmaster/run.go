@@ -96,6 +96,10 @@ func Run(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	if last {
+		// No attempt follows to adopt them: executors end with this AM.
+		a.Launch.RejoinTimeout = 0
+	}
 	if env.Session {
 		if a.SessionSecret, err = c.sessionSecret(); err != nil {
 			return err
