@@ -26,7 +26,7 @@ func TestRestoredTasksDoNotRunAgain(t *testing.T) {
 	}
 	h.exec("e1", "h1", 8)
 	rd := h.ready()
-	if got := fmtLaunches(rd.Launches); got != "s0/0#0@e1[] s0/2#0@e1[] s0/3#0@e1[] s0/5#0@e1[]" {
+	if got := fmtLaunches(rd.Launches); got != "s0/0#0@e1[] s0/3#0@e1[] s0/2#0@e1[] s0/5#0@e1[]" {
 		t.Fatalf("launches %s, want every task but 1 and 4", got)
 	}
 	h.succeed(rd.Launches...)
@@ -119,6 +119,30 @@ func TestRestoreBetweenReadyCalls(t *testing.T) {
 	}
 	if got := fmtLaunches(first.Launches); got != "s0/0#0@e1[] s0/1#0@e1[]" {
 		t.Fatalf("first launches %s", got)
+	}
+}
+
+// A restore finds a skipped task in the retry queue after placement and
+// a requeue have moved the queue under it.
+func TestRestoreAfterTheQueueMoved(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.exec("e1", "h1", 1)
+	h.submit(oneStage("j", 6, 1, GPURequest{}))
+	h.restore(0, 4) // 0, 1, 2, 3 skipped
+	h.succeed(h.ready().Launches...)
+	rd := h.ready()
+	h.finish(rd.Launches[0].Attempt, TaskResult{Outcome: Failed, Blameless: true}) // the queue slides
+	h.restore(0, 3)
+	h.restore(0, 2)
+	checked(t, h.s)
+	var got []string
+	for range 3 {
+		rd := h.ready()
+		got = append(got, fmtLaunches(rd.Launches))
+		h.succeed(rd.Launches...)
+	}
+	if want := []string{"s0/1#1@e1[]", "s0/5#0@e1[]", ""}; !slices.Equal(got, want) {
+		t.Fatalf("launches %q, want %q", got, want)
 	}
 }
 
