@@ -165,13 +165,16 @@ func (st *stage) skipTo(idx int) {
 // the order they ended, and a search would make that quadratic in the
 // tasks skipped.
 func (st *stage) unretry(idx int) {
+	// A place before the queue's head cannot hold idx: the tasks there
+	// have run, and are not restorable.
 	i := int(st.at(int32(idx)).slot)
-	if i < st.retryHead || i >= len(st.retries) || int(st.retries[i]) != idx {
+	if i >= len(st.retries) || int(st.retries[i]) != idx {
 		i = st.reslot(idx)
 	}
 	last := len(st.retries) - 1
-	st.retries[i] = st.retries[last]
-	st.at(st.retries[i]).slot = int32(i)
+	moved := st.retries[last]
+	st.retries[i] = moved
+	st.at(moved).slot = int32(i)
 	st.retries = st.retries[:last]
 }
 

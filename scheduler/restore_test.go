@@ -123,26 +123,63 @@ func TestRestoreBetweenReadyCalls(t *testing.T) {
 }
 
 // A restore finds a skipped task in the retry queue after placement and
-// a requeue have moved the queue under it.
+// a requeue have moved the queue under it, whether the place it knew is
+// now past the queue's end or holds another task; and it records every
+// task's new place, so the next restore finds its own at once.
 func TestRestoreAfterTheQueueMoved(t *testing.T) {
-	h := newHarness(t, Config{})
-	h.exec("e1", "h1", 1)
-	h.submit(oneStage("j", 6, 1, GPURequest{}))
-	h.restore(0, 4) // 0, 1, 2, 3 skipped
-	h.succeed(h.ready().Launches...)
-	rd := h.ready()
-	h.finish(rd.Launches[0].Attempt, TaskResult{Outcome: Failed, Blameless: true}) // the queue slides
-	h.restore(0, 3)
-	h.restore(0, 2)
-	checked(t, h.s)
-	var got []string
-	for range 3 {
+	for _, order := range [][2]int{{3, 4}, {4, 3}} {
+		h := newHarness(t, Config{})
+		h.exec("e1", "h1", 1)
+		h.submit(oneStage("j", 8, 1, GPURequest{}))
+		h.restore(0, 6) // 0 to 5 skipped, in places 0 to 5
+		for range 2 {
+			h.succeed(h.ready().Launches...)
+		}
 		rd := h.ready()
-		got = append(got, fmtLaunches(rd.Launches))
-		h.succeed(rd.Launches...)
+		h.finish(rd.Launches[0].Attempt, TaskResult{Outcome: Failed, Blameless: true}) // the queue slides: 3 4 5 2
+		h.restore(0, order[0])
+		st := h.s.stages[0]
+		for i, idx := range st.retries {
+			if st.at(idx).slot != int32(i) {
+				t.Fatalf("restored %d: queue %v, task %d thinks it is at %d", order[0], st.retries, idx, st.at(idx).slot)
+			}
+		}
+		h.restore(0, order[1])
+		checked(t, h.s)
+		var got []string
+		for range 4 {
+			rd := h.ready()
+			got = append(got, fmtLaunches(rd.Launches))
+			h.succeed(rd.Launches...)
+		}
+		slices.Sort(got)
+		if want := []string{"", "s0/2#1@e1[]", "s0/5#0@e1[]", "s0/7#0@e1[]"}; !slices.Equal(got, want) {
+			t.Fatalf("restoring %v: launches %q, want %q", order, got, want)
+		}
 	}
-	if want := []string{"s0/1#1@e1[]", "s0/5#0@e1[]", ""}; !slices.Equal(got, want) {
-		t.Fatalf("launches %q, want %q", got, want)
+}
+
+// What makes replaying a journal linear: each task a restore skips knows
+// its place in the retry queue, and the one moved into a place taken out
+// learns its new one.
+func TestSkippedTasksKnowTheirPlace(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.submit(oneStage("j", 6, 1, GPURequest{}))
+	h.restore(0, 4)
+	st := h.s.stages[0]
+	places := func() []int32 {
+		var p []int32
+		for _, idx := range st.retries {
+			p = append(p, st.at(idx).slot)
+		}
+		return p
+	}
+	if got := places(); !slices.Equal(got, []int32{0, 1, 2, 3}) {
+		t.Fatalf("places %v, want 0 to 3", got)
+	}
+	h.restore(0, 1)
+	if !slices.Equal(st.retries, []int32{0, 3, 2}) || !slices.Equal(places(), []int32{0, 1, 2}) {
+		t.Fatalf("queue %v, places %v: want task 3 moved into task 1's place", st.retries, places())
 	}
 }
 
