@@ -123,8 +123,8 @@ func shareString(s Share) string {
 
 // take takes g from exactly the addresses names, as an attempt launched
 // elsewhere (by an earlier ApplicationMaster) holds them, or changes
-// nothing and says why. Its result holds the executor's own names, not
-// the caller's slice.
+// nothing and says why. It returns a copy of names, which the caller may
+// reuse.
 func (a *addresses) take(names []string, g GPURequest) ([]string, error) {
 	amount, want := One, g.whole
 	if g.fraction > 0 {
@@ -144,11 +144,8 @@ func (a *addresses) take(names []string, g GPURequest) ([]string, error) {
 			return nil, fmt.Errorf("GPU address %q has %s free, the task holds %s", n, shareString(a.free[i]), shareString(amount))
 		}
 	}
-	var got []string
 	for _, n := range names {
-		i := a.index[n]
-		a.free[i] -= amount
-		got = append(got, a.names[i])
+		a.free[a.index[n]] -= amount
 	}
-	return got, nil
+	return slices.Clone(names), nil
 }

@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -111,20 +110,9 @@ func (s *Scheduler) restorable(id TaskID) (*stage, error) {
 	case t != nil && t.attempts > 0:
 		return nil, fmt.Errorf("task already launched since the restart (attempt %d): restore before placing", t.attempts-1)
 	case !st.runnable:
-		return nil, fmt.Errorf("stage %q is not runnable yet: it waits for %s", st.spec.Name, st.waitingFor())
+		return nil, fmt.Errorf("stage %q is not runnable yet: it waits for stage %s", st.spec.Name, st.waitingFor())
 	}
 	return st, nil
-}
-
-// waitingFor names st's parents that have not succeeded.
-func (st *stage) waitingFor() string {
-	var names []string
-	for _, p := range st.parents {
-		if p.succeeded < p.spec.Tasks {
-			names = append(names, "stage "+quote(p.spec.Name))
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 // adopter returns executor id if it can hold a running task of st.
@@ -159,28 +147,46 @@ func (s *Scheduler) unqueue(st *stage, idx int) *task {
 }
 
 // skipTo launches the fresh indices up to idx, as placement would, but
-// queues those below idx as retries: they have not run.
+// queues those below idx as retries: they have not run. Each skipped
+// task's slot, unused until it runs, keeps its place in the queue.
 func (st *stage) skipTo(idx int) {
 	for c := len(st.chunks); c <= idx/chunkTasks; c++ {
 		st.addChunk(c * chunkTasks)
 	}
 	for k := st.launched; k < idx; k++ {
+		st.at(int32(k)).slot = int32(len(st.retries))
 		st.retries = append(st.retries, int32(k))
 	}
 	st.launched = idx + 1
 }
 
-// unretry takes task idx out of the retry queue. The search starts at the
-// tail, where a journal replayed about in index order finds the indices
-// it skipped a moment ago: linear in how far out of order it is.
+// unretry takes task idx, which skipTo queued, out of the retry queue in
+// O(1), moving the last one into its place: a journal restores tasks in
+// the order they ended, and a search would make that quadratic in the
+// tasks skipped.
 func (st *stage) unretry(idx int) {
-	for i := len(st.retries) - 1; i >= st.retryHead; i-- {
+	// A place before the queue's head cannot hold idx: the tasks there
+	// have run, and are not restorable.
+	i := int(st.at(int32(idx)).slot)
+	if i >= len(st.retries) || int(st.retries[i]) != idx {
+		i = st.reslot(idx)
+	}
+	last := len(st.retries) - 1
+	moved := st.retries[last]
+	st.retries[i] = moved
+	st.at(moved).slot = int32(i)
+	st.retries = st.retries[:last]
+}
+
+// reslot records every queued task's place in the retry queue, after
+// placement or a requeue moved them, and returns task idx's.
+func (st *stage) reslot(idx int) int {
+	at := -1
+	for i := st.retryHead; i < len(st.retries); i++ {
+		st.at(st.retries[i]).slot = int32(i)
 		if int(st.retries[i]) == idx {
-			st.retries = append(st.retries[:i], st.retries[i+1:]...)
-			break
+			at = i
 		}
 	}
-	if st.retryHead == len(st.retries) {
-		st.retries, st.retryHead = st.retries[:0], 0
-	}
+	return at
 }
