@@ -208,6 +208,15 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 			e.JobEnded = new(int)
 			writeSegment(t, d, 0, app, Snapshot, e)
 		}, "line 2: an entry sets 2 kinds of record"},
+		{"a job of no stages", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, Entry{Job: &Job{ID: 0, Spec: []byte("{}")}})
+		}, "line 2: job 0: no spec or no stages"},
+		{"a task of a stage the job has not", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1), done(1, 2, 0))
+		}, "line 3: job 1 has no stage 2 task 0"},
+		{"an entry of no kind", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, Entry{})
+		}, "line 2: an entry sets 0 kinds of record"},
 		{"deltas with no snapshot", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 3, app, Delta, job(1))
 		}, "no snapshot"},
@@ -245,6 +254,7 @@ func TestLoadStartsAtTheLastSnapshot(t *testing.T) {
 	writeSegment(t, d, 1, app, Snapshot, job(2), next(3))
 	writeSegment(t, d, 2, app, Delta, done(2, 1, 4))
 	os.WriteFile(filepath.Join(string(d), ".0000000003.seg.tmp"), []byte("half"), 0o600)
+	os.WriteFile(filepath.Join(string(d), "7.seg"), []byte("not a segment of this journal's naming"), 0o600)
 	st, next, err := Load(context.Background(), d, app)
 	if err != nil || next != 3 || len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || st.NextJob != 3 || len(st.Jobs[0].Done) != 1 {
 		t.Fatalf("Load = %+v, %d, %v", st, next, err)
@@ -268,6 +278,9 @@ func TestSnapshotKeepsEndedJobsIDs(t *testing.T) {
 	}
 	if again.NextJob != 3 || len(again.Jobs) != 1 {
 		t.Fatalf("%+v", again)
+	}
+	if err := again.Apply(next(1)); err != nil || again.NextJob != 3 {
+		t.Errorf("a lower next job id: %v, next job %d; want it to change nothing", err, again.NextJob)
 	}
 	if err := again.Apply(job(2)); err == nil {
 		t.Error("job 2 submitted again after the snapshot; want it refused")
