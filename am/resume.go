@@ -55,6 +55,20 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 		resumed[rj.ID] = true
 	}
 	d.adoptKept(ctx, now, r, r.Kept)
+	// The journal forgets the executors YARN did not keep.
+	kept := map[string]bool{}
+	for _, ct := range r.Kept {
+		kept[yarn.ContainerID(ct.GetId())] = true
+	}
+	var gone []string
+	for id := range r.State.Executors {
+		if !kept[id] {
+			gone = append(gone, id)
+		}
+	}
+	for _, id := range gone {
+		d.journalGone(id)
+	}
 	return resumed, nil
 }
 
