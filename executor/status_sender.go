@@ -1,0 +1,82 @@
+package executor
+
+import "github.com/spindle-yarn/spindle/executor/wire"
+
+// maxStatusesPerBatch keeps one StatusBatch far below wire.MaxMessageSize
+// however many statuses wait: those held while the executor had no driver
+// go to the next in batches of this many.
+const maxStatusesPerBatch = 1024
+
+// sendStatuses sends the tasks' statuses to the driver the run loop
+// serves, batching: whatever is waiting goes in one message, so a burst
+// of short tasks costs one write. drivers says which driver that is: a
+// connection; nil while there is none; closed once none will come again.
+//
+// A status is not lost for want of a driver: one whose send failed is
+// held, and while there is no driver the statuses wait in e.out, in
+// order (statusBuffer of them; past that each ended task's goroutine
+// holds its own), for the next, which gets them first. Only once no
+// driver will come does it drop what the last one cannot take. While the
+// loop serves a driver it takes every status, sent or not, so the loop
+// never waits on e.out.
+func (e *executor) sendStatuses(drivers <-chan *wire.Conn, done chan<- struct{}) {
+	defer close(done)
+	var (
+		conn   *wire.Conn     // the driver's; nil once a send to it failed
+		linked bool           // the loop serves a driver
+		final  bool           // no driver will come again
+		held   []*wire.Status // taken, not yet sent, oldest first
+	)
+	for {
+		var in <-chan *wire.Status
+		if linked || final {
+			in = e.out
+		}
+		select {
+		case c, ok := <-drivers:
+			if !ok {
+				final, drivers = true, nil
+				break
+			}
+			conn, linked = c, c != nil
+		case st, ok := <-in:
+			if !ok {
+				return
+			}
+			held = takeWaiting(append(held, st), e.out)
+		}
+		if conn != nil && len(held) > 0 {
+			if held = sendHeld(conn, held); len(held) > 0 {
+				conn = nil // its connection ended: the next driver's, then
+			}
+		}
+	}
+}
+
+// takeWaiting appends the statuses already waiting in out to held.
+func takeWaiting(held []*wire.Status, out <-chan *wire.Status) []*wire.Status {
+	for {
+		select {
+		case st, ok := <-out:
+			if !ok {
+				return held
+			}
+			held = append(held, st)
+		default:
+			return held
+		}
+	}
+}
+
+// sendHeld sends held to conn in batches and returns what it could not
+// send (nothing, unless the connection failed).
+func sendHeld(conn *wire.Conn, held []*wire.Status) []*wire.Status {
+	for len(held) > 0 {
+		n := min(len(held), maxStatusesPerBatch)
+		if conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: held[:n]}}}) != nil {
+			return held
+		}
+		held = held[n:]
+	}
+	return nil
+}
