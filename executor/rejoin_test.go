@@ -301,3 +301,63 @@ func TestLaunchConfigCarriesTheRejoinTimeout(t *testing.T) {
 		t.Fatalf("RejoinTimeout %v", cfg.RejoinTimeout)
 	}
 }
+
+// A success the lost driver was sent may never have reached its journal:
+// the next driver is sent it again, before anything newer.
+func TestRecentSuccessesAreSentToTheNextDriverAgain(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	d := startExecutor(t, ctx, 30*time.Second)
+	d.launch(d.waitingTask("done", 7, 0), d.waitingTask("failing", 7, 1), d.waitingTask("long", 7, 2))
+	d.pid("done")
+	d.pid("long")
+	d.release("done")
+	if st := d.statuses(1); st[0].GetTaskIndex() != 0 || st[0].GetState() != wire.Status_SUCCEEDED {
+		t.Fatalf("statuses %v; want task 0 SUCCEEDED", st)
+	}
+	syscall.Kill(d.pid("failing"), syscall.SIGKILL)
+	if st := d.statuses(1); st[0].GetTaskIndex() != 1 || st[0].GetState() != wire.Status_FAILED {
+		t.Fatalf("statuses %v; want task 1 FAILED", st)
+	}
+	d.drop()
+	d.log.waitFor(t, "keeping the tasks running for a new ApplicationMaster", 1)
+	d.rejoin()
+	d.accept()
+	st := d.recv().GetStatusBatch().GetStatuses()
+	if len(st) != 1 || st[0].GetTaskIndex() != 0 || st[0].GetState() != wire.Status_SUCCEEDED {
+		t.Fatalf("first message after the rejoin: statuses %v; want task 0's success again, alone (not the failure)", st)
+	}
+	d.release("long")
+	if st := d.statuses(1); st[0].GetTaskIndex() != 2 {
+		t.Fatalf("statuses %v; want task 2's", st)
+	}
+	d.shutdown()
+}
+
+// Successes are sent again only so recently and so many.
+func TestRecentSuccessesAreBounded(t *testing.T) {
+	var r recentSuccesses
+	t0 := time.Now()
+	ok := func(i int32) *wire.Status { return &wire.Status{TaskIndex: i, State: wire.Status_SUCCEEDED} }
+	r.add(t0, []*wire.Status{ok(0), {TaskIndex: 1, State: wire.Status_FAILED}})
+	r.add(t0.Add(resendWithin), []*wire.Status{ok(2)})
+	if got := r.take(); len(got) != 2 || got[0].GetTaskIndex() != 0 || got[1].GetTaskIndex() != 2 {
+		t.Fatalf("at exactly resendWithin: %v; want tasks 0 and 2", got)
+	}
+	r.add(t0, []*wire.Status{ok(0)})
+	r.add(t0.Add(resendWithin+time.Nanosecond), []*wire.Status{ok(2)})
+	if got := r.take(); len(got) != 1 || got[0].GetTaskIndex() != 2 {
+		t.Fatalf("past resendWithin: %v; want task 2 alone", got)
+	}
+	many := make([]*wire.Status, resendAtMost+1)
+	for i := range many {
+		many[i] = ok(int32(i))
+	}
+	r.add(t0, many)
+	if got := r.take(); len(got) != resendAtMost || got[0].GetTaskIndex() != 1 {
+		t.Fatalf("%d successes: kept %d from task %d; want the last %d", len(many), len(got), got[0].GetTaskIndex(), resendAtMost)
+	}
+	if r.any() {
+		t.Error("take left some behind")
+	}
+}

@@ -1,6 +1,10 @@
 package executor
 
-import "github.com/spindle-yarn/spindle/executor/wire"
+import (
+	"time"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
 
 // maxStatusesPerBatch keeps one StatusBatch far below wire.MaxMessageSize
 // however many statuses wait: those held while the executor had no driver
@@ -26,6 +30,7 @@ func (e *executor) sendStatuses(drivers <-chan *wire.Conn, done chan<- struct{})
 		linked bool           // the loop serves a driver
 		final  bool           // no driver will come again
 		held   []*wire.Status // taken, not yet sent, oldest first
+		sent   recentSuccesses
 	)
 	for {
 		var in <-chan *wire.Status
@@ -38,6 +43,11 @@ func (e *executor) sendStatuses(drivers <-chan *wire.Conn, done chan<- struct{})
 				final, drivers = true, nil
 				break
 			}
+			if c != nil && sent.any() {
+				// A new driver: the successes the last one may not have
+				// journalled before it died go to this one too.
+				held = append(sent.take(), held...)
+			}
 			conn, linked = c, c != nil
 		case st, ok := <-in:
 			if !ok {
@@ -46,9 +56,11 @@ func (e *executor) sendStatuses(drivers <-chan *wire.Conn, done chan<- struct{})
 			held = takeWaiting(append(held, st), e.out)
 		}
 		if conn != nil && len(held) > 0 {
+			before := held
 			if held = sendHeld(conn, held); len(held) > 0 {
 				conn = nil // its connection ended: the next driver's, then
 			}
+			sent.add(time.Now(), before[:len(before)-len(held)])
 		}
 	}
 }
@@ -79,4 +91,42 @@ func sendHeld(conn *wire.Conn, held []*wire.Status) []*wire.Status {
 		held = held[n:]
 	}
 	return nil
+}
+
+// resendWithin and resendAtMost bound the successes a new driver is sent
+// again: those sent to the last one this recently, which it may have
+// taken without journalling before it died (am/journal). A success the
+// new driver already has changes nothing there.
+const (
+	resendWithin = 30 * time.Second
+	resendAtMost = 4096
+)
+
+// recentSuccesses are the SUCCEEDED statuses sent to the driver lately,
+// oldest first.
+type recentSuccesses struct {
+	sts []*wire.Status
+	at  []time.Time
+}
+
+func (r *recentSuccesses) add(now time.Time, sent []*wire.Status) {
+	for _, st := range sent {
+		if st.GetState() == wire.Status_SUCCEEDED {
+			r.sts, r.at = append(r.sts, st), append(r.at, now)
+		}
+	}
+	drop := max(len(r.sts)-resendAtMost, 0)
+	for drop < len(r.at) && now.Sub(r.at[drop]) > resendWithin {
+		drop++
+	}
+	r.sts, r.at = r.sts[drop:], r.at[drop:]
+}
+
+func (r *recentSuccesses) any() bool { return len(r.sts) > 0 }
+
+// take hands over the recent successes and forgets them.
+func (r *recentSuccesses) take() []*wire.Status {
+	out := r.sts
+	r.sts, r.at = nil, nil
+	return out
 }

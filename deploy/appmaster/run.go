@@ -91,7 +91,16 @@ func Run(ctx context.Context, env Env) error {
 		log.Infof("%s: a termination leaves the application to the next", which)
 	}
 	ctx, end := context.WithCancelCause(ctx)
-	defer end(nil)
+	left := false
+	defer func() {
+		// Left to the next attempt, the work must not be ended on the
+		// way out: a cancelled driver would stop the executors' tasks,
+		// which the next attempt adopts. The process's exit drops their
+		// connections as a crash does.
+		if !left {
+			end(nil)
+		}
+	}()
 	a, err := appMaster(ctx, conf, appID, c, end, log)
 	if err != nil {
 		return err
@@ -120,6 +129,7 @@ func Run(ctx context.Context, env Env) error {
 	}
 	sum, runErr := am.RunAppMaster(ctx, a)
 	if errors.Is(runErr, am.ErrLeftToNextAttempt) {
+		left = true
 		return runErr
 	}
 	if job != nil {
