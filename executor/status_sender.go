@@ -31,6 +31,11 @@ func (e *executor) sendStatuses(drivers <-chan *wire.Conn, done chan<- struct{})
 		final  bool           // no driver will come again
 		held   []*wire.Status // taken, not yet sent, oldest first
 		sent   recentSuccesses
+		// rejoined: a new driver came after another; it is sent a batch
+		// at once, empty if need be, which tells it the executor has
+		// said all it had to say while it had no driver.
+		rejoined bool
+		driven   bool // a driver has come
 	)
 	for {
 		var in <-chan *wire.Status
@@ -48,6 +53,11 @@ func (e *executor) sendStatuses(drivers <-chan *wire.Conn, done chan<- struct{})
 				// journalled before it died go to this one too.
 				held = append(sent.take(), held...)
 			}
+			if c != nil && driven {
+				// What ended meanwhile goes in the first batch.
+				rejoined, held = true, takeWaiting(held, e.out)
+			}
+			driven = driven || c != nil
 			conn, linked = c, c != nil
 		case st, ok := <-in:
 			if !ok {
@@ -55,12 +65,13 @@ func (e *executor) sendStatuses(drivers <-chan *wire.Conn, done chan<- struct{})
 			}
 			held = takeWaiting(append(held, st), e.out)
 		}
-		if conn != nil && len(held) > 0 {
+		if conn != nil && (len(held) > 0 || rejoined) {
 			before := held
-			if held = sendHeld(conn, held); len(held) > 0 {
+			if held = sendHeld(conn, held, rejoined); len(held) > 0 {
 				conn = nil // its connection ended: the next driver's, then
 			}
 			sent.add(time.Now(), before[:len(before)-len(held)])
+			rejoined = false
 		}
 	}
 }
@@ -80,9 +91,13 @@ func takeWaiting(held []*wire.Status, out <-chan *wire.Status) []*wire.Status {
 	}
 }
 
-// sendHeld sends held to conn in batches and returns what it could not
-// send (nothing, unless the connection failed).
-func sendHeld(conn *wire.Conn, held []*wire.Status) []*wire.Status {
+// sendHeld sends held to conn in batches, at least one when always, and
+// returns what it could not send (nothing, unless the connection failed).
+func sendHeld(conn *wire.Conn, held []*wire.Status, always bool) []*wire.Status {
+	if len(held) == 0 && always {
+		conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{}}})
+		return nil
+	}
 	for len(held) > 0 {
 		n := min(len(held), maxStatusesPerBatch)
 		if conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: held[:n]}}}) != nil {

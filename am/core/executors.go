@@ -110,6 +110,9 @@ func (c *Core) Statuses(now time.Time, id scheduler.ExecutorID, sts []TaskStatus
 	for _, st := range sts {
 		c.taskStatus(now, x, st)
 	}
+	// A kept executor's first batch after it registered again says what
+	// ended while it had no driver: placement waited for it (resume.go).
+	delete(c.awaiting, id)
 }
 
 // Seen notes an executor's heartbeat.

@@ -79,8 +79,9 @@ type RunningAttempt struct {
 
 // Kept takes over the containers an earlier attempt ran: they hold their
 // GPU indices and count towards their profiles' targets. Until each
-// journalled one's executor has registered again, or until wait has
-// passed, no task is placed (a task placed meanwhile might be one an
+// journalled one's executor has registered again and sent its first
+// batch of statuses (what ended while it had no driver, maybe none), or
+// until wait has passed, no task is placed (a task placed meanwhile might be one an
 // executor not yet back still runs); then the containers still missing
 // are released and whatever ran there runs again.
 func (c *Core) Kept(now time.Time, kept []KeptContainer, wait time.Duration) {
@@ -138,6 +139,9 @@ func (c *Core) holding(now time.Time) bool {
 		return true
 	}
 	for _, id := range sortedIDs(c.awaiting) {
+		if c.execs[id] != nil {
+			continue // back, if quiet since: it goes on as any executor
+		}
 		if x := c.yarn.forget(string(id)); x != nil {
 			c.yarn.release = append(c.yarn.release, string(id))
 			c.notice(Notice{Warning: true, Container: string(id), Node: x.node, Message: "kept container released: its executor did not register again in time"})
@@ -160,7 +164,6 @@ func sortedIDs(m map[scheduler.ExecutorID]bool) []scheduler.ExecutorID {
 // the scheduler cannot take (its task succeeded meanwhile, its job
 // ended) is stopped.
 func (c *Core) adopt(now time.Time, x *executor, running []RunningAttempt) {
-	delete(c.awaiting, x.id)
 	x.rejoined = true
 	for _, r := range running {
 		if err := c.sched.Adopt(now, x.id, r.Attempt, r.GPUs); err != nil {

@@ -62,6 +62,10 @@ func (s *script) event(a *scenario.Args) error {
 	case "seen":
 		id := scheduler.ExecutorID(a.String("id", ""))
 		call = func() { h.Core.Seen(h.Now, id) }
+	case "statuses":
+		id := scheduler.ExecutorID(a.String("id", ""))
+		call = func() { h.Core.Statuses(h.Now, id, nil) } // an empty batch
+
 	case "ended":
 		id, reason := scheduler.ExecutorID(a.String("id", "")), a.String("reason", "")
 		call = func() { h.Core.ConnectionEnded(h.Now, id, reason) }
