@@ -140,14 +140,16 @@ func checkAttempt(t *testing.T, c *testcluster.Cluster, app string, n int32) {
 func TestFaultSessionAMRestartKeepsItsClientsJobs(t *testing.T) {
 	c := testcluster.Get(t)
 	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	// FAIR between two pools: both jobs run side by side, neither done
+	// before the AM dies.
 	id := u.startSession("--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=2",
-		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.instances=3")
-	const tasks = 12
+		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.instances=3", "--conf", "spindle.scheduler.mode=FAIR")
+	const tasks = 18
 	dirs := []string{t.TempDir(), t.TempDir()}
 	var clients []*exec.Cmd
 	var outs []*syncBuffer
 	for i, dir := range dirs {
-		cmd, out := u.start("submit", "--session", id, recordingSpec(t, dir, fmt.Sprintf("client%d", i), tasks, 2))
+		cmd, out := u.start("submit", "--session", id, "--pool", fmt.Sprintf("pool%d", i), recordingSpec(t, dir, fmt.Sprintf("client%d", i), tasks, 2))
 		clients, outs = append(clients, cmd), append(outs, out)
 	}
 	waitFor(t, 2*time.Minute, "three tasks of each client's job to succeed", func() bool {
