@@ -79,7 +79,7 @@ func TestFaultAMRestartKeepsTheWork(t *testing.T) {
 			if after == 0 {
 				t.Errorf("no task started after the AM died; the test proves nothing (%d runs)", len(runs))
 			}
-			t.Logf("%s: %d runs, %d started after the AM died", tc.name, len(runs), after)
+			t.Logf("%s: %d runs, %d started after the AM died; %s", tc.name, len(runs), after, figures(runs, tasks, kill, time.Now()))
 		})
 	}
 }
@@ -183,5 +183,6 @@ func TestFaultSessionAMRestartKeepsItsClientsJobs(t *testing.T) {
 				t.Errorf("client %d: %v: after the AM died a task ran in a container of attempt 2; want attempt 1's, kept", i, r)
 			}
 		}
+		t.Logf("client %d: %s", i, figures(runs, tasks, kill, time.Now()))
 	}
 }

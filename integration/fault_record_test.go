@@ -161,3 +161,25 @@ func succeededAgain(runs []taskRun, at time.Time) []string {
 	}
 	return out
 }
+
+// figures says what a fault cost, for docs/reliability.md: the time from
+// the fault to the next task's start, the runs beyond one per task, and
+// the GPU-seconds of work thrown away (runs that did not end "ok", one
+// GPU each, to their end or until).
+func figures(runs []taskRun, tasks int, fault, until time.Time) string {
+	next := time.Duration(-1)
+	lost := 0.0
+	for _, r := range runs {
+		if d := r.Start.Sub(fault); d >= 0 && (next < 0 || d < next) {
+			next = d
+		}
+		if r.How != "ok" {
+			end := r.End
+			if end.IsZero() {
+				end = until
+			}
+			lost += end.Sub(r.Start).Seconds()
+		}
+	}
+	return fmt.Sprintf("next task start %.1fs after the fault, %d runs beyond one per task, %.1f GPU-s of work lost", next.Seconds(), len(runs)-tasks, lost)
+}
