@@ -4,6 +4,18 @@
 // it) with exactly its GPUs visible, reports status, and exits when the
 // driver is gone. A launcher starts it with a Launch (launch.go).
 //
+// # Outliving the driver
+//
+// With a Launch's RejoinTimeout (SPINDLE_EXECUTOR_REJOIN_TIMEOUT) an
+// executor whose driver connection ends without a Shutdown keeps its
+// tasks running and waits that long for the application's next
+// ApplicationMaster attempt (rejoin.go): it listens on a port of its own,
+// which every Register names, for the new driver to dial; registers again
+// over that connection, rejoining, with the attempts it still runs; and,
+// accepted, serves it as its first, sending first the statuses held while
+// it had none (status_sender.go). Refused, or with no driver in time, it
+// stops every task and exits.
+//
 // # GPU addresses
 //
 // DiscoverGPUs finds an executor's addresses, in order of preference: what

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -187,8 +188,9 @@ func (d *fakeDriver) pid(name string) int {
 
 // logWatch keeps the messages an executor logs, for a test to wait on.
 type logWatch struct {
-	mu   sync.Mutex
-	msgs []string
+	mu     sync.Mutex
+	msgs   []string
+	fields []logrus.Fields // each message's
 }
 
 func (w *logWatch) Levels() []logrus.Level { return logrus.AllLevels }
@@ -197,6 +199,19 @@ func (w *logWatch) Fire(e *logrus.Entry) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.msgs = append(w.msgs, e.Message)
+	w.fields = append(w.fields, maps.Clone(e.Data))
+	return nil
+}
+
+// field is the value of key in the first entry logged with msg.
+func (w *logWatch) field(msg, key string) any {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, m := range w.msgs {
+		if m == msg {
+			return w.fields[i][key]
+		}
+	}
 	return nil
 }
 

@@ -27,6 +27,10 @@ func TestExecutorRejoinsTheNextAttemptWithItsTasks(t *testing.T) {
 		t.Fatalf("first registration: rejoin address %q, rejoining %v, running %v; want 127.0.0.1:PORT, false, none",
 			a, d.first.GetRejoining(), d.first.GetRunning())
 	}
+	d.log.waitFor(t, "registered with the driver", 1)
+	if logged := d.log.field("registered with the driver", "rejoin"); logged != d.first.GetRejoinAddress() {
+		t.Errorf("the registration's log line says rejoin=%v", logged)
+	}
 	launched := time.Now()
 	// Two more, of another stage and index, that it reports in order.
 	d.launch(d.waitingTask("long", 7, 5), d.waitingTask("other", 7, 1), d.waitingTask("third", 6, 9))
@@ -195,6 +199,10 @@ func TestRejoinIgnoresWhoeverIsNotTheNextDriver(t *testing.T) {
 		t.Fatalf("after four who were not the next driver: running %v, task alive %v", reg.GetRunning(), alive(pid))
 	}
 	d.accept()
+	// Those were all within the one wait the driver's loss began.
+	if n := d.log.count("keeping the tasks running for a new ApplicationMaster"); n != 1 {
+		t.Errorf("the executor began waiting for a new driver %d times; once, when the driver went", n)
+	}
 	time.Sleep(2 * replyWait) // no longer bound to answer in time
 	d.release("long")
 	if st := d.statuses(1); st[0].GetState() != wire.Status_SUCCEEDED {
@@ -213,6 +221,9 @@ func TestANewDriverDialingInTakesTheOldOnesPlace(t *testing.T) {
 	d.launch(d.waitingTask("long", 7, 0))
 	d.pid("long")
 	old := d.conn
+	d.rejoin()
+	d.drop() // one that hangs up leaves the executor waiting for another
+	d.log.waitFor(t, "a new ApplicationMaster dialed in but did not answer the registration: waiting on", 1)
 	if reg := d.rejoin(); !reg.GetRejoining() || len(reg.GetRunning()) != 1 {
 		t.Fatalf("Register to the new driver: %v", reg)
 	}
@@ -239,7 +250,8 @@ func TestWithoutRejoinTimeoutTheTasksStopWithTheDriver(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	d := startExecutor(t, ctx, 0)
-	if a := d.first.GetRejoinAddress(); a != "" {
+	d.log.waitFor(t, "registered with the driver", 1)
+	if a := d.first.GetRejoinAddress(); a != "" || d.log.field("registered with the driver", "rejoin") != nil {
 		t.Fatalf("rejoin address %q without a rejoin timeout", a)
 	}
 	d.launch(d.waitingTask("long", 7, 0))
@@ -276,20 +288,25 @@ func TestShutdownThenHangUpIsNoLoss(t *testing.T) {
 	}
 }
 
-// Cancelled while it waits for a driver, the executor stops its tasks.
+// Cancelled while it waits for a driver, even one that dialed in and has
+// yet to answer, the executor stops its tasks at once.
 func TestCancelWhileWaitingForADriverStopsEveryTask(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	sctx, stop := context.WithCancel(ctx)
-	d := startExecutor(t, sctx, 30*time.Second)
+	d := startExecutor(t, sctx, 30*time.Second, func(c *Config) { c.replyWait = 30 * time.Second })
 	d.ctx = ctx
 	d.launch(d.waitingTask("long", 7, 0))
 	pid := d.pid("long")
 	d.drop()
-	d.log.waitFor(t, "keeping the tasks running for a new ApplicationMaster", 1)
+	d.rejoin()
+	stopped := time.Now()
 	stop()
 	if err := d.result(); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Serve: %v; want context.Canceled", err)
+	}
+	if took := time.Since(stopped); took > 5*time.Second {
+		t.Errorf("Serve returned %v after the cancel", took)
 	}
 	waitGone(t, []int{pid})
 }

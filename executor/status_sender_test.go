@@ -85,6 +85,7 @@ func TestStatusesWaitInOrderForTheNextDriver(t *testing.T) {
 	for i := int32(1); i <= statusBuffer; i++ { // The buffer fills, exactly:
 		e.out <- &wire.Status{TaskIndex: i}
 	}
+	time.Sleep(100 * time.Millisecond) // a sender that takes them would have taken some by now
 	select {
 	case e.out <- &wire.Status{TaskIndex: statusBuffer + 1}:
 		t.Fatalf("the buffer took a status past its %d", statusBuffer)

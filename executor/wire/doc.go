@@ -112,4 +112,11 @@
 //	}
 //
 //	c, err := wire.Dial(ctx, "tcp", driverAddr, secret) // executor
+//
+// An executor that may outlive its driver listens too, with the same
+// secret, and the application's next ApplicationMaster attempt dials it
+// (package executor, rejoin.go). The handshake's roles follow who dials
+// (the dialling driver says 'E', the listening executor 'D'); the
+// messages do not: the executor still sends Register, rejoining, and the
+// driver answers Registered or Rejected.
 package wire
