@@ -35,15 +35,16 @@ type rejoinPoint struct {
 	done    chan struct{}
 }
 
-// listenForDrivers listens on cfg.Host, at a port of the system's
+// listenForDrivers listens on cfg.RejoinHost (or Host), at a port of the system's
 // choosing.
 func listenForDrivers(cfg Config) (*rejoinPoint, error) {
-	ln, err := wire.Listen("tcp", net.JoinHostPort(cfg.Host, "0"), cfg.Secret)
+	host := cmp.Or(cfg.RejoinHost, cfg.Host)
+	ln, err := wire.Listen("tcp", net.JoinHostPort(host, "0"), cfg.Secret)
 	if err != nil {
 		return nil, err
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	p := &rejoinPoint{ln: ln, address: net.JoinHostPort(cfg.Host, port), dialed: make(chan *wire.Conn), quit: make(chan struct{}), done: make(chan struct{})}
+	p := &rejoinPoint{ln: ln, address: net.JoinHostPort(host, port), dialed: make(chan *wire.Conn), quit: make(chan struct{}), done: make(chan struct{})}
 	go p.accept(cfg.Log)
 	return p, nil
 }

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"runtime"
 	"strings"
@@ -314,9 +315,25 @@ func TestCancelWhileWaitingForADriverStopsEveryTask(t *testing.T) {
 // Launch.Config hands the launch's rejoin timeout to the executor.
 func TestLaunchConfigCarriesTheRejoinTimeout(t *testing.T) {
 	cfg := Launch{ExecutorID: "e", RejoinTimeout: 90 * time.Second}.Config(nil, nil)
-	if cfg.RejoinTimeout != 90*time.Second {
-		t.Fatalf("RejoinTimeout %v", cfg.RejoinTimeout)
+	if cfg.RejoinTimeout != 90*time.Second || cfg.RejoinHost != "" {
+		t.Fatalf("RejoinTimeout %v, RejoinHost %q", cfg.RejoinTimeout, cfg.RejoinHost)
 	}
+	// In a YARN container the rejoin address is the NodeManager's host,
+	// by which the cluster reaches the node.
+	if cfg := (Launch{ExecutorID: "e"}).Config([]string{"NM_HOST=node7.example.com"}, nil); cfg.RejoinHost != "node7.example.com" {
+		t.Fatalf("RejoinHost %q; want NM_HOST's", cfg.RejoinHost)
+	}
+}
+
+// The rejoin listener binds and advertises RejoinHost when it is set.
+func TestRejoinAddressIsOnTheRejoinHost(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	d := startExecutor(t, ctx, time.Second, func(c *Config) { c.Host, c.RejoinHost = "localhost", "127.0.0.1" })
+	if host, _, _ := net.SplitHostPort(d.first.GetRejoinAddress()); host != "127.0.0.1" {
+		t.Fatalf("rejoin address %q; want it on 127.0.0.1", d.first.GetRejoinAddress())
+	}
+	d.shutdown()
 }
 
 // A success the lost driver was sent may never have reached its journal:

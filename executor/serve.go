@@ -53,6 +53,11 @@ type Config struct {
 	// application's next attempt to dial in and adopt them (rejoin.go);
 	// 0: it stops them at once.
 	RejoinTimeout time.Duration
+	// RejoinHost is the host the rejoin listener binds and advertises:
+	// in a YARN container its NodeManager's (NM_HOST), the name the
+	// cluster reaches the node by, as the AM advertises its own; Host
+	// when empty.
+	RejoinHost string
 	// replyWait is how long a driver that dialed in has to answer the
 	// executor's Register (0: rejoinReplyWait); tests shorten it.
 	replyWait time.Duration
@@ -460,6 +465,11 @@ func (l Launch) Config(environ []string, secret []byte) Config {
 		cfg.Host = "localhost"
 	}
 	cfg.WorkDir, _ = os.Getwd()
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "NM_HOST="); ok {
+			cfg.RejoinHost = v
+		}
+	}
 	if l.SecretFrom == "credentials" {
 		for _, kv := range environ {
 			if v, ok := strings.CutPrefix(kv, credentials.EnvTokenFile+"="); ok {
