@@ -379,26 +379,45 @@ func (e *executor) launch(l *wire.Launch) {
 		delete(e.live, key)
 		killed := e.killed[key]
 		delete(e.killed, key)
+		closing := e.closing
 		e.mu.Unlock()
-		st := status(l, wire.Status_SUCCEEDED, res.Start, res.End)
-		switch {
-		case killed:
-			st.State, st.Reason = wire.Status_KILLED, "killed"
-		case res.Err != nil:
-			st.State, st.Reason = wire.Status_FAILED, res.Err.Error()
-		case res.ExitCode != 0:
-			st.State, st.Reason = wire.Status_FAILED, exitReason(res)
-		}
-		st.ExitCode = int32(res.ExitCode)
-		st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
-		ended := log.WithFields(logrus.Fields{"state": st.State.String(), "duration": res.End.Sub(res.Start).Round(time.Millisecond)})
-		if st.State != wire.Status_SUCCEEDED {
-			ended = ended.WithField("reason", st.Reason)
-		}
-		ended.Info("task ended")
 		e.files.finished(jobID, files)
-		e.out <- st
+		if st := e.ended(l, log, res, killed, closing); st != nil {
+			e.out <- st
+		}
 	}()
+}
+
+// ended logs how a task ended and returns its status report, or nil
+// when the executor itself stopping ended it: a signal (its container
+// killed as its NodeManager stops, preempted, over its memory limit), or
+// its driver gone. That is its executor's end, not the task's: the driver
+// learns of it from the executor's connection and exit status, which say
+// whether the tasks were to blame (am/core/blame.go). Reported as a
+// failure, it would count against the task and its host before the exit
+// status could say otherwise.
+func (e *executor) ended(l *wire.Launch, log logrus.FieldLogger, res Result, killed, closing bool) *wire.Status {
+	st := status(l, wire.Status_SUCCEEDED, res.Start, res.End)
+	switch {
+	case killed:
+		st.State, st.Reason = wire.Status_KILLED, "killed"
+	case res.Err != nil:
+		st.State, st.Reason = wire.Status_FAILED, res.Err.Error()
+	case res.ExitCode != 0:
+		st.State, st.Reason = wire.Status_FAILED, exitReason(res)
+	}
+	st.ExitCode = int32(res.ExitCode)
+	st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
+	ended := log.WithFields(logrus.Fields{"state": st.State.String(), "duration": res.End.Sub(res.Start).Round(time.Millisecond)})
+	if st.State != wire.Status_SUCCEEDED {
+		ended = ended.WithField("reason", st.Reason)
+	}
+	if closing && st.State == wire.Status_FAILED {
+		ended.Info("task stopped with the executor: not reported")
+		return nil
+	}
+	ended.Info("task ended")
+	return st
 }
 
 func exitReason(r Result) string {
