@@ -169,6 +169,11 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		d.journalGone(id)
 		res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: st.GetExitStatus(), Diagnostics: st.GetDiagnostics()})
 	}
+	for _, n := range resp.GetUpdatedNodes() {
+		u := updatedNode(n, r.y.PortInNodeName)
+		res.Nodes = append(res.Nodes, u)
+		d.log.WithFields(logrus.Fields{"node": u.Node, "state": n.GetNodeState().String()}).Info("the ResourceManager reports a node's state changed")
+	}
 	for _, ct := range resp.GetAllocatedContainers() {
 		c := allocatedContainer(ct, r.y.PortInNodeName)
 		r.containers[c.ID] = ct

@@ -166,6 +166,7 @@ type AllocateResult struct {
 	Allocated    []Container
 	Completed    []Completion
 	ClusterNodes int
+	Nodes        []NodeUpdate
 }
 
 // Allocated applies the RM's answer to the allocate out: containers that

@@ -24,7 +24,8 @@
 //	status id=c1 s0/0#0 ok|fail|killed|started [exit=1] [reason=...]
 //	seen id=c1 | ended id=c1 reason=... | rejected
 //	allocated [nodes=N]        (input lines: container c1 node=n1:1 name=n1 profile=0|ask=1
-//	                            | completed c1 status=137 diag=...)
+//	                            | completed c1 status=137 diag=...
+//	                            | node n1:1 name=n1 state=SHUTDOWN [timeout=30s])
 //	launch-failed id=c1 why=...
 //	resynced | fail reason=... | cancel job=0 reason=... | stop reason=...
 //	jobs                       prints Jobs (FormatJobs)

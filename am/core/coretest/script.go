@@ -211,7 +211,8 @@ func taskStatus(a *scenario.Args) (core.TaskStatus, scheduler.ExecutorID) {
 }
 
 // allocation reads an allocate's answer; a container names the ask it
-// fills (ask=ID), or its profile (profile=P, ContainerFor).
+// fills (ask=ID), or its profile (profile=P, ContainerFor); a node is one
+// of updated_nodes.
 func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error) {
 	var res core.AllocateResult
 	for _, in := range input {
@@ -227,12 +228,32 @@ func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error
 			res.Allocated = append(res.Allocated, c)
 		case "completed":
 			res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: int32(a.Int("status", 0)), Diagnostics: a.String("diag", "")})
+		case "node":
+			u := core.NodeUpdate{Node: id, NodeName: a.String("name", id), DecommissionTimeout: a.Duration("timeout", 0)}
+			u.State = nodeState(a)
+			res.Nodes = append(res.Nodes, u)
 		default:
-			a.Fail("%q: want container or completed", strings.TrimSpace(in.Text))
+			a.Fail("%q: want container, completed or node", strings.TrimSpace(in.Text))
 		}
 		if err := a.Err(); err != nil {
 			return res, scenario.AtLine(in.Line, err)
 		}
 	}
 	return res, nil
+}
+
+// nodeStates are the RM's names of the node states (NodeStateProto,
+// without its NS_).
+var nodeStates = map[string]core.NodeState{"RUNNING": core.NodeRunning, "UNHEALTHY": core.NodeUnhealthy,
+	"DECOMMISSIONING": core.NodeDecommissioning, "DECOMMISSIONED": core.NodeDecommissioned, "LOST": core.NodeLost,
+	"SHUTDOWN": core.NodeShutdown, "NEW": core.NodeOther}
+
+// nodeState reads a node line's "state=SHUTDOWN".
+func nodeState(a *scenario.Args) core.NodeState {
+	name := a.String("state", "")
+	s, ok := nodeStates[name]
+	if !ok && a.Err() == nil {
+		a.Fail("state %q: want RUNNING, UNHEALTHY, DECOMMISSIONING, DECOMMISSIONED, LOST, SHUTDOWN or NEW", name)
+	}
+	return s
 }
