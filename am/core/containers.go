@@ -169,16 +169,19 @@ type AllocateResult struct {
 	Nodes        []NodeUpdate
 }
 
-// Allocated applies the RM's answer to the allocate out: containers that
-// ended are blamed (blame.go) and counted against their nodes; new ones
-// are started, or released when surplus, on an excluded node, or with no
-// free GPU indices among the application's there.
+// Allocated applies the RM's answer to the allocate out: the executors of
+// nodes that are gone are lost (node_loss.go), before the completions
+// their containers may come with; containers that ended are blamed
+// (blame.go) and counted against their nodes; new ones are started, or
+// released when surplus, on an excluded node, or with no free GPU
+// indices among the application's there.
 func (c *Core) Allocated(now time.Time, res AllocateResult) {
 	k := c.yarn
 	if k == nil || k.inflight == nil {
 		return
 	}
 	k.inflight = nil
+	c.nodesLost(now, res.Nodes)
 	for _, done := range res.Completed {
 		x := k.forget(done.Container)
 		if x == nil {
