@@ -64,6 +64,13 @@ type Config struct {
 	// RMs, when 2, starts an HA pair of ResourceManagers (RMS=2), rm0
 	// active; failover is manual (FailoverRM).
 	RMs int
+	// Apart, when set, gives a cluster apart from the one of the same
+	// settings, shared by the tests naming the same Apart: for tests that
+	// leave a cluster changed in ways others would trip on. After an RM
+	// restart, say, container ids carry the RM's epoch
+	// (container_e01_...), which tests reading logs by container id do
+	// not expect.
+	Apart string
 }
 
 // started is one cluster of the process, started on first use.

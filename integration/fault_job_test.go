@@ -1,0 +1,183 @@
+package integration
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+)
+
+// faultJob is a job of many short one-GPU tasks, recording their runs
+// (fault_record_test.go), that a test brings a fault on mid-way. Four
+// executors of 2 GPUs and 2 cores fill the default cluster's 2 nodes of
+// 4 GPUs: two on each node, eight tasks at once.
+type faultJob struct {
+	t   *testing.T
+	c   *testcluster.Cluster
+	dir string
+	n   int
+	cmd *exec.Cmd
+	out *syncBuffer
+	app string
+}
+
+// faultCluster is the cluster of the fault tests that change theirs:
+// after an RM restart container ids carry its epoch, which the tests of
+// the default cluster do not expect.
+var faultCluster = testcluster.Config{Apart: "faults"}
+
+var faultJobArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=4", "--conf", "spindle.executor.cores=2",
+	"--executor-gpus", "2", "--conf", "spindle.executor.memory=512m"}
+
+// startFaultJob submits n tasks of secs seconds each (extra comes after
+// faultJobArgs, overriding them) and returns once every executor is busy:
+// eight tasks have started.
+func startFaultJob(t *testing.T, c *testcluster.Cluster, name string, n int, secs float64, extra ...string) *faultJob {
+	t.Helper()
+	if c.NodeManagers != 2 || c.GPUsPerNode != 4 {
+		t.Skipf("a cluster of %d NodeManagers x %d GPUs; the fault tests take the default 2 x 4", c.NodeManagers, c.GPUsPerNode)
+	}
+	j := &faultJob{t: t, c: c, dir: t.TempDir(), n: n}
+	spec := recordingSpec(t, j.dir, name, n, secs)
+	args := append(append(append([]string{}, faultJobArgs...), extra...), spec)
+	j.cmd, j.out = startOn(t, c, args...)
+	t.Cleanup(func() { j.cmd.Process.Kill() })
+	waitFor(t, time.Minute, "eight tasks of "+name+" to start", func() bool {
+		if m := submittedID.FindStringSubmatch(j.out.String()); m != nil {
+			j.app = m[1]
+		}
+		b, _ := os.ReadFile(filepath.Join(j.dir, "record"))
+		return j.app != "" && strings.Count(string(b), "start ") >= 8
+	})
+	return j
+}
+
+// succeeds waits for the submitter to say the job succeeded, and
+// returns the task runs on record, having checked that every task ended
+// its work and that no task ran twice at once. A run with no end on
+// record (killed hard) was over by deadBy (zero: by now).
+func (j *faultJob) succeeds(within time.Duration, deadBy time.Time) []taskRun {
+	j.t.Helper()
+	took, err := exited(j.t, j.cmd, within)
+	if err != nil || !strings.Contains(j.out.String(), j.app+" FINISHED") {
+		j.t.Fatalf("the job: %v after %v; want it to succeed\n%s", err, took, j.out.String())
+	}
+	runs := readRuns(j.t, j.dir)
+	if missing := finished(runs, j.n); len(missing) > 0 {
+		j.t.Errorf("tasks %v never finished their work", missing)
+	}
+	if deadBy.IsZero() {
+		deadBy = time.Now()
+	}
+	for _, twice := range twiceAtOnce(runs, deadBy) {
+		j.t.Errorf("ran twice at once: %s", twice)
+	}
+	return runs
+}
+
+// amLog is the job's ApplicationMaster's log, once it has unregistered.
+func (j *faultJob) amLog() string {
+	j.t.Helper()
+	return readLogUntil(j.t, j.amFile("am.stderr"), `msg="unregistered`)
+}
+
+// summary is the job's summary, which the ApplicationMaster prints once
+// it has unregistered, its peak memory last.
+func (j *faultJob) summary() string {
+	j.t.Helper()
+	return readLogUntil(j.t, j.amFile("am.stdout"), "peak resident memory")
+}
+
+// amFile is the path of a file in the job's first ApplicationMaster's
+// container log directory.
+func (j *faultJob) amFile(name string) string {
+	j.t.Helper()
+	// After an RM restart container ids carry its epoch: container_e01_...
+	re := regexp.MustCompile(`/` + regexp.QuoteMeta(j.app) + `/container_(?:e\d+_)?\d+_\d+_01_000001/` + regexp.QuoteMeta(name) + `$`)
+	files := findUnder(j.c.Dir, re)
+	if len(files) != 1 {
+		j.t.Fatalf("%d %s files of %s's AM under %s, want 1", len(files), name, j.app, j.c.Dir)
+	}
+	return files[0]
+}
+
+// amSlot is the NodeManager (its index, as the fault controls number
+// them) running the job's ApplicationMaster: its container's log
+// directory is under that NodeManager's, named ...-logDir-nm-I_0.
+func (j *faultJob) amSlot() int {
+	j.t.Helper()
+	dirs := envValue(environ(amProcess(j.t, j.app)), "LOG_DIRS")
+	m := regexp.MustCompile(`-logDir-nm-(\d+)_`).FindStringSubmatch(dirs)
+	if m == nil {
+		j.t.Fatalf("the AM's LOG_DIRS %q names no NodeManager", dirs)
+	}
+	i, _ := strconv.Atoi(m[1])
+	return i
+}
+
+// processesOn lists the job's processes on NodeManager slot: its
+// executors (their containers' LOG_DIRS are under the NodeManager's) and
+// whatever runs in their containers (guards, tasks: CONTAINER_ID).
+func (j *faultJob) processesOn(slot int) []int {
+	j.t.Helper()
+	procs := applicationProcesses(j.app)
+	containers := map[string]bool{}
+	for _, pid := range procs {
+		env := environ(pid)
+		if strings.Contains(envValue(env, "LOG_DIRS"), "-logDir-nm-"+strconv.Itoa(slot)+"_") {
+			containers[envValue(env, "CONTAINER_ID")] = true
+		}
+	}
+	var on []int
+	for _, pid := range procs {
+		if containers[envValue(environ(pid), "CONTAINER_ID")] {
+			on = append(on, pid)
+		}
+	}
+	return on
+}
+
+// watchGone watches pids from now on; the function it returns waits for
+// them all to be gone and says when they were (within 10ms), failing t
+// if any is alive after within.
+func watchGone(t *testing.T, pids []int, within time.Duration) func() time.Time {
+	done := make(chan time.Time, 1)
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		for tick := time.NewTicker(10 * time.Millisecond); ; {
+			if !slices.ContainsFunc(pids, alive) {
+				done <- time.Now()
+				return
+			}
+			select {
+			case <-tick.C:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return func() time.Time {
+		t.Helper()
+		select {
+		case at := <-done:
+			return at
+		case <-time.After(within):
+			var left []string
+			for _, pid := range pids {
+				if alive(pid) {
+					left = append(left, cmdline(pid))
+				}
+			}
+			t.Fatalf("processes alive %v after: %q", within, left)
+			return time.Time{}
+		}
+	}
+}
