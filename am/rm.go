@@ -35,6 +35,10 @@ type YARN struct {
 	// Tokens are the application's delegation tokens as it started; the
 	// loop owns them and their fresher replacements (Driver.UpdateTokens).
 	Tokens []credentials.Token
+	// RMWait is how long the allocate keeps trying an RM out of reach,
+	// RMRetryInterval the pause between tries (rm_reach.go); zero: no
+	// longer than the RPC client's own tries.
+	RMWait, RMRetryInterval time.Duration
 }
 
 // rmState is the loop's side of the AMRM conversation: what the protocol
@@ -126,13 +130,17 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 		d.log.WithFields(logrus.Fields{"asks": strings.Join(asks, " "), "released": len(req.Release)}).Info("asking the ResourceManager for containers")
 	}
 	go func() {
-		resp, err := r.y.RM.Allocate(ctx, msg)
+		var resp *hadoopyarn.AllocateResponseProto
+		err := d.reachRM(ctx, "allocate", func() (err error) {
+			resp, err = r.y.RM.Allocate(ctx, msg)
+			return err
+		})
 		// An unset command reads as the enum's first value, AM_RESYNC:
 		// look at the field itself.
 		if err == nil && resp.AMCommand != nil && *resp.AMCommand == hadoopyarn.AMCommandProto_AM_RESYNC || errors.Is(err, ipc.ErrApplicationMasterNotRegistered) {
 			// A restarted RM has forgotten us (older RMs say AM_RESYNC):
 			// register again; the next allocate starts over.
-			if err := r.y.Register(ctx); err != nil {
+			if err := d.reachRM(ctx, "registering again", func() error { return r.y.Register(ctx) }); err != nil {
 				d.send(allocateDone{err: fmt.Errorf("registering again after the RM forgot the application: %w", err)})
 				return
 			}

@@ -31,6 +31,10 @@ type fakeRM struct {
 	registered int
 	forget     bool
 	respond    func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto
+	// cut is how many allocates to come it cuts off in flight, dropping
+	// its connections as a restarting RM does (-1: every one).
+	cut int
+	srv *ipctest.Server
 }
 
 func (f *fakeRM) handle(method string, body []byte) (proto.Message, error) {
@@ -46,6 +50,11 @@ func (f *fakeRM) handle(method string, body []byte) (proto.Message, error) {
 			return nil, err
 		}
 		f.allocates = append(f.allocates, req)
+		if f.cut != 0 {
+			f.cut = max(f.cut-1, -1)
+			f.srv.DropConnections() // before the answer: the call is lost
+			return nil, errors.New("cut off")
+		}
 		if f.forget {
 			f.forget = false
 			return nil, &ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.ApplicationMasterNotRegisteredException", Message: "restarted"}
@@ -69,9 +78,10 @@ func (f *fakeRM) requests() []*hadoopyarn.AllocateRequestProto {
 
 // startYarnDriver runs a one-task job on a driver whose RM is f, with
 // one executor of 2 cores and a GPU wanted; it returns what Run returned.
-func startYarnDriver(t *testing.T, f *fakeRM) <-chan error {
+func startYarnDriver(t *testing.T, f *fakeRM, with ...func(*YARN)) <-chan error {
 	t.Helper()
 	srv := &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: f.handle}
+	f.srv = srv
 	addr := srv.Start(t)
 	opts := ipc.Options{Auth: ipc.Auth{User: "am", Tokens: []*hadoopcommon.TokenProto{}}}
 	rm, err := yarn.NewAMRMClient([]string{addr}, opts)
@@ -83,6 +93,9 @@ func startYarnDriver(t *testing.T, f *fakeRM) <-chan error {
 		_, err := rm.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{})
 		return err
 	}}
+	for _, o := range with {
+		o(y)
+	}
 	cfg := Config{Core: core.Config{Profiles: []scheduler.Profile{{Cores: 2, MemoryMB: 512, GPUs: 1}},
 		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 3}, MaxGPUsPerNode: 4, Heartbeat: 20 * time.Millisecond, InitialAllocation: 10 * time.Millisecond}},
 		Executors: listen(t, testSecret), YARN: y}

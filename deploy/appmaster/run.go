@@ -199,6 +199,11 @@ func appMaster(ctx context.Context, conf *config.Config, appID string, c contain
 		return a, err
 	}
 	a.NodeLabel, a.PortInNodeName = place.NodeLabel, place.PortInNodeName
+	reconnect, err := settings.ReconnectRM(c.hconf)
+	if err != nil {
+		return a, err
+	}
+	a.RMWait, a.RMRetryInterval = reconnect.Wait, reconnect.Interval
 	if a.Executors, err = c.executorLaunchContext(); err != nil {
 		return a, err
 	}
