@@ -1,7 +1,8 @@
 // Package core is the ApplicationMaster's decisions, pure: the scheduler
 // core and dynamic allocation, and the AM's own rules around them — the
 // executor registry and profiles, executors departing while their exit
-// status is awaited, blame by exit status, retiring (fine mode) and idle
+// status is awaited, blame by exit status, executors on nodes the RM
+// reports gone (node_loss.go), retiring (fine mode) and idle
 // release, the ask table (a target per profile becoming asks, releases
 // and exclusions), node health, and per-node GPU indices.
 //
