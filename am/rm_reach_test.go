@@ -1,11 +1,16 @@
 package am
 
 import (
+	"fmt"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 )
 
 // An RM out of reach for a while (allocates cut off in flight, as by a
@@ -64,5 +69,45 @@ func ended(t *testing.T, done <-chan error) error {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the application did not end")
 		return nil
+	}
+}
+
+// What the RM raised is its answer, not the RM out of reach: it fails the
+// application at once, RMWait or not; so does an RM that forgot the
+// application and cannot be registered with again for RMWait, while one
+// out of reach for a moment then is registered with once it answers.
+func TestOnlyAnRMOutOfReachIsTriedAgain(t *testing.T) {
+	with := func(y *YARN) { y.RMWait, y.RMRetryInterval = 10*time.Second, 20*time.Millisecond }
+	f := &fakeRM{raise: &ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException", Message: "too big"}}
+	if err := ended(t, startYarnDriver(t, f, with)); err == nil || !strings.Contains(err.Error(), "too big") || len(f.requests()) != 1 {
+		t.Errorf("an allocate the RM refused: Run ended with %v after %d allocates; want it to fail at once", err, len(f.requests()))
+	}
+
+	f = &fakeRM{forget: true, cutRegister: 3, respond: func(n int, _ *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+		return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
+	}}
+	if err := ended(t, startYarnDriver(t, f, with)); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") || f.registered != 1 {
+		t.Errorf("registering again cut off 3 times: Run ended with %v, registered %d times; want it registered once it answered, then AM_SHUTDOWN", err, f.registered)
+	}
+}
+
+// The RM out of reach is a connection that failed, or was lost, or a
+// standby answering where the active RM should; not what an RM raised,
+// refused credentials, or the AM's own client closed.
+func TestOutOfReach(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("connection lost: %w", io.EOF), true},
+		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, true},
+		{&ipc.RemoteError{Class: "org.apache.hadoop.ipc.StandbyException"}, true},
+		{&ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException"}, false},
+		{fmt.Errorf("sasl: %w", ipc.ErrAuthentication), false},
+		{net.ErrClosed, false},
+	} {
+		if got := outOfReach(c.err); got != c.want {
+			t.Errorf("outOfReach(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }

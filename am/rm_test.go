@@ -32,9 +32,12 @@ type fakeRM struct {
 	forget     bool
 	respond    func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto
 	// cut is how many allocates to come it cuts off in flight, dropping
-	// its connections as a restarting RM does (-1: every one).
-	cut int
-	srv *ipctest.Server
+	// its connections as a restarting RM does (-1: every one), and
+	// cutRegister how many registrations; raise, when set, is the
+	// exception every allocate raises.
+	cut, cutRegister int
+	raise            error
+	srv              *ipctest.Server
 }
 
 func (f *fakeRM) handle(method string, body []byte) (proto.Message, error) {
@@ -42,6 +45,11 @@ func (f *fakeRM) handle(method string, body []byte) (proto.Message, error) {
 	defer f.mu.Unlock()
 	switch method {
 	case "registerApplicationMaster":
+		if f.cutRegister > 0 {
+			f.cutRegister--
+			f.srv.DropConnections()
+			return nil, errors.New("cut off")
+		}
 		f.registered++
 		return &hadoopyarn.RegisterApplicationMasterResponseProto{}, nil
 	case "allocate":
@@ -50,6 +58,9 @@ func (f *fakeRM) handle(method string, body []byte) (proto.Message, error) {
 			return nil, err
 		}
 		f.allocates = append(f.allocates, req)
+		if f.raise != nil {
+			return nil, f.raise
+		}
 		if f.cut != 0 {
 			f.cut = max(f.cut-1, -1)
 			f.srv.DropConnections() // before the answer: the call is lost

@@ -9,7 +9,7 @@ import (
 )
 
 // Hadoop's defaults, its values with or without units, its -1 (for
-// ever), and a value that does not read.
+// ever) and 0 (no waiting), and a value that does not read.
 func TestReconnectRMReadsHadoopsKeys(t *testing.T) {
 	for _, c := range []struct {
 		wait, interval string
@@ -19,6 +19,7 @@ func TestReconnectRMReadsHadoopsKeys(t *testing.T) {
 		{"60000", "500", RMReconnect{Wait: time.Minute, Interval: 500 * time.Millisecond}},
 		{"2m", "1s", RMReconnect{Wait: 2 * time.Minute, Interval: time.Second}},
 		{"-1", "", RMReconnect{Wait: 1<<63 - 1, Interval: 30 * time.Second}},
+		{"0", "", RMReconnect{Wait: 0, Interval: 30 * time.Second}}, // no waiting
 	} {
 		hconf := hadoopconf.New(hadoopconf.Env{})
 		if c.wait != "" {
