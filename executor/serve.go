@@ -181,8 +181,9 @@ func (e *executor) run(ctx context.Context, conn *wire.Conn) error {
 		e.files.run(stopFiles)
 	}()
 	defer func() {
-		// No driver will come again: what the stopped tasks say goes to
-		// the last one, if it still listens.
+		// No driver will come again: what the stopped tasks say (a
+		// success; a failure is the executor's end, not theirs: ended)
+		// goes to the last one, if it still listens.
 		close(drivers)
 		e.killAll()
 		e.wg.Wait()

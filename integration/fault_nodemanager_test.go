@@ -41,8 +41,8 @@ func TestFaultNodeManagerLossReplacesItsExecutors(t *testing.T) {
 	fresh := c.StartNM(t, slot)
 	restored = true
 	runs := j.succeeds(2*time.Minute, deadBy)
-	t.Logf("node %s stopped: the job's %d processes there gone %v after the stop began, the job ended %v after", stopped, len(onNode),
-		deadBy.Sub(stopping).Round(time.Millisecond), time.Since(stopping).Round(time.Millisecond))
+	t.Logf("node %s stopped: the job's %d processes there gone %v after the stop began, the job ended %v after; %s", stopped, len(onNode),
+		deadBy.Sub(stopping).Round(time.Millisecond), time.Since(stopping).Round(time.Millisecond), figures(runs, j.n, stopping, deadBy))
 
 	log := j.amLog()
 	nodeOf := map[string]string{} // container → node, as the AM launched them

@@ -45,7 +45,8 @@ func rmFault(t *testing.T, c *testcluster.Cluster, name string, fault func(testi
 		return len(after) == 1 && after[0].NumContainers == 1 && after[0].AllocationRequestID > before[0].AllocationRequestID
 	})
 	runs := j.succeeds(2*time.Minute, time.Time{})
-	t.Logf("%s: the job ended %v after the fault; the RM's ask %+v before it, %+v after", name, time.Since(start).Round(time.Millisecond), before[0], after[0])
+	t.Logf("%s: the job ended %v after the fault; the RM's ask %+v before it, %+v after; %s", name, time.Since(start).Round(time.Millisecond),
+		before[0], after[0], figures(runs, j.n, start, time.Now()))
 	// Work-preserving: the executors and their tasks ran on.
 	if len(runs) != j.n {
 		for _, r := range runs {
