@@ -201,6 +201,21 @@ func taskStatus(a *scenario.Args) (core.TaskStatus, scheduler.ExecutorID) {
 	return st, scheduler.ExecutorID(a.String("id", ""))
 }
 
+// nodeStates are the node states a script names.
+var nodeStates = map[string]core.NodeState{"running": core.NodeRunning, "unhealthy": core.NodeUnhealthy,
+	"decommissioning": core.NodeDecommissioning, "decommissioned": core.NodeDecommissioned, "lost": core.NodeLost,
+	"shutdown": core.NodeShutdown, "other": core.NodeOther}
+
+// nodeState reads a node line's state=.
+func nodeState(a *scenario.Args) core.NodeState {
+	name := a.String("state", "")
+	st, ok := nodeStates[name]
+	if !ok {
+		a.Fail("state %q: want running, unhealthy, decommissioning, decommissioned, lost, shutdown or other", name)
+	}
+	return st
+}
+
 // allocation reads an allocate's answer; a container names the ask it
 // fills (ask=ID), or its profile (profile=P, ContainerFor).
 func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error) {
@@ -218,8 +233,14 @@ func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error
 			res.Allocated = append(res.Allocated, c)
 		case "completed":
 			res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: int32(a.Int("status", 0)), Diagnostics: a.String("diag", "")})
+		case "preempted":
+			res.Preempted = append(res.Preempted, id)
+		case "node":
+			n := core.NodeUpdate{Node: id, State: nodeState(a), DecommissionTimeout: a.Duration("timeout", 0)}
+			n.NodeName = a.String("name", n.Node)
+			res.Nodes = append(res.Nodes, n)
 		default:
-			a.Fail("%q: want container or completed", strings.TrimSpace(in.Text))
+			a.Fail("%q: want container, completed, preempted or node", strings.TrimSpace(in.Text))
 		}
 		if err := a.Err(); err != nil {
 			return res, scenario.AtLine(in.Line, err)
