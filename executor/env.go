@@ -51,11 +51,12 @@ type TaskIdentity struct {
 }
 
 // TaskEnvironment returns the variables Spindle sets for a task given gpus
-// (its addresses, possibly none) and resourcesFile (the path
-// WriteTaskResourcesFile wrote). CUDA_VISIBLE_DEVICES is set even when gpus
-// is empty: set and empty, it hides every GPU from CUDA, which is what a
-// task granted none must get.
-func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile string) []string {
+// (its addresses, possibly none), resourcesFile (the path
+// WriteTaskResourcesFile wrote) and preemptedFile (where the task is told
+// to checkpoint and stop, taskenv.PreemptedFile). CUDA_VISIBLE_DEVICES is
+// set even when gpus is empty: set and empty, it hides every GPU from
+// CUDA, which is what a task granted none must get.
+func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile, preemptedFile string) []string {
 	list := strings.Join(gpus, ",")
 	return []string{
 		"SPINDLE_APP_ID=" + t.AppID,
@@ -69,6 +70,7 @@ func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile string) []stri
 		"CUDA_VISIBLE_DEVICES=" + list,
 		"SPINDLE_GPU_ADDRESSES=" + list,
 		"SPINDLE_RESOURCES_FILE=" + resourcesFile,
+		taskenv.PreemptedFile + "=" + preemptedFile,
 	}
 }
 

@@ -87,7 +87,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	}
 	cfg.Log.WithFields(logrus.Fields{"driver": cfg.DriverAddr, "host": cfg.Host, "cores": cfg.Cores, "gpus": strings.Join(gpus, ","), "pid": os.Getpid()}).
 		Info("registered with the driver")
-	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, names: map[attemptKey]string{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024),
+	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, names: map[attemptKey]string{}, killed: map[attemptKey]bool{}, preempted: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024),
 		files: newTaskFiles(cfg.LogDir, cfg.TaskLogs, cfg.Log)}
 	return e.run(ctx)
 }
@@ -117,6 +117,11 @@ type executor struct {
 	closing  bool                  // the executor is stopping: no task may run on
 	wg       sync.WaitGroup
 	out      chan *wire.Status
+
+	// preempted are tasks still starting when the executor was drained:
+	// they get the checkpoint signal, with drainGrace, once started.
+	preempted  map[attemptKey]bool
+	drainGrace time.Duration
 }
 
 func (e *executor) run(ctx context.Context) error {
@@ -174,6 +179,8 @@ func (e *executor) run(ctx context.Context) error {
 				e.updateCredentials(m.GetCredentials().GetFile())
 			case m.GetJobsEnded() != nil:
 				e.files.jobsEnded(m.GetJobsEnded().GetJobIds())
+			case m.GetDrain() != nil:
+				e.drain(m.GetDrain().GetReason(), time.Duration(m.GetDrain().GetGraceMs())*time.Millisecond)
 			case m.GetShutdown() != nil:
 				e.cfg.Log.WithField("reason", m.GetShutdown().GetReason()).Info("the driver shut the executor down")
 				return nil
@@ -241,7 +248,8 @@ func (e *executor) launch(l *wire.Launch) {
 		env = append(env, v.GetName()+"="+v.GetValue())
 	}
 	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
-		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources)...)
+		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources,
+		e.preemptedFile(name))...)
 	spec := TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
 		StdoutPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stdout), StderrPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stderr),
 		MaxOutput: e.cfg.MaxTaskOutput}
@@ -260,6 +268,7 @@ func (e *executor) launch(l *wire.Launch) {
 		delete(e.starting, key)
 		if err != nil {
 			delete(e.killed, key)
+			delete(e.preempted, key)
 			delete(e.names, key)
 			e.mu.Unlock()
 			log.WithError(err).Warn("task not started")
@@ -269,10 +278,14 @@ func (e *executor) launch(l *wire.Launch) {
 		}
 		log.WithField("gpus", strings.Join(l.GetGpuAddresses(), ",")).Debug("task started")
 		e.running[key] = task
-		// Killed, or the executor stopping, while it started.
-		stop := e.killed[key] || e.closing
+		// Killed, drained, or the executor stopping, while it started.
+		stop, preempted, grace := e.killed[key] || e.closing, e.preempted[key], e.drainGrace
+		delete(e.preempted, key)
 		e.mu.Unlock()
-		if stop {
+		switch {
+		case preempted:
+			e.preempt(key, task, grace)
+		case stop:
 			task.Kill()
 		}
 		res := task.Wait()
@@ -287,17 +300,7 @@ func (e *executor) launch(l *wire.Launch) {
 		killed := e.killed[key]
 		delete(e.killed, key)
 		e.mu.Unlock()
-		st := status(l, wire.Status_SUCCEEDED, res.Start, res.End)
-		switch {
-		case killed:
-			st.State, st.Reason = wire.Status_KILLED, "killed"
-		case res.Err != nil:
-			st.State, st.Reason = wire.Status_FAILED, res.Err.Error()
-		case res.ExitCode != 0:
-			st.State, st.Reason = wire.Status_FAILED, exitReason(res)
-		}
-		st.ExitCode = int32(res.ExitCode)
-		st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
+		st := endStatus(l, res, killed)
 		ended := log.WithFields(logrus.Fields{"state": st.State.String(), "duration": res.End.Sub(res.Start).Round(time.Millisecond)})
 		if st.State != wire.Status_SUCCEEDED {
 			ended = ended.WithField("reason", st.Reason)
@@ -306,6 +309,29 @@ func (e *executor) launch(l *wire.Launch) {
 		e.files.finished(jobID, files)
 		e.out <- st
 	}()
+}
+
+// endStatus is how an attempt ended, for the driver: KILLED when it was
+// told to stop (killed, or drained), however it exited then.
+func endStatus(l *wire.Launch, res Result, killed bool) *wire.Status {
+	st := status(l, wire.Status_SUCCEEDED, res.Start, res.End)
+	switch {
+	case killed:
+		st.State, st.Reason = wire.Status_KILLED, "killed"
+	case res.Err != nil:
+		st.State, st.Reason = wire.Status_FAILED, res.Err.Error()
+	case res.ExitCode != 0:
+		st.State, st.Reason = wire.Status_FAILED, exitReason(res)
+	}
+	st.ExitCode = int32(res.ExitCode)
+	st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
+	return st
+}
+
+// preemptedFile is where the attempt named name is told to checkpoint
+// and stop (its $SPINDLE_PREEMPTED_FILE): among its own files.
+func (e *executor) preemptedFile(name string) string {
+	return filepath.Join(e.cfg.LogDir, name+tasklog.Preempted)
 }
 
 func exitReason(r Result) string {

@@ -127,6 +127,10 @@ func (g *guard) run(req request) bool {
 			if m.Stop {
 				stop()
 			}
+			if m.Signal != 0 {
+				syscall.Kill(-t.leader, syscall.Signal(m.Signal))
+				signalTree(os.Getpid(), syscall.Signal(m.Signal))
+			}
 		case <-g.terms:
 			again = false
 			stop()
