@@ -172,6 +172,8 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		r.containers[c.ID] = ct
 		res.Allocated = append(res.Allocated, c)
 	}
+	res.Preempted = preemptedContainers(resp.GetPreempt())
+	res.Nodes = nodeUpdates(resp.GetUpdatedNodes(), r.y.PortInNodeName)
 	if n := len(res.Allocated); n > 0 {
 		d.log.WithField("allocated", n).Info("containers allocated")
 	}
