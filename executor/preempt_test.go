@@ -155,21 +155,27 @@ func TestPreemptSignalsWhenTheFileCannotBeWritten(t *testing.T) {
 }
 
 // A drained executor tells its real tasks as preempt does, through their
-// process groups: one that traps SIGTERM finds SPINDLE_PREEMPTED=1 in
-// its $SPINDLE_PREEMPTED_FILE and exits 0 after checkpointing; one that
-// ignores SIGTERM is killed once the grace period has passed, not
-// before. Both are reported KILLED: told to stop, they did not finish.
+// process groups. A job's string command runs under /bin/sh -c, which
+// dies of the SIGTERM at once: the script it runs traps SIGTERM, finds
+// SPINDLE_PREEMPTED=1 in its $SPINDLE_PREEMPTED_FILE, and has the time it
+// needs to write its checkpoint. A task that ignores SIGTERM is killed
+// once the grace period has passed, not before. Both are reported KILLED:
+// told to stop, they did not finish.
 func TestDrainedTasksCheckpointOrAreKilledAfterTheGrace(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	dir := t.TempDir()
 	conn, served := serveRegistered(t, ctx, Config{ID: "exec-1", AppID: "app-1", Host: "h", Cores: 2, LogDir: dir, WorkDir: dir})
 	saw := filepath.Join(dir, "saw")
-	checkpoints := `trap 'cat "$SPINDLE_PREEMPTED_FILE" > ` + saw + `; exit 0' TERM; touch ` + saw + `.ready; while :; do sleep 0.05; done`
+	train := writeFile(t, "train.sh", `#!/bin/sh
+trap 'p=$(cat "$SPINDLE_PREEMPTED_FILE"); sleep 0.2; echo "$p" > `+saw+`; exit 0' TERM
+touch `+saw+`.ready
+while :; do sleep 0.05; done
+`, 0o755)
 	stubborn := `trap '' TERM; touch ` + dir + `/stubborn.ready; while :; do sleep 0.05; done`
 	conn.Send(&wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: &wire.LaunchBatch{Launches: []*wire.Launch{
-		{StageId: 7, TaskIndex: 0, Job: "j", Stage: "s", TaskCount: 2, Argv: []string{"sh", "-c", checkpoints}},
-		{StageId: 7, TaskIndex: 1, Job: "j", Stage: "s", TaskCount: 2, Argv: []string{"sh", "-c", stubborn}},
+		{StageId: 7, TaskIndex: 0, Job: "j", Stage: "s", TaskCount: 2, Argv: []string{"/bin/sh", "-c", train}},
+		{StageId: 7, TaskIndex: 1, Job: "j", Stage: "s", TaskCount: 2, Argv: []string{"/bin/sh", "-c", stubborn}},
 	}}}})
 	for _, ready := range []string{saw + ".ready", dir + "/stubborn.ready"} {
 		for _, err := os.Stat(ready); err != nil; _, err = os.Stat(ready) {
@@ -198,10 +204,11 @@ func TestDrainedTasksCheckpointOrAreKilledAfterTheGrace(t *testing.T) {
 		}
 	}
 	if b, _ := os.ReadFile(saw); strings.TrimSpace(string(b)) != taskenv.PreemptedLine {
-		t.Errorf("the task read %q from its $SPINDLE_PREEMPTED_FILE at its SIGTERM, want %s", b, taskenv.PreemptedLine)
+		t.Errorf("the script read %q from its $SPINDLE_PREEMPTED_FILE at its SIGTERM and saved it, want %s: told too late, or killed as its shell died",
+			b, taskenv.PreemptedLine)
 	}
-	if code := ends[0].GetExitCode(); code != 0 {
-		t.Errorf("the checkpointing task exited %d, want its trap's 0: it was killed before it could", code)
+	if code := ends[0].GetExitCode(); code != 143 {
+		t.Errorf("the task's shell exited %d, want 143: the SIGTERM", code)
 	}
 	stubbornEnd := time.Unix(0, ends[1].GetEndUnixNanos())
 	if code, took := ends[1].GetExitCode(), stubbornEnd.Sub(drained); code != 137 || took < grace || took > grace+5*time.Second {

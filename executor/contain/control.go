@@ -35,7 +35,9 @@ type message struct {
 	Run  *request `json:"run,omitempty"`
 	Stop bool     `json:"stop,omitempty"`
 	// Signal, when set, is sent to the process's group and tree now,
-	// with no grace period and nothing after it: Process.Signal.
+	// with no grace period and nothing after it: Process.Signal. Once
+	// signalled, the tree may outlive the process until it ends by
+	// itself, or the caller ends it.
 	Signal int `json:"signal,omitempty"`
 }
 
