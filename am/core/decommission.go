@@ -14,7 +14,9 @@ import (
 // is released), and the executors there drain (drain.go). A busy one
 // runs its tasks to their end if they end in time; DrainGrace before the
 // node's timeout runs out they are told to checkpoint and stop, and at
-// the timeout the container goes whatever runs. A node the RM reports
+// the timeout the container goes whatever runs: the timeout less an
+// allocate interval, for the RM's clock started up to one before the AM
+// heard. A node the RM reports
 // without a timeout lets its tasks run to their end. A node back to
 // RUNNING (recommissioned) takes containers again, and its executors not
 // yet told to stop take tasks again. The other states are node loss's
@@ -28,11 +30,11 @@ func (c *Core) decommissioned(now time.Time, nodes []NodeUpdate) {
 			c.notice(Notice{Warning: true, Node: n.Node, Message: decommissionNotice(n.DecommissionTimeout)})
 			d := drain{why: "its node is being decommissioned"}
 			if n.DecommissionTimeout > 0 {
-				d.releaseBy = now.Add(n.DecommissionTimeout)
-				d.signalAt = d.releaseBy.Add(-c.cfg.DrainGrace)
-				if d.signalAt.Before(now) {
-					d.signalAt = now
-				}
+				// The RM's clock started when it began decommissioning
+				// the node, up to an allocate interval before the AM
+				// heard of it.
+				d.releaseBy = notBefore(now, now.Add(n.DecommissionTimeout-k.cfg.Heartbeat))
+				d.signalAt = notBefore(now, d.releaseBy.Add(-c.cfg.DrainGrace))
 			}
 			for _, id := range k.on(n.Node) {
 				if k.live[id].drain == nil {
@@ -47,6 +49,14 @@ func (c *Core) decommissioned(now time.Time, nodes []NodeUpdate) {
 			}
 		}
 	}
+}
+
+// notBefore is t, or now if t is past.
+func notBefore(now, t time.Time) time.Time {
+	if t.Before(now) {
+		return now
+	}
+	return t
 }
 
 func decommissionNotice(timeout time.Duration) string {
