@@ -55,6 +55,7 @@ func TestFaultDecommissionDrainsBeforeTheTimeout(t *testing.T) {
 			continue
 		}
 		drained[r.Container] = true
+		t.Logf("%s: told %v after the decommissioning", r, r.End.Sub(decommissioned).Round(time.Millisecond))
 		// Told when the grace period before the timeout began, less the
 		// allocate interval the AM may have heard late.
 		early, late := decommissioned.Add(timeout-grace-allocateInterval), decommissioned.Add(timeout)

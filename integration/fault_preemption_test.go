@@ -44,11 +44,12 @@ func TestFaultPreemptionDrainsAndReleasesBeforeTheRM(t *testing.T) {
 	// high asks for two containers of a GPU: default holds them all.
 	high := registerUnmanaged(ctx, t, c, applicationClient(t, c), "spindle-fault-high", "high")
 	defer high.finish(ctx, t)
-	got := 0
+	asked, got := time.Now(), 0
 	for asks := gpuAsks(2); got < 2; asks = nil {
 		got += len(high.heartbeat(ctx, t, asks).GetAllocatedContainers())
 		wait(ctx, t, fmt.Sprintf("high to get 2 GPUs from default by preemption (it has %d)", got))
 	}
+	t.Logf("high got its 2 GPUs %v after asking", time.Since(asked).Round(time.Millisecond))
 	if err := waitExit(ctx, cmd); err != nil {
 		t.Fatalf("the job in default did not succeed: %v\n%s", err, out.String())
 	}
@@ -60,6 +61,7 @@ func TestFaultPreemptionDrainsAndReleasesBeforeTheRM(t *testing.T) {
 		switch r.How {
 		case "term,preempted":
 			victims[r.Container] = true
+			t.Logf("%s: told %v after high asked", r, r.End.Sub(asked).Round(time.Millisecond))
 		case "ok":
 		default:
 			t.Errorf("%s: want every run to end ok, or told of its preemption (term,preempted)", r)
