@@ -54,7 +54,7 @@ func (c *Core) startDrain(now time.Time, id string, d drain) {
 	if x == nil || x.stopping != "" {
 		// No executor of ours takes tasks there: it has not registered,
 		// its connection ended, or it was told to stop already.
-		c.releaseContainer(now, id, d.why)
+		c.releaseContainer(id, d.why)
 		return
 	}
 	c.sched.DisableExecutor(x.id)
@@ -82,7 +82,7 @@ func (c *Core) drainStep(now time.Time, x *executor, d *drain) {
 		if x.stopping == "" {
 			x.stopping = "its container was given back to YARN: " + d.why
 		}
-		c.releaseContainer(now, string(x.id), d.why)
+		c.releaseContainer(string(x.id), d.why)
 	case !d.signalled && !d.signalAt.IsZero() && !now.Before(d.signalAt):
 		d.signalled = true
 		c.rd.Drains = append(c.rd.Drains, Drain{Executor: x.id, Reason: d.why, Grace: c.cfg.DrainGrace})
@@ -92,12 +92,9 @@ func (c *Core) drainStep(now time.Time, x *executor, d *drain) {
 // releaseContainer gives a draining container back to YARN with the next
 // allocate, which goes at once: YARN's deadline is running. Its executor,
 // if any, ends as the NodeManager stops the container.
-func (c *Core) releaseContainer(now time.Time, id, why string) {
+func (c *Core) releaseContainer(id, why string) {
 	k := c.yarn
 	ct := k.live[id]
-	if ct.drain.released {
-		return
-	}
 	ct.drain.released = true
 	k.release = append(k.release, id)
 	k.releaseNow = true
@@ -145,7 +142,8 @@ func (c *Core) drainTimes() []time.Time {
 }
 
 // drainedTaskEnded moves a draining executor's plan on as one of its tasks
-// ends; a task it was told to stop is killed blamelessly.
+// ends, before anything else is done with the executor: in fine mode it
+// is retired at once, and its container must still be released.
 func (c *Core) drainedTaskEnded(now time.Time, x *executor) {
 	if d := c.drainOf(x); d != nil {
 		c.drainStep(now, x, d)
