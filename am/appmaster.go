@@ -17,6 +17,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/nodemanager"
@@ -78,6 +79,13 @@ type AppMaster struct {
 	ClientACL func(client string, modify bool) error
 	// Web guards the tracking page; nil serves it to everyone.
 	Web *WebAccess
+	// Journal, when set, keeps what the AM's next attempt needs to go
+	// on with this one's work (am/journal, docs/reliability.md), and
+	// holds what the attempt before this one left. AdoptWait bounds how
+	// long this attempt waits for the executors YARN kept from the one
+	// before to register again before it places tasks.
+	Journal   journal.Store
+	AdoptWait time.Duration
 	// Terminated, when set, ends when the AM is told to stop from outside
 	// (the NodeManager's SIGTERM: an NM shutting down, a decommission,
 	// the AM's container preempted or killed) in an attempt YARN will
@@ -132,6 +140,13 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	coreCfg := a.Core
 	coreCfg.Containers = &containers
 	dcfg := Config{Core: coreCfg, Executors: ls.executors, YARN: y, Log: a.Log, Clients: ls.clients, PoolNotice: a.PoolNotice}
+	y.Launcher.AddTokens(reg.GetNmTokensFromPreviousAttempts())
+	var journalDone <-chan struct{}
+	stopJournal := func() {}
+	if a.Journal != nil {
+		dcfg.Journal, dcfg.Resume, journalDone, stopJournal = takeOver(ctx, a, reg.GetContainersFromPreviousAttempts())
+		defer func() { stopJournal(); <-journalDone }()
+	}
 	if key := reg.GetClientToAmTokenMasterKey(); ls.clients != nil && len(key) > 0 {
 		app, err := yarn.ParseApplicationID(a.Core.AppID)
 		if err != nil {
@@ -172,6 +187,12 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	if r.err != nil {
 		r.final = core.Final{Diagnostics: r.err.Error()}
+	}
+	if journalDone != nil {
+		// Stopped before BeforeUnregister removes the staging directory,
+		// which a late segment would make again.
+		stopJournal()
+		<-journalDone
 	}
 	return r.sum, finish(ctx, a, r.final, driver.Tokens())
 }

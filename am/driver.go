@@ -3,6 +3,7 @@ package am
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"slices"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
@@ -44,6 +46,11 @@ type Config struct {
 	// whether its client may make it (modify: submit, cancel, stop; else
 	// view). A request it refuses is answered Rejected with its error.
 	ClientAuth func(token *wire.ClientToken, modify bool) error
+	// Journal, when set, is where the loop journals what the AM's next
+	// attempt needs (journalling.go); Resume, when set, is what this
+	// attempt takes over from the one before (resume.go).
+	Journal *journal.Writer
+	Resume  *Resumption
 }
 
 // Driver runs a job on executors that connect to it: one goroutine, the
@@ -71,6 +78,9 @@ type Driver struct {
 	// the executors' tasks get: nil until the first update.
 	tokens      []credentials.Token
 	credentials []byte
+	// loopCtx ends when Run returns: the goroutines the loop starts
+	// (allocates, rejoins) stop with it.
+	loopCtx context.Context
 }
 
 type registered struct {
@@ -147,15 +157,24 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	defer d.waitClients()
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	defer stopLoop()
+	d.loopCtx = loopCtx
+	resumed := map[scheduler.JobID]bool{}
+	if r := d.cfg.Resume; r != nil {
+		var err error
+		if resumed, err = d.resume(loopCtx, time.Now(), r); err != nil {
+			return core.Summary{}, core.Final{Diagnostics: err.Error()}, fmt.Errorf("resuming the previous attempt's work: %w", err)
+		}
+	}
 	var id scheduler.JobID
 	if d.cfg.Clients != nil {
 		defer d.cfg.Clients.Close()
 		go d.acceptClients(loopCtx)
-	} else {
+	} else if !resumed[0] {
 		var err error
 		if id, err = d.core.Submit(time.Now(), job, stageProfiles); err != nil {
 			return core.Summary{Job: job.Name}, core.Final{Diagnostics: err.Error()}, err
 		}
+		d.journalJob(id, job)
 	}
 	go d.accept(loopCtx)
 
@@ -172,6 +191,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 		if s, ok := d.carryOut(loopCtx, rd); ok && d.cfg.Clients == nil {
 			sum = s
 		}
+		d.journalEnded(rd.Finished)
 		d.updateFollowers(now, rd.Finished)
 		// After the followers: a client hears its job ended before the
 		// executors are told to tidy up after it.
@@ -280,17 +300,29 @@ func (d *Driver) serve(conn *wire.Conn) {
 
 func (d *Driver) register(now time.Time, ev registered) {
 	id := scheduler.ExecutorID(ev.reg.GetExecutorId())
-	err := d.core.Register(now, core.Registration{Executor: id, Host: ev.reg.GetHost(), Cores: int(ev.reg.GetCores()), GPUs: ev.reg.GetGpuAddresses()})
+	err := d.core.Register(now, core.Registration{Executor: id, Host: ev.reg.GetHost(), Cores: int(ev.reg.GetCores()), GPUs: ev.reg.GetGpuAddresses(),
+		Running: runningAttempts(ev.reg)})
 	if err != nil {
 		d.log.WithField("executor", id).Warnf("executor refused: %v", err)
 		ev.out.closeAfter(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
 		return
 	}
 	d.conns[id] = ev.out
+	d.journalExecutor(id, ev.reg)
 	ev.out.post(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
 	if d.credentials != nil {
 		ev.out.post(credentialsMessage(d.credentials))
 	}
+}
+
+// runningAttempts are the attempts a rejoining executor still runs.
+func runningAttempts(reg *wire.Register) []core.RunningAttempt {
+	var out []core.RunningAttempt
+	for _, r := range reg.GetRunning() {
+		out = append(out, core.RunningAttempt{Attempt: scheduler.AttemptID{Task: scheduler.TaskID{Stage: scheduler.StageID(r.GetStageId()), Index: int(r.GetTaskIndex())},
+			Attempt: int(r.GetAttempt())}, GPUs: r.GetGpuAddresses()})
+	}
+	return out
 }
 
 func taskStatuses(b *wire.StatusBatch) []core.TaskStatus {

@@ -1,6 +1,7 @@
 package am
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -18,6 +19,7 @@ func (ev registered) feed(d *Driver, now time.Time) { d.register(now, ev) }
 
 func (ev statuses) feed(d *Driver, now time.Time) {
 	d.core.Statuses(now, ev.id, taskStatuses(ev.batch))
+	d.journalSucceeded(ev.batch)
 }
 
 func (ev seen) feed(d *Driver, now time.Time) { d.core.Seen(now, ev.id) }
@@ -49,11 +51,25 @@ func (ev freshCredentials) feed(d *Driver, _ time.Time) { d.updateCredentials(ev
 func (ev submitRequest) feed(d *Driver, now time.Time) {
 	id, err := d.core.Submit(now, ev.job, nil)
 	r := submitReply{id: id, err: err}
+	if err == nil && d.cfg.Journal != nil {
+		d.journalJob(id, ev.job)
+		r.written = d.cfg.Journal.Written()
+	}
 	if err == nil && ev.follow {
 		r.follower = &follower{job: id, updates: make(chan *wire.JobUpdate, 1), final: make(chan *wire.JobUpdate, 1), gone: make(chan struct{})}
 		d.followers = append(d.followers, r.follower)
 	}
 	ev.reply <- r
+}
+
+func (ev followRequest) feed(d *Driver, now time.Time) {
+	if _, ok := d.core.Job(now, ev.id); !ok {
+		ev.reply <- submitReply{err: fmt.Errorf("the session has no job %d", ev.id)}
+		return
+	}
+	f := &follower{job: ev.id, updates: make(chan *wire.JobUpdate, 1), final: make(chan *wire.JobUpdate, 1), gone: make(chan struct{})}
+	d.followers = append(d.followers, f)
+	ev.reply <- submitReply{id: ev.id, follower: f}
 }
 
 func (ev listRequest) feed(d *Driver, now time.Time) { ev.reply <- d.core.Jobs(now) }

@@ -162,9 +162,11 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 	r.responseID = resp.GetResponseId()
 	r.y.Launcher.AddTokens(resp.GetNmTokens())
 	res := core.AllocateResult{ClusterNodes: int(resp.GetNumClusterNodes())}
+	d.keptLater(now, resp)
 	for _, st := range resp.GetCompletedContainerStatuses() {
 		id := yarn.ContainerID(st.GetContainerId())
 		delete(r.containers, id)
+		d.journalGone(id)
 		res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: st.GetExitStatus(), Diagnostics: st.GetDiagnostics()})
 	}
 	for _, ct := range resp.GetAllocatedContainers() {

@@ -27,6 +27,20 @@ type submitReply struct {
 	id       scheduler.JobID
 	err      error
 	follower *follower
+	// written, with a journal, closes once the job is journalled.
+	written <-chan struct{}
+}
+
+// journalWait bounds how long a submit's answer waits for its job to be
+// journalled: a journal that cannot be written (HDFS away) does not stop
+// the session taking jobs, which then do not survive its AM.
+const journalWait = 10 * time.Second
+
+// followRequest follows a job already submitted: a client whose
+// session's AM was replaced by its next attempt follows its job on.
+type followRequest struct {
+	id    scheduler.JobID
+	reply chan submitReply
 }
 
 type listRequest struct{ reply chan []core.JobInfo }
@@ -178,6 +192,7 @@ func (d *Driver) answer(ctx context.Context, m *wire.Envelope) (*wire.Envelope, 
 		if err != nil {
 			return nil, nil, err
 		}
+		d.awaitJournal(ctx, r)
 		accepted := &wire.JobAccepted{JobId: int64(r.id)}
 		if d.cfg.PoolNotice != nil {
 			if n := d.cfg.PoolNotice(job.Pool); n != "" {
@@ -185,6 +200,16 @@ func (d *Driver) answer(ctx context.Context, m *wire.Envelope) (*wire.Envelope, 
 			}
 		}
 		return &wire.Envelope{Message: &wire.Envelope_JobAccepted{JobAccepted: accepted}}, r.follower, nil
+	case m.GetFollowJob() != nil:
+		id := scheduler.JobID(m.GetFollowJob().GetJobId())
+		r, err := ask(d, ctx, func(reply chan submitReply) event { return followRequest{id, reply} })
+		if err == nil {
+			err = r.err
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return &wire.Envelope{Message: &wire.Envelope_JobAccepted{JobAccepted: &wire.JobAccepted{JobId: int64(id)}}}, r.follower, nil
 	case m.GetListJobs() != nil:
 		jobs, err := ask(d, ctx, func(reply chan []core.JobInfo) event { return listRequest{reply} })
 		return list(jobs...), nil, err
@@ -208,6 +233,21 @@ func (d *Driver) answer(ctx context.Context, m *wire.Envelope) (*wire.Envelope, 
 		return &wire.Envelope{Message: &wire.Envelope_Stats{Stats: stats}}, nil, err
 	}
 	return nil, nil, errors.New("not a session request")
+}
+
+// awaitJournal waits, in the client's goroutine, until the job it
+// submitted is journalled: a client told its job was taken can count on
+// the session's next AM attempt having it too.
+func (d *Driver) awaitJournal(ctx context.Context, r submitReply) {
+	if r.written == nil {
+		return
+	}
+	select {
+	case <-r.written:
+	case <-ctx.Done():
+	case <-time.After(journalWait):
+		d.log.WithField("job", r.id).Warnf("job accepted before the journal had it (%v): it does not survive the AM", journalWait)
+	}
 }
 
 // errEnding refuses a request the loop, ending, will not answer.

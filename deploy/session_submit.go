@@ -19,6 +19,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/summary"
+	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
@@ -164,11 +165,32 @@ func (s *sessionSubmit) run(base context.Context) error {
 // follow prints the job's progress and then its summary, acting on
 // signals meanwhile; abort ends it at once (stop cancels abort).
 func (s *sessionSubmit) follow(abort context.Context, stop context.CancelCauseFunc, client session.Client, r session.Record, sub *session.Submission) error {
+	jobID := sub.JobID
 	updates := make(chan *wire.JobUpdate)
 	failed := make(chan error, 1)
+	moved := make(chan session.Client, 1)
 	go func() {
+		cur := sub // run closes sub; this goroutine any that replace it
+		defer func() {
+			if cur != sub {
+				cur.Close()
+			}
+		}()
 		for {
-			u, err := sub.Next(abort)
+			u, err := cur.Next(abort)
+			if err != nil && r.Yarn() && errors.Is(err, session.ErrLost) {
+				// The session's AM went away: its next attempt takes
+				// over its jobs, at an address of its own.
+				again, next, ferr := s.followAgain(abort, jobID, err)
+				if err = ferr; err == nil {
+					if cur != sub {
+						cur.Close()
+					}
+					cur = next
+					moved <- again
+					continue
+				}
+			}
 			if err != nil {
 				failed <- err
 				return
@@ -200,33 +222,34 @@ func (s *sessionSubmit) follow(abort context.Context, stop context.CancelCauseFu
 				progress.finish()
 				return s.summary(r, u)
 			}
+		case client = <-moved:
 		case err := <-failed:
 			progress.finish()
-			return s.lost(r, sub, err)
+			return s.lost(r, jobID, err)
 		case sig := <-s.sigs:
 			progress.finish()
 			if handled != nil {
 				stop(signalCause(sig))
 				if asking {
-					return fmt.Errorf("%v again: job %d left running in session %s (spindle jobs %s)", signalCause(sig), sub.JobID, s.id, s.id)
+					return fmt.Errorf("%v again: job %d left running in session %s (spindle jobs %s)", signalCause(sig), jobID, s.id, s.id)
 				}
-				return fmt.Errorf("%v again: job %d is being cancelled; not following it to its end (spindle jobs %s)", signalCause(sig), sub.JobID, s.id)
+				return fmt.Errorf("%v again: job %d is being cancelled; not following it to its end (spindle jobs %s)", signalCause(sig), jobID, s.id)
 			}
 			handled = sig
 			if sig == syscall.SIGINT && askingOnTerminal(s.c) {
 				asking = true
-				go func() { decided <- askToCancel(s.c, sub.JobID) }()
+				go func() { decided <- askToCancel(s.c, jobID) }()
 				continue
 			}
-			s.cancel(abort, client, sub.JobID, sig)
+			s.cancel(abort, client, jobID, sig)
 		case yes := <-decided:
 			asking = false
 			if !yes {
 				stop(errors.New("left running"))
-				fmt.Fprintf(s.c.App.Writer, "job %d left running in session %s (spindle jobs %s)\n", sub.JobID, s.id, s.id)
+				fmt.Fprintf(s.c.App.Writer, "job %d left running in session %s (spindle jobs %s)\n", jobID, s.id, s.id)
 				return nil
 			}
-			s.cancel(abort, client, sub.JobID, handled)
+			s.cancel(abort, client, jobID, handled)
 		case <-abort.Done():
 			return context.Cause(abort)
 		}
@@ -279,14 +302,52 @@ func (s *sessionSubmit) summary(r session.Record, last *wire.JobUpdate) error {
 
 // lost says what became of a session that went away while its client
 // followed a job.
-func (s *sessionSubmit) lost(r session.Record, sub *session.Submission, err error) error {
+func (s *sessionSubmit) lost(r session.Record, job int64, err error) error {
 	if !errors.Is(err, session.ErrLost) {
 		return err
 	}
 	if !r.Yarn() && r.PID > 0 && session.ExitedWithin(r.PID, time.Second) {
-		return fmt.Errorf("session %s ended before job %d did: its driver (pid %d) has exited (its log: %s)", s.id, sub.JobID, r.PID, r.Log)
+		return fmt.Errorf("session %s ended before job %d did: its driver (pid %d) has exited (its log: %s)", s.id, job, r.PID, r.Log)
 	}
-	return fmt.Errorf("the connection to session %s ended before job %d did; the job may still run (spindle jobs %s tells): %w", s.id, sub.JobID, s.id, err)
+	return fmt.Errorf("the connection to session %s ended before job %d did; the job may still run (spindle jobs %s tells): %w", s.id, job, s.id, err)
+}
+
+// refindWithin bounds how long a client following a job looks for its
+// YARN session's next ApplicationMaster attempt: YARN starts it within
+// seconds of the last one's end, and it registers its address in as
+// many more.
+const refindWithin = 2 * time.Minute
+
+// followAgain finds a YARN session again after its ApplicationMaster
+// went away while job was followed, and follows the job there: the next
+// attempt took over the session's jobs (docs/reliability.md). lost is
+// why the first was lost.
+func (s *sessionSubmit) followAgain(abort context.Context, job int64, lost error) (session.Client, *session.Submission, error) {
+	fmt.Fprintf(s.c.App.ErrWriter, "spindle: lost session %s while following job %d; looking for its next attempt\n", s.id, job)
+	deadline := time.Now().Add(refindWithin)
+	for {
+		ctx, cancel := context.WithTimeout(abort, 10*time.Second)
+		client, _, err := findSession(ctx, s.id, s.conf)
+		var sub *session.Submission
+		if err == nil {
+			sub, err = client.Follow(ctx, abort, job)
+		}
+		cancel()
+		switch {
+		case err == nil:
+			fmt.Fprintf(s.c.App.ErrWriter, "spindle: following job %d in session %s again, at %s\n", job, s.id, client.Addr)
+			return client, sub, nil
+		case abort.Err() != nil:
+			return client, nil, context.Cause(abort)
+		case errors.Is(err, session.ErrEnded), errors.Is(err, session.ErrRefused):
+			return client, nil, fmt.Errorf("%w; then: %w", lost, err)
+		case time.Now().After(deadline):
+			return client, nil, fmt.Errorf("%w; not found again within %v: %w", lost, refindWithin, err)
+		}
+		if err := yarnapp.Pause(abort, time.Second); err != nil {
+			return client, nil, err
+		}
+	}
 }
 
 // askingOnTerminal says whether an interrupt asks the user, on a terminal,

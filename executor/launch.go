@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -32,6 +33,7 @@ const (
 	envLogMaxFiles        = "SPINDLE_EXECUTOR_LOG_MAX_FILES"
 	envTaskLogsMaxJobs    = "SPINDLE_EXECUTOR_TASK_LOGS_MAX_JOBS"
 	envTaskLogsMaxBytes   = "SPINDLE_EXECUTOR_TASK_LOGS_MAX_BYTES"
+	envRejoinTimeout      = "SPINDLE_EXECUTOR_REJOIN_TIMEOUT"
 )
 
 // Launch is everything a launcher (local processes, or the
@@ -43,7 +45,7 @@ const (
 // only that part's fields, since Env leaves out those not set. On YARN the
 // ApplicationMaster puts the application's part (DriverAddress, AppID,
 // GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom, LogLevel, LogMaxBytes,
-// LogMaxFiles, TaskLogs) in the launch context its containers share, each
+// LogMaxFiles, TaskLogs, RejoinTimeout) in the launch context its containers share, each
 // container's (ExecutorID, Cores, GPUs, AMGPUIndices) in that container's,
 // and LogDir and LogFile on the command line: only the NodeManager knows
 // the container's log directory, and it expands <LOG_DIR> there.
@@ -91,6 +93,11 @@ type Launch struct {
 	// when a session tells it which jobs ended
 	// (spindle.session.taskLogs.*; zero fields: no limit).
 	TaskLogs tasklog.Policy
+	// RejoinTimeout is how long an executor whose driver connection ended
+	// keeps its tasks running for a next ApplicationMaster attempt to
+	// reach it (rejoin.go): it listens for one, and tells every driver
+	// where. 0: none; it stops its tasks and exits at once.
+	RejoinTimeout time.Duration
 }
 
 // Env returns l's variables by name, leaving out the fields not set: empty
@@ -132,6 +139,9 @@ func (l Launch) Env() map[string]string {
 	limit(envLogMaxFiles, int64(l.LogMaxFiles))
 	limit(envTaskLogsMaxJobs, int64(l.TaskLogs.MaxJobs))
 	limit(envTaskLogsMaxBytes, l.TaskLogs.MaxBytes)
+	if l.RejoinTimeout != 0 {
+		env[envRejoinTimeout] = l.RejoinTimeout.String()
+	}
 	return env
 }
 
@@ -194,6 +204,11 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 		}
 	}
 	l.LogMaxFiles, l.TaskLogs.MaxJobs = int(files), int(jobs)
+	if r := get(envRejoinTimeout); r != "" {
+		if l.RejoinTimeout, err = time.ParseDuration(r); err != nil || l.RejoinTimeout < 0 {
+			return Launch{}, fmt.Errorf("executor: %s=%q: want a duration such as 30s or 2m", envRejoinTimeout, r)
+		}
+	}
 	// DiscoverGPUs reads the lists again, weighed against the container's
 	// other sources; a malformed one is the launcher's fault, said here.
 	if l.GPUAddresses, err = splitAddressList(EnvExecutorGPUAddresses, get(EnvExecutorGPUAddresses)); err != nil {

@@ -70,7 +70,7 @@ func (e *executor) drain(reason string, grace time.Duration) {
 // preempt runs preempt on one of the executor's tasks, logging why.
 func (e *executor) preempt(key attemptKey, t *Task, grace time.Duration) {
 	e.mu.Lock()
-	name := e.names[key]
+	name := e.live[key].name
 	e.mu.Unlock()
 	log := e.cfg.Log.WithField("task", name)
 	log.Info("telling the task to checkpoint and stop")

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,6 +48,14 @@ type Config struct {
 	// tokens from (the container's HADOOP_TOKEN_FILE_LOCATION); fresh
 	// tokens from the driver replace it. Empty: no tokens (local mode).
 	TokenFile string
+	// RejoinTimeout is how long the executor keeps its tasks running,
+	// once its driver's connection ended without a Shutdown, for the
+	// application's next attempt to dial in and adopt them (rejoin.go);
+	// 0: it stops them at once.
+	RejoinTimeout time.Duration
+	// replyWait is how long a driver that dialed in has to answer the
+	// executor's Register (0: rejoinReplyWait); tests shorten it.
+	replyWait time.Duration
 	// Log is where the executor says what it does: registering, each
 	// task's start and end, kills, and why it stopped. Nil logs nothing.
 	Log logrus.FieldLogger
@@ -54,9 +63,15 @@ type Config struct {
 
 // Serve registers with the driver and runs the tasks it sends until the
 // driver shuts it down or goes away; either way no task is left running.
+// With cfg.RejoinTimeout a driver that goes away may be followed by
+// another, the application's next attempt, which the executor waits for
+// with its tasks running (rejoin.go).
 func Serve(ctx context.Context, cfg Config) error {
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 3 * time.Second
+	}
+	if cfg.replyWait <= 0 {
+		cfg.replyWait = rejoinReplyWait
 	}
 	if cfg.Log == nil {
 		discard := logrus.New()
@@ -67,15 +82,26 @@ func Serve(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("executor %s does not register: %w", cfg.ID, err)
 	}
+	e := &executor{cfg: cfg, gpus: gpus, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{},
+		live: map[attemptKey]liveAttempt{}, killed: map[attemptKey]bool{}, preempted: map[attemptKey]bool{}, out: make(chan *wire.Status, statusBuffer),
+		files: newTaskFiles(cfg.LogDir, cfg.TaskLogs, cfg.Log)}
+	// It listens before it registers: the driver learns where to find it
+	// from its Register.
+	if cfg.RejoinTimeout > 0 {
+		if e.rejoin, err = listenForDrivers(cfg); err != nil {
+			cfg.Log.WithError(err).Warn("no rejoin listener: if the driver goes away, the tasks stop at once")
+		} else {
+			defer e.rejoin.close()
+		}
+	}
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	conn, err := wire.Dial(dctx, "tcp", cfg.DriverAddr, cfg.Secret)
 	cancel()
 	if err != nil {
 		return fmt.Errorf("executor %s: connecting to the driver at %s: %w", cfg.ID, cfg.DriverAddr, err)
 	}
-	defer conn.Close()
-	reg := &wire.Register{ExecutorId: cfg.ID, Host: cfg.Host, Cores: int32(cfg.Cores), GpuAddresses: gpus, Pid: int32(os.Getpid())}
-	if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: reg}}); err != nil {
+	if err := conn.Send(e.registration(false)); err != nil {
+		conn.Close()
 		return err
 	}
 	reply, err := conn.Recv()
@@ -83,14 +109,22 @@ func Serve(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("executor %s: registering: %w", cfg.ID, err)
 	}
 	if r := reply.GetRejected(); r != nil {
+		conn.Close()
 		return fmt.Errorf("executor %s: the driver refused it: %s", cfg.ID, r.GetReason())
 	}
-	cfg.Log.WithFields(logrus.Fields{"driver": cfg.DriverAddr, "host": cfg.Host, "cores": cfg.Cores, "gpus": strings.Join(gpus, ","), "pid": os.Getpid()}).
-		Info("registered with the driver")
-	e := &executor{cfg: cfg, conn: conn, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{}, names: map[attemptKey]string{}, killed: map[attemptKey]bool{}, preempted: map[attemptKey]bool{}, out: make(chan *wire.Status, 1024),
-		files: newTaskFiles(cfg.LogDir, cfg.TaskLogs, cfg.Log)}
-	return e.run(ctx)
+	fields := logrus.Fields{"driver": cfg.DriverAddr, "host": cfg.Host, "cores": cfg.Cores, "gpus": strings.Join(gpus, ","), "pid": os.Getpid()}
+	if e.rejoin != nil {
+		fields["rejoin"] = e.rejoin.address
+	}
+	cfg.Log.WithFields(fields).Info("registered with the driver")
+	return e.run(ctx, conn)
 }
+
+// statusBuffer is how many task statuses wait for the status sender: while
+// the executor has no driver, the ended tasks' statuses up to this many,
+// past it each ended task's goroutine holds its own until a driver takes
+// them (sendStatuses).
+const statusBuffer = 1024
 
 type attemptKey struct {
 	stage   int64
@@ -98,9 +132,18 @@ type attemptKey struct {
 	attempt int32
 }
 
+// liveAttempt is a task attempt starting or running.
+type liveAttempt struct {
+	name  string               // tasklog.Name
+	adopt *wire.RunningAttempt // what a new driver is told of it
+}
+
 type executor struct {
 	cfg  Config
-	conn *wire.Conn
+	gpus []string
+	// rejoin is where a next driver reaches the executor; nil without
+	// cfg.RejoinTimeout.
+	rejoin *rejoinPoint
 
 	// guards run the tasks, one at a time each, and are kept for the next
 	// (their start costs more than a task's own).
@@ -112,11 +155,12 @@ type executor struct {
 	mu       sync.Mutex
 	starting map[attemptKey]bool
 	running  map[attemptKey]*Task
-	names    map[attemptKey]string // of those starting or running (tasklog.Name)
-	killed   map[attemptKey]bool   // asked to stop: they end KILLED, not FAILED
-	closing  bool                  // the executor is stopping: no task may run on
+	live     map[attemptKey]liveAttempt // those starting or running
+	killed   map[attemptKey]bool        // asked to stop: they end KILLED, not FAILED
+	closing  bool                       // the executor is stopping: no task may run on
 	wg       sync.WaitGroup
 	out      chan *wire.Status
+	readers  sync.WaitGroup // one per driver connection
 
 	// preempted are tasks still starting when the executor was drained:
 	// they get the checkpoint signal, with drainGrace, once started.
@@ -124,91 +168,134 @@ type executor struct {
 	drainGrace time.Duration
 }
 
-func (e *executor) run(ctx context.Context) error {
-	recvErr := make(chan error, 1)
-	msgs := make(chan *wire.Envelope, 64)
-	go func() {
-		for {
-			m, err := e.conn.Recv()
-			if err != nil {
-				recvErr <- err
-				return
-			}
-			msgs <- m
-		}
-	}()
-	sendDone := make(chan struct{})
-	go e.sendStatuses(sendDone)
+// run serves conn's driver and, if it goes away, the next that rejoins,
+// until one shuts the executor down, ctx ends or no driver is left; then
+// it stops every task.
+func (e *executor) run(ctx context.Context, conn *wire.Conn) error {
+	drivers, sendDone := make(chan *wire.Conn), make(chan struct{})
+	go e.sendStatuses(drivers, sendDone)
+	drivers <- conn
 	stopFiles, filesDone := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(filesDone)
 		e.files.run(stopFiles)
 	}()
 	defer func() {
+		// No driver will come again: what the stopped tasks say goes to
+		// the last one, if it still listens.
+		close(drivers)
 		e.killAll()
 		e.wg.Wait()
 		e.guards.Close()
 		close(e.out)
 		<-sendDone
+		conn.Close()
+		e.readers.Wait()
 		close(stopFiles)
 		<-filesDone
 	}()
+	for {
+		dialed, err := e.serveDriver(ctx, conn)
+		if !errors.Is(err, errDriverLost) {
+			return err
+		}
+		if e.rejoin == nil {
+			// The driver is gone: nothing may outlive it.
+			e.cfg.Log.WithError(err).Warn("the driver connection ended: stopping every task")
+			return err
+		}
+		conn.Close()
+		drivers <- nil
+		next, err := e.awaitDriver(ctx, err, dialed)
+		if err != nil {
+			return err
+		}
+		conn = next
+		drivers <- conn
+	}
+}
+
+// errDriverLost is the end of a driver's connection without a Shutdown.
+var errDriverLost = errors.New("driver connection ended")
+
+// received is what a driver's connection gave: a message, or the error
+// that ended it, in the order they came (a Shutdown before the end).
+type received struct {
+	m   *wire.Envelope
+	err error
+}
+
+// serveDriver serves conn's driver, sending it heartbeats, until it shuts
+// the executor down (nil), ctx ends (ctx's error), its connection ends or
+// a new driver dials in to take its place (errDriverLost; and that
+// driver's connection).
+func (e *executor) serveDriver(ctx context.Context, conn *wire.Conn) (*wire.Conn, error) {
+	msgs, quit := make(chan received, 64), make(chan struct{})
+	defer close(quit)
+	e.readers.Add(1)
+	go func() {
+		defer e.readers.Done()
+		for {
+			m, err := conn.Recv()
+			select {
+			case msgs <- received{m, err}:
+			case <-quit:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var dialed <-chan *wire.Conn
+	if e.rejoin != nil {
+		dialed = e.rejoin.dialed
+	}
 	beat := time.NewTicker(e.cfg.Heartbeat)
 	defer beat.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			e.cfg.Log.WithField("cause", context.Cause(ctx)).Warn("stopping every task")
-			return ctx.Err()
-		case err := <-recvErr:
-			// The driver is gone: nothing may outlive it.
-			e.cfg.Log.WithError(err).Warn("the driver connection ended: stopping every task")
-			return fmt.Errorf("driver connection ended: %w", err)
+			return nil, ctx.Err()
+		case c := <-dialed:
+			// Only the application's next attempt dials: this driver is
+			// gone, whether or not its connection has said so yet.
+			return c, fmt.Errorf("%w: a new ApplicationMaster dialed in from %s", errDriverLost, c.RemoteAddr())
 		case now := <-beat.C:
-			e.conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{UnixNanos: now.UnixNano()}}})
-		case m := <-msgs:
-			switch {
-			case m.GetLaunchBatch() != nil:
-				for _, l := range m.GetLaunchBatch().GetLaunches() {
-					e.launch(l)
-				}
-			case m.GetKill() != nil:
-				k := m.GetKill()
-				e.kill(attemptKey{k.GetStageId(), k.GetTaskIndex(), k.GetAttempt()}, k.GetReason())
-			case m.GetCredentials() != nil:
-				e.updateCredentials(m.GetCredentials().GetFile())
-			case m.GetJobsEnded() != nil:
-				e.files.jobsEnded(m.GetJobsEnded().GetJobIds())
-			case m.GetDrain() != nil:
-				e.drain(m.GetDrain().GetReason(), time.Duration(m.GetDrain().GetGraceMs())*time.Millisecond)
-			case m.GetShutdown() != nil:
-				e.cfg.Log.WithField("reason", m.GetShutdown().GetReason()).Info("the driver shut the executor down")
-				return nil
+			conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{UnixNanos: now.UnixNano()}}})
+		case r := <-msgs:
+			if r.err != nil {
+				return nil, fmt.Errorf("%w: %w", errDriverLost, r.err)
+			}
+			if e.handle(r.m) {
+				return nil, nil
 			}
 		}
 	}
 }
 
-// sendStatuses batches status reports: whatever is waiting goes in one
-// message, so a burst of short tasks costs one write.
-func (e *executor) sendStatuses(done chan struct{}) {
-	defer close(done)
-	for st := range e.out {
-		batch := &wire.StatusBatch{Statuses: []*wire.Status{st}}
-		for more := true; more; {
-			select {
-			case s, ok := <-e.out:
-				if !ok {
-					more = false
-					break
-				}
-				batch.Statuses = append(batch.Statuses, s)
-			default:
-				more = false
-			}
+// handle carries out a driver's message; true for a Shutdown.
+func (e *executor) handle(m *wire.Envelope) bool {
+	switch {
+	case m.GetLaunchBatch() != nil:
+		for _, l := range m.GetLaunchBatch().GetLaunches() {
+			e.launch(l)
 		}
-		e.conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: batch}})
+	case m.GetKill() != nil:
+		k := m.GetKill()
+		e.kill(attemptKey{k.GetStageId(), k.GetTaskIndex(), k.GetAttempt()}, k.GetReason())
+	case m.GetCredentials() != nil:
+		e.updateCredentials(m.GetCredentials().GetFile())
+	case m.GetJobsEnded() != nil:
+		e.files.jobsEnded(m.GetJobsEnded().GetJobIds())
+	case m.GetDrain() != nil:
+		e.drain(m.GetDrain().GetReason(), time.Duration(m.GetDrain().GetGraceMs())*time.Millisecond)
+	case m.GetShutdown() != nil:
+		e.cfg.Log.WithField("reason", m.GetShutdown().GetReason()).Info("the driver shut the executor down")
+		return true
 	}
+	return false
 }
 
 func status(l *wire.Launch, state wire.Status_State, start, end time.Time) *wire.Status {
@@ -255,7 +342,8 @@ func (e *executor) launch(l *wire.Launch) {
 		MaxOutput: e.cfg.MaxTaskOutput}
 	e.mu.Lock()
 	e.starting[key] = true
-	e.names[key] = name
+	e.live[key] = liveAttempt{name: name, adopt: &wire.RunningAttempt{JobId: jobID, StageId: l.GetStageId(), StageIndex: l.GetStageIndex(),
+		TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), GpuAddresses: l.GetGpuAddresses(), Cpus: l.GetCpus(), StartUnixNanos: now.UnixNano()}}
 	e.mu.Unlock()
 	e.wg.Add(1)
 	// Starting a task (its guard, then the task) takes milliseconds: the
@@ -268,8 +356,8 @@ func (e *executor) launch(l *wire.Launch) {
 		delete(e.starting, key)
 		if err != nil {
 			delete(e.killed, key)
+			delete(e.live, key)
 			delete(e.preempted, key)
-			delete(e.names, key)
 			e.mu.Unlock()
 			log.WithError(err).Warn("task not started")
 			e.files.finished(jobID, files)
@@ -296,7 +384,7 @@ func (e *executor) launch(l *wire.Launch) {
 		}
 		e.mu.Lock()
 		delete(e.running, key)
-		delete(e.names, key)
+		delete(e.live, key)
 		killed := e.killed[key]
 		delete(e.killed, key)
 		e.mu.Unlock()
@@ -351,7 +439,7 @@ func (e *executor) kill(key attemptKey, reason string) {
 	e.mu.Lock()
 	t := e.running[key]
 	known := t != nil || e.starting[key]
-	name := e.names[key]
+	name := e.live[key].name
 	if known {
 		e.killed[key] = true
 	}
@@ -391,7 +479,8 @@ func (e *executor) killAll() {
 // l's discovery script; secret is the application secret (ReadSecret).
 func (l Launch) Config(environ []string, secret []byte) Config {
 	cfg := Config{ID: l.ExecutorID, AppID: l.AppID, DriverAddr: l.DriverAddress, Secret: secret, Cores: l.Cores, WantGPUs: l.GPUs,
-		GPUSources: Sources{Env: environ, DiscoveryScript: l.GPUDiscoveryScript}, LogDir: l.LogDir, MaxTaskOutput: l.TaskLogMaxBytes, TaskLogs: l.TaskLogs}
+		GPUSources: Sources{Env: environ, DiscoveryScript: l.GPUDiscoveryScript}, LogDir: l.LogDir, MaxTaskOutput: l.TaskLogMaxBytes, TaskLogs: l.TaskLogs,
+		RejoinTimeout: l.RejoinTimeout}
 	var err error
 	if cfg.Host, err = os.Hostname(); err != nil {
 		cfg.Host = "localhost"

@@ -36,6 +36,7 @@ id="$SPINDLE_TASK_INDEX $SPINDLE_ATTEMPT $CONTAINER_ID"
 echo "start $id $(date +%s%N)" >>"$rec"
 how=ok
 on_term() {
+  trap '' TERM # once: a second SIGTERM (the guard's, the group's) adds nothing
   how=term
   if [ -n "$SPINDLE_PREEMPTED_FILE" ] && grep -qx 'SPINDLE_PREEMPTED=1' "$SPINDLE_PREEMPTED_FILE" 2>/dev/null; then how=term,preempted; fi
   echo "end $id $(date +%s%N) $how" >>"$rec"
@@ -159,4 +160,26 @@ func succeededAgain(runs []taskRun, at time.Time) []string {
 		}
 	}
 	return out
+}
+
+// figures says what a fault cost, for docs/reliability.md: the time from
+// the fault to the next task's start, the runs beyond one per task, and
+// the GPU-seconds of work thrown away (runs that did not end "ok", one
+// GPU each, to their end or until).
+func figures(runs []taskRun, tasks int, fault, until time.Time) string {
+	next := time.Duration(-1)
+	lost := 0.0
+	for _, r := range runs {
+		if d := r.Start.Sub(fault); d >= 0 && (next < 0 || d < next) {
+			next = d
+		}
+		if r.How != "ok" {
+			end := r.End
+			if end.IsZero() {
+				end = until
+			}
+			lost += end.Sub(r.Start).Seconds()
+		}
+	}
+	return fmt.Sprintf("next task start %.1fs after the fault, %d runs beyond one per task, %.1f GPU-s of work lost", next.Seconds(), len(runs)-tasks, lost)
 }

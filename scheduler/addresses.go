@@ -120,3 +120,32 @@ func (a *addresses) release(names []string, g GPURequest) error {
 func shareString(s Share) string {
 	return fmt.Sprintf("%.6g", float64(s)/float64(One))
 }
+
+// take takes g from exactly the addresses names, as an attempt launched
+// elsewhere (by an earlier ApplicationMaster) holds them, or changes
+// nothing and says why. It returns a copy of names, which the caller may
+// reuse.
+func (a *addresses) take(names []string, g GPURequest) ([]string, error) {
+	amount, want := One, g.whole
+	if g.fraction > 0 {
+		amount, want = g.fraction, 1
+	}
+	if len(names) != want {
+		return nil, fmt.Errorf("%d GPU addresses for a request of %s GPUs, want %d", len(names), g, want)
+	}
+	for k, n := range names {
+		i, ok := a.index[n]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("GPU address %q is not the executor's", n)
+		case slices.Contains(names[:k], n):
+			return nil, fmt.Errorf("GPU address %q given twice", n)
+		case a.free[i] < amount:
+			return nil, fmt.Errorf("GPU address %q has %s free, the task holds %s", n, shareString(a.free[i]), shareString(amount))
+		}
+	}
+	for _, n := range names {
+		a.free[a.index[n]] -= amount
+	}
+	return slices.Clone(names), nil
+}

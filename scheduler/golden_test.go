@@ -31,6 +31,8 @@ var update = flag.Bool("update", false, "rewrite testdata/scenarios/*.txt with t
 //	    (input lines: stage NAME tasks=N cpus=C gpus=G after=a,b
 //	     profile=P attempts=A hosts=h1,h2 executors=e1)
 //	finish s0/1#0 ok|fail|blameless|killed reason=...
+//	restore s0/1                  (succeeded in an earlier AM attempt)
+//	adopt s0/1#2 on=e1 gpus=0,1   (running there since an earlier one)
 //	cancel job=0 reason=...
 //	advance 3s
 //	ready | why job=0 | demand profile=0 | executors | wakeup
@@ -97,7 +99,7 @@ func (g *golden) step(b scenario.Block) (string, error) {
 		return "", err
 	}
 	switch a.Cmd {
-	case "profile", "executor", "remove", "finish", "cancel":
+	case "profile", "executor", "remove", "finish", "cancel", "restore", "adopt":
 		return g.event(s, a)
 	case "submit":
 		return g.submit(s, a, b.Input)
@@ -135,11 +137,29 @@ func (g *golden) event(s *Scheduler, a *scenario.Args) (string, error) {
 	case "cancel":
 		id, reason := JobID(a.Int("job", 0)), a.String("reason", "")
 		call = func() error { return s.CancelJob(id, reason) }
+	case "restore":
+		var id TaskID
+		goldenScan(a, "s%d/%d", "s<stage>/<index>", &id.Stage, &id.Index)
+		call = func() error { return s.RestoreSucceeded(g.now, id) }
+	case "adopt":
+		var at AttemptID
+		goldenScan(a, "s%d/%d#%d", "s<stage>/<index>#<attempt>", &at.Task.Stage, &at.Task.Index, &at.Attempt)
+		ex, addrs := ExecutorID(a.String("on", "")), a.List("gpus")
+		call = func() error { return s.Adopt(g.now, ex, at, addrs) }
 	}
 	if err := a.Err(); err != nil {
 		return "", err
 	}
 	return result(call())
+}
+
+// goldenScan reads the command's one word by format into ptrs; want
+// says what it should look like.
+func goldenScan(a *scenario.Args, format, want string, ptrs ...any) {
+	w := a.Words(1)[0]
+	if _, err := fmt.Sscanf(w, format, ptrs...); err != nil {
+		a.Fail("%q: want %s", w, want)
+	}
 }
 
 // goldenFinish reads "finish sS/I#A OUTCOME reason=...".

@@ -153,13 +153,7 @@ func (s *Scheduler) WhyPending(now time.Time, id JobID) []PendingReason {
 
 func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	if !st.runnable {
-		var names []string
-		for _, p := range st.parents {
-			if p.succeeded < p.spec.Tasks {
-				names = append(names, quote(p.spec.Name))
-			}
-		}
-		return ReasonWaitingForParents, "waiting for stage " + strings.Join(names, ", ")
+		return ReasonWaitingForParents, "waiting for stage " + st.waitingFor()
 	}
 	prof := st.profile
 	if len(prof.executors) == 0 {
@@ -223,6 +217,17 @@ func (s *Scheduler) backoffWait(now time.Time, st *stage) string {
 		return fmt.Sprintf("a failed task waits out its retry backoff, %s more", in)
 	}
 	return fmt.Sprintf("%d failed tasks wait out their retry backoff, the first %s more", st.backingOff, in)
+}
+
+// waitingFor names st's parents that have not succeeded: "a", "b".
+func (st *stage) waitingFor() string {
+	var names []string
+	for _, p := range st.parents {
+		if p.succeeded < p.spec.Tasks {
+			names = append(names, quote(p.spec.Name))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // join joins the non-empty parts of a message with "; ".

@@ -20,7 +20,10 @@ const (
 type task struct {
 	exec     *executor
 	attempts int32 // attempts launched
-	slot     int32 // index in exec.running while it runs there
+	// slot is its index in exec.running while it runs there; before its
+	// first run, its index in its stage's retries if a restore skipped
+	// it (restore.go).
+	slot     int32
 	state    taskState
 	failures uint8 // counted failures, at most MaxAttemptsLimit
 }

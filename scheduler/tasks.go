@@ -43,12 +43,7 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 	}
 	switch {
 	case r.Outcome == Succeeded:
-		t.state = taskSucceeded
-		st.countSucceeded(idx)
-		st.succeeded++
-		if st.succeeded == st.spec.Tasks {
-			s.stageSucceeded(now, st)
-		}
+		s.succeed(now, st, t, idx)
 	case r.Blameless:
 		s.requeue(st, t, idx)
 	default:
@@ -70,6 +65,17 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 			return
 		}
 		s.backOff(now, st, t, idx)
+	}
+}
+
+// succeed counts st's task idx, t, as succeeded: its stage succeeds with
+// its last task.
+func (s *Scheduler) succeed(now time.Time, st *stage, t *task, idx int) {
+	t.state = taskSucceeded
+	st.countSucceeded(idx)
+	st.succeeded++
+	if st.succeeded == st.spec.Tasks {
+		s.stageSucceeded(now, st)
 	}
 }
 

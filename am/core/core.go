@@ -33,6 +33,10 @@ type Core struct {
 	history []JobInfo
 
 	yarn *containers // nil in local mode
+	// awaiting are the kept containers (resume.go) whose executors have
+	// not registered again; placement waits for them until awaitUntil.
+	awaiting   map[scheduler.ExecutorID]bool
+	awaitUntil time.Time
 
 	// failing is why the application cannot go on (Fail), while its jobs
 	// are cancelled; final is set once it is over; ended once Ready has
@@ -48,11 +52,13 @@ type Core struct {
 
 // job is a submitted job and its running summary.
 type job struct {
-	id        scheduler.JobID
-	spec      *jobspec.Job
-	sum       Summary
-	cancelled bool
-	succeeded int // tasks
+	id   scheduler.JobID
+	spec *jobspec.Job
+	// stageProfiles are its stages' executor profiles.
+	stageProfiles []scheduler.ProfileID
+	sum           Summary
+	cancelled     bool
+	succeeded     int // tasks
 	// ranOn are the executors its tasks were launched on, in a session,
 	// in the order of their first: they have its task files (JobsEnded).
 	ranOn []scheduler.ExecutorID
@@ -129,7 +135,7 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	if err != nil {
 		return 0, err
 	}
-	j := &job{id: id, spec: spec, sum: Summary{ID: id, Job: spec.Name, Started: now}}
+	j := &job{id: id, spec: spec, stageProfiles: stageProfiles, sum: Summary{ID: id, Job: spec.Name, Started: now}}
 	for i, sid := range c.sched.JobStages(id) {
 		c.stages[sid] = &stageOf{job: j, spec: &spec.Stages[i], index: i}
 		j.sum.Tasks += spec.Stages[i].Tasks
@@ -177,7 +183,9 @@ func (c *Core) Ready(now time.Time) Ready {
 		c.allocate(now)
 		c.nextTick = now.Add(c.cfg.AllocationTick)
 	}
-	c.place(now)
+	if !c.holding(now) {
+		c.place(now)
+	}
 	if c.final != nil {
 		c.end()
 		return c.take()
@@ -241,6 +249,9 @@ func (c *Core) next(now time.Time) time.Time {
 	}
 	if c.alloc != nil {
 		earliest(c.nextTick)
+	}
+	if len(c.awaiting) > 0 {
+		earliest(c.awaitUntil)
 	}
 	if c.yarn != nil && c.yarn.inflight == nil {
 		earliest(c.yarn.nextAt)

@@ -20,6 +20,9 @@ type executor struct {
 	stopping string
 	departed time.Time // when its connection ended, while departing
 	running  int       // attempts the scheduler has on it (usage)
+	// rejoined: it outlived the AM attempt that launched it and
+	// registered again with this one (resume.go).
+	rejoined bool
 }
 
 // Registration is an executor's first message.
@@ -28,6 +31,9 @@ type Registration struct {
 	Host     string
 	Cores    int
 	GPUs     []string // the addresses it found
+	// Running, for an executor of a kept container registering again
+	// with a new attempt, are the attempts it still runs (resume.go).
+	Running []RunningAttempt
 }
 
 // Register adds an executor that connected. An error is why it is
@@ -63,7 +69,11 @@ func (c *Core) Register(now time.Time, r Registration) error {
 		c.registered = append(c.registered, now)
 		c.every = append(c.every, s)
 	}
-	c.execs[r.Executor] = &executor{id: r.Executor, lastSeen: now, sum: s}
+	x := &executor{id: r.Executor, lastSeen: now, sum: s}
+	c.execs[r.Executor] = x
+	if c.awaiting[r.Executor] || len(r.Running) > 0 {
+		c.adopt(now, x, r.Running)
+	}
 	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v", r.Cores, r.GPUs)})
 	return nil
 }
@@ -103,6 +113,9 @@ func (c *Core) Statuses(now time.Time, id scheduler.ExecutorID, sts []TaskStatus
 	for _, st := range sts {
 		c.taskStatus(now, x, st)
 	}
+	// A kept executor's first batch after it registered again says what
+	// ended while it had no driver: placement waited for it (resume.go).
+	delete(c.awaiting, id)
 }
 
 // Seen notes an executor's heartbeat.
@@ -153,6 +166,10 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 		if r.Outcome == scheduler.Succeeded && j != nil {
 			j.succeeded++
 		}
+	} else if x.rejoined && r.Outcome == scheduler.Succeeded && c.sched.RestoreSucceeded(now, st.Attempt.Task) == nil && j != nil {
+		// It ended while its executor had no driver, so no attempt of
+		// this one ran it: its success stands (resume.go).
+		j.succeeded++
 	}
 	c.drainedTaskEnded(now, x)
 	if c.cfg.OneTaskPerExecutor {

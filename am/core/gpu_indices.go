@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -48,21 +49,44 @@ func (g *GPUIndices) Assign(node string, capacity, n int) ([]string, error) {
 // not taken is a bug in the caller: it is reported and nothing changes.
 func (g *GPUIndices) Release(node string, addrs []string) error {
 	used := g.used[node]
-	idx := make([]int, len(addrs))
-	for k, a := range addrs {
-		i, err := strconv.Atoi(a)
-		if err != nil || i < 0 || i >= len(used) || !used[i] {
-			return fmt.Errorf("node %s: releasing GPU %q, which this application does not hold there", node, a)
-		}
-		for _, j := range idx[:k] {
-			if j == i {
-				return fmt.Errorf("node %s: GPU %q released twice at once", node, a)
-			}
-		}
-		idx[k] = i
+	idx, err := distinct(addrs, func(i int) bool { return i < len(used) && used[i] })
+	if err != nil {
+		return fmt.Errorf("node %s: releasing GPU %w, which this application does not hold there", node, err)
 	}
 	for _, i := range idx {
 		used[i] = false
 	}
 	return nil
+}
+
+// Take takes exactly addrs on node, which has capacity GPUs: the indices
+// a kept container of an earlier attempt holds. An index out of range or
+// taken already is refused, and nothing changes.
+func (g *GPUIndices) Take(node string, capacity int, addrs []string) error {
+	used := g.used[node]
+	for len(used) < capacity {
+		used = append(used, false)
+	}
+	idx, err := distinct(addrs, func(i int) bool { return i < len(used) && !used[i] })
+	if err != nil {
+		return fmt.Errorf("node %s: taking GPU %w, which is not free among its %d", node, err, len(used))
+	}
+	for _, i := range idx {
+		used[i] = true
+	}
+	g.used[node] = used
+	return nil
+}
+
+// distinct reads addrs as indices, each one ok says may be, none twice.
+func distinct(addrs []string, ok func(int) bool) ([]int, error) {
+	idx := make([]int, len(addrs))
+	for k, a := range addrs {
+		i, err := strconv.Atoi(a)
+		if err != nil || i < 0 || !ok(i) || slices.Contains(idx[:k], i) {
+			return nil, fmt.Errorf("%q", a)
+		}
+		idx[k] = i
+	}
+	return idx, nil
 }

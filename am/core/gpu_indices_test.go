@@ -38,3 +38,25 @@ func TestGPUIndicesAreDistinctPerNodeAndReused(t *testing.T) {
 		t.Fatalf("after refused releases: %v, %v, want 1", e, err)
 	}
 }
+
+// A kept container's indices are taken exactly; Assign then skips them,
+// and an index taken, out of range or named twice is refused with
+// nothing changed.
+func TestGPUIndicesTake(t *testing.T) {
+	g := NewGPUIndices()
+	if err := g.Take("n", 4, []string{"1", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]string{{"1"}, {"4"}, {"-1"}, {"x"}, {"0", "0"}, {"0", "3"}} {
+		if err := g.Take("n", 4, bad); err == nil {
+			t.Errorf("Take %v: accepted", bad)
+		}
+	}
+	got, err := g.Assign("n", 4, 2)
+	if err != nil || len(got) != 2 || got[0] != "0" || got[1] != "2" {
+		t.Fatalf("Assign after Take = %v, %v; want [0 2]", got, err)
+	}
+	if err := g.Take("n", 4, []string{"3"}); err == nil {
+		t.Error("Take of index 3 twice: accepted")
+	}
+}

@@ -91,10 +91,23 @@ func Run(ctx context.Context, env Env) error {
 		log.Infof("%s: a termination leaves the application to the next", which)
 	}
 	ctx, end := context.WithCancelCause(ctx)
-	defer end(nil)
+	left := false
+	defer func() {
+		// Left to the next attempt, the work must not be ended on the
+		// way out: a cancelled driver would stop the executors' tasks,
+		// which the next attempt adopts. The process's exit drops their
+		// connections as a crash does.
+		if !left {
+			end(nil)
+		}
+	}()
 	a, err := appMaster(ctx, conf, appID, c, end, log)
 	if err != nil {
 		return err
+	}
+	if last {
+		// No attempt follows to adopt them: executors end with this AM.
+		a.Launch.RejoinTimeout = 0
 	}
 	if env.Session {
 		if a.SessionSecret, err = c.sessionSecret(); err != nil {
@@ -102,6 +115,12 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
+	var closeJournal func()
+	a.Journal, closeJournal = journalStore(c, log)
+	defer closeJournal()
+	if a.AdoptWait, err = conf.Duration("spindle.yarn.am.adoptTimeout"); err != nil {
+		return err
+	}
 	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, ccfg.Scheduler.Pools) }
 	a.BeforeUnregister = func(ctx context.Context, f core.Final, tokens []credentials.Token) {
 		if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
@@ -110,6 +129,7 @@ func Run(ctx context.Context, env Env) error {
 	}
 	sum, runErr := am.RunAppMaster(ctx, a)
 	if errors.Is(runErr, am.ErrLeftToNextAttempt) {
+		left = true
 		return runErr
 	}
 	if job != nil {

@@ -103,6 +103,20 @@ type Submission struct {
 // took, and can cancel it. With job.Follow, Next reads the job's updates;
 // Close the Submission when done with it.
 func (c Client) Submit(ctx, abort context.Context, job *wire.SubmitJob) (*Submission, error) {
+	return c.open(ctx, abort, &wire.Envelope{Message: &wire.Envelope_SubmitJob{SubmitJob: job}}, job.GetFollow())
+}
+
+// Follow follows job id, which the session has already: a client whose
+// session's ApplicationMaster was replaced by its next attempt, which
+// took over its jobs, follows its job on there. ctx and abort are as
+// Submit's; Next reads the job's updates.
+func (c Client) Follow(ctx, abort context.Context, id int64) (*Submission, error) {
+	return c.open(ctx, abort, &wire.Envelope{Message: &wire.Envelope_FollowJob{FollowJob: &wire.FollowJob{JobId: id}}}, true)
+}
+
+// open sends a request that a job's JobAccepted answers, then, when
+// following, its updates.
+func (c Client) open(ctx, abort context.Context, req *wire.Envelope, following bool) (*Submission, error) {
 	conn, err := c.dial(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotSent, err)
@@ -113,7 +127,8 @@ func (c Client) Submit(ctx, abort context.Context, job *wire.SubmitJob) (*Submis
 	}
 	stop := context.AfterFunc(abort, func() { conn.Close() })
 	defer stop()
-	if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_SubmitJob{SubmitJob: job}, ClientToken: c.Token}); err != nil {
+	req.ClientToken = c.Token
+	if err := conn.Send(req); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("sending the job to the session at %s: %w", c.Addr, err)
 	}
@@ -126,7 +141,7 @@ func (c Client) Submit(ctx, abort context.Context, job *wire.SubmitJob) (*Submis
 	case err == nil && m.GetRejected() != nil:
 		err = fmt.Errorf("%w: %s", ErrRefused, m.GetRejected().GetReason())
 	case err == nil && m.GetJobAccepted() == nil:
-		err = fmt.Errorf("the session answered a submit with %T", m.GetMessage())
+		err = fmt.Errorf("the session answered a request for a job with %T", m.GetMessage())
 	}
 	if err != nil {
 		conn.Close()
@@ -134,7 +149,7 @@ func (c Client) Submit(ctx, abort context.Context, job *wire.SubmitJob) (*Submis
 	}
 	a := m.GetJobAccepted()
 	s := &Submission{JobID: a.GetJobId(), Notices: a.GetNotices(), conn: conn, addr: c.Addr}
-	if !job.GetFollow() {
+	if !following {
 		s.Close()
 	}
 	return s, nil

@@ -53,7 +53,11 @@ func Find(ctx context.Context, id string, login func() (kerberos.Login, error)) 
 		if d := report.GetDiagnostics(); d != "" && d != yarnapp.Unavailable {
 			why = ": " + d
 		}
-		return Client{}, r, fmt.Errorf("session %s is not running: its application is %s (%s)%s", id, yarnapp.State(report), yarnapp.FinalStatus(report), why)
+		err := fmt.Errorf("session %s is not running: its application is %s (%s)%s", id, yarnapp.State(report), yarnapp.FinalStatus(report), why)
+		if yarnapp.Ended(report) {
+			err = fmt.Errorf("%w: %w", ErrEnded, err)
+		}
+		return Client{}, r, err
 	}
 	// The RM shows a running application's tracking URL to every user
 	// who may view it; to others, a summary with Unavailable in its place
@@ -74,6 +78,10 @@ func Find(ctx context.Context, id string, login func() (kerberos.Login, error)) 
 	}
 	return client, r, nil
 }
+
+// ErrEnded wraps Find's error for a YARN session whose application has
+// ended: unlike one between two attempts, it will not run again.
+var ErrEnded = errors.New("the session has ended")
 
 // YarnApp reaches a YARN session's application through the RM: one
 // connection, for as many reports as its user wants.

@@ -42,3 +42,25 @@ func TestCoreForEachProcess(t *testing.T) {
 		t.Errorf("a session keeping containers in fine mode: %+v", am)
 	}
 }
+
+// Executors outlive their AM for the next attempt only where YARN keeps
+// their containers.
+func TestRejoinTimeoutOnlyWithKeptContainers(t *testing.T) {
+	for _, tc := range []struct {
+		set  []string
+		want time.Duration
+	}{
+		{nil, time.Minute},
+		{[]string{"spindle.yarn.executor.rejoinTimeout=5s"}, 5 * time.Second},
+		{[]string{"spindle.yarn.am.keepContainers=false"}, 0},
+	} {
+		conf, err := config.Load(nil, tc.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := ExecutorLaunch(conf, "application_1_0001")
+		if err != nil || l.RejoinTimeout != tc.want {
+			t.Errorf("%v: rejoin timeout %v, %v; want %v", tc.set, l.RejoinTimeout, err, tc.want)
+		}
+	}
+}

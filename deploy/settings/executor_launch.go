@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"time"
+
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/executor/tasklog"
@@ -29,8 +31,24 @@ func ExecutorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 	if err != nil {
 		return executor.Launch{}, err
 	}
+	rejoin, err := rejoinTimeout(conf)
+	if err != nil {
+		return executor.Launch{}, err
+	}
 	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials", LogLevel: level,
-		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs}, nil
+		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs, RejoinTimeout: rejoin}, nil
+}
+
+// rejoinTimeout is how long an executor outlives its ApplicationMaster
+// for the next attempt to adopt it: spindle.yarn.executor.rejoinTimeout
+// where YARN keeps containers across attempts, else none.
+func rejoinTimeout(conf *config.Config) (time.Duration, error) {
+	s := Read(conf)
+	keep, d := s.Bool("spindle.yarn.am.keepContainers"), s.Duration("spindle.yarn.executor.rejoinTimeout")
+	if !keep {
+		d = 0
+	}
+	return d, s.Err()
 }
 
 // TaskLogs is spindle.session.taskLogs.*: how much of ended jobs'

@@ -170,4 +170,15 @@ func (h *hdfsFS) readDir(dir string) ([]fs.FileInfo, error) { return h.client.Re
 
 func (h *hdfsFS) removeAll(name string) error { return h.client.RemoveAll(name) }
 
+func (h *hdfsFS) rename(oldName, newName string) error { return h.client.Rename(oldName, newName) }
+
+func (h *hdfsFS) readFile(name string, max int64) ([]byte, error) {
+	f, err := h.client.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
 func (h *hdfsFS) close() error { return h.client.Close() }

@@ -63,4 +63,15 @@ func (localFS) readDir(dir string) ([]fs.FileInfo, error) {
 
 func (localFS) removeAll(name string) error { return os.RemoveAll(name) }
 
+func (localFS) rename(oldName, newName string) error { return os.Rename(oldName, newName) }
+
+func (localFS) readFile(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
 func (localFS) close() error { return nil }

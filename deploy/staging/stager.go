@@ -37,6 +37,10 @@ type fileSystem interface {
 	// removeAll removes name and everything under it; a missing name is
 	// no error.
 	removeAll(name string) error
+	// rename renames a file, replacing what newName named.
+	rename(oldName, newName string) error
+	// readFile reads up to max bytes of a file.
+	readFile(name string, max int64) ([]byte, error)
 	close() error
 }
 

@@ -130,11 +130,13 @@ func (s *submission) submit(ctx context.Context, resources []*hadoopyarn.StringL
 	}
 	s.log.WithFields(logrus.Fields{"queue": s.queue, "name": s.app.Name, "am_memory_mb": s.amMemMB, "am_cores": s.amCores, "max_attempts": s.attempts}).
 		Info("submitting the application")
-	_, err := s.conn.RM.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
+	sub := &hadoopyarn.ApplicationSubmissionContextProto{
 		ApplicationId: s.id, ApplicationName: proto.String(s.app.Name), Queue: proto.String(s.queue),
 		ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(s.attempts)), ApplicationTags: s.tags,
 		AmContainerSpec: amSpec, Resource: yarn.NewResource(s.amMemMB, int32(s.amCores), nil),
-	}})
+	}
+	s.attemptPolicy(sub)
+	_, err := s.conn.RM.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: sub})
 	if err != nil {
 		if ctx.Err() != nil { // the submission may have reached the RM
 			KillInterrupted(s.out, s.conn.RM, s.id)
@@ -142,4 +144,17 @@ func (s *submission) submit(ctx context.Context, resources []*hadoopyarn.StringL
 		return fmt.Errorf("submitting %s: %w", s.appID, err)
 	}
 	return nil
+}
+
+// attemptPolicy sets how YARN treats the application's attempts: with
+// spindle.yarn.am.keepContainers, an attempt that fails leaves its
+// containers running for the next to adopt (work-preserving AM restart,
+// docs/reliability.md); with spindle.yarn.am.attemptFailuresValidityInterval,
+// only failures within that interval count against the attempts, so that
+// a session that runs for weeks is not ended by failures months apart.
+func (s *submission) attemptPolicy(sub *hadoopyarn.ApplicationSubmissionContextProto) {
+	sub.KeepContainersAcrossApplicationAttempts = proto.Bool(s.keepContainers)
+	if s.failuresValidity > 0 {
+		sub.AttemptFailuresValidityInterval = proto.Int64(s.failuresValidity.Milliseconds())
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -70,7 +71,11 @@ type submission struct {
 	amCores         int
 	attempts        int
 	stagingTemplate string
-	tags            []string
+	// keepContainers and failuresValidity (0: every failure counts) are the submission's
+	// attempt policy: see attemptPolicy.
+	keepContainers   bool
+	failuresValidity time.Duration
+	tags             []string
 	// What the RM said: the new application's id, and its name.
 	id    *hadoopyarn.ApplicationIdProto
 	appID string
@@ -144,8 +149,19 @@ func (s *submission) readSettings() error {
 	if r.Err() != nil {
 		return r.Err()
 	}
+	if err := s.readAttemptPolicy(); err != nil {
+		return err
+	}
 	s.tags, err = applicationTags(tags)
 	return err
+}
+
+// readAttemptPolicy reads the settings attemptPolicy sends.
+func (s *submission) readAttemptPolicy() error {
+	r := settings.Read(s.conf)
+	s.keepContainers = r.Bool("spindle.yarn.am.keepContainers")
+	s.failuresValidity = r.Duration("spindle.yarn.am.attemptFailuresValidityInterval")
+	return r.Err()
 }
 
 // newApplication has the RM give the application an id, once it has

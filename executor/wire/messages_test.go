@@ -40,6 +40,11 @@ func register(id string) *Envelope {
 func everyMessage() []*Envelope {
 	return []*Envelope{
 		register("container_1_0001_01_000002"),
+		// An executor that outlived its driver, registering with the next.
+		{Message: &Envelope_Register{Register: &Register{ExecutorId: "container_1_0001_01_000002", Host: "node-1.example.com", Cores: 8,
+			GpuAddresses: []string{"0", "1"}, Pid: 4242, RejoinAddress: "node-1.example.com:40123", Rejoining: true,
+			Running: []*RunningAttempt{{JobId: 3, StageId: 7, StageIndex: 1, TaskIndex: 2, Attempt: 0, GpuAddresses: []string{"1"}, Cpus: 2,
+				StartUnixNanos: 1_700_000_000_000_000_000}}}}},
 		{Message: &Envelope_Registered{Registered: &Registered{}}},
 		{Message: &Envelope_Rejected{Rejected: &Rejected{Reason: "unknown executor id"}}},
 		launchBatch(3),
@@ -60,6 +65,7 @@ func everyMessage() []*Envelope {
 		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}},
 		{Message: &Envelope_JobList{JobList: &JobList{Jobs: []*JobInfo{jobInfo(7), jobInfo(8)}}}},
 		{Message: &Envelope_CancelJob{CancelJob: &CancelJob{JobId: 8, Reason: "by spindle cancel"}}},
+		{Message: &Envelope_FollowJob{FollowJob: &FollowJob{JobId: 8}}},
 		{Message: &Envelope_StopSession{StopSession: &StopSession{Reason: "spindle session stop"}}},
 		{Message: &Envelope_StatsRequest{StatsRequest: &StatsRequest{}}},
 		{Message: &Envelope_Stats{Stats: &Stats{ExecutorSeconds: 1168.5, IdleExecutorSeconds: 677.25, PeakExecutors: 8, ContainerRequests: 23,

@@ -78,7 +78,7 @@ func (x Status_State) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Status_State.Descriptor instead.
 func (Status_State) EnumDescriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10, 0}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11, 0}
 }
 
 // One frame's message. Exactly one of the fields is set; Recv rejects an
@@ -106,6 +106,7 @@ type Envelope struct {
 	//	*Envelope_Stats
 	//	*Envelope_Credentials
 	//	*Envelope_JobsEnded
+	//	*Envelope_FollowJob
 	//	*Envelope_Drain
 	Message isEnvelope_Message `protobuf_oneof:"message"`
 	// A session client's request on a secure cluster carries the
@@ -324,6 +325,15 @@ func (x *Envelope) GetJobsEnded() *JobsEnded {
 	return nil
 }
 
+func (x *Envelope) GetFollowJob() *FollowJob {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_FollowJob); ok {
+			return x.FollowJob
+		}
+	}
+	return nil
+}
+
 func (x *Envelope) GetDrain() *Drain {
 	if x != nil {
 		if x, ok := x.Message.(*Envelope_Drain); ok {
@@ -424,8 +434,15 @@ type Envelope_JobsEnded struct {
 	JobsEnded *JobsEnded `protobuf:"bytes,20,opt,name=jobs_ended,json=jobsEnded,proto3,oneof"` // driver → executor: a session's jobs that ended
 }
 
+type Envelope_FollowJob struct {
+	// client → session: follow a job already submitted (a client whose
+	// session's AM was replaced by its next attempt): JobAccepted, then
+	// JobUpdates until it ends, as a followed submit.
+	FollowJob *FollowJob `protobuf:"bytes,21,opt,name=follow_job,json=followJob,proto3,oneof"`
+}
+
 type Envelope_Drain struct {
-	Drain *Drain `protobuf:"bytes,21,opt,name=drain,proto3,oneof"` // driver → executor: its container is going back to YARN
+	Drain *Drain `protobuf:"bytes,22,opt,name=drain,proto3,oneof"` // driver → executor: its container is going back to YARN
 }
 
 func (*Envelope_Register) isEnvelope_Message() {}
@@ -465,6 +482,8 @@ func (*Envelope_Stats) isEnvelope_Message() {}
 func (*Envelope_Credentials) isEnvelope_Message() {}
 
 func (*Envelope_JobsEnded) isEnvelope_Message() {}
+
+func (*Envelope_FollowJob) isEnvelope_Message() {}
 
 func (*Envelope_Drain) isEnvelope_Message() {}
 
@@ -534,8 +553,21 @@ type Register struct {
 	Cores      int32  `protobuf:"varint,3,opt,name=cores,proto3" json:"cores,omitempty"`
 	// Exactly the GPUs this executor may hand out (docs/architecture.md,
 	// "GPU addresses"), in the order it found them.
-	GpuAddresses  []string `protobuf:"bytes,4,rep,name=gpu_addresses,json=gpuAddresses,proto3" json:"gpu_addresses,omitempty"`
-	Pid           int32    `protobuf:"varint,5,opt,name=pid,proto3" json:"pid,omitempty"`
+	GpuAddresses []string `protobuf:"bytes,4,rep,name=gpu_addresses,json=gpuAddresses,proto3" json:"gpu_addresses,omitempty"`
+	Pid          int32    `protobuf:"varint,5,opt,name=pid,proto3" json:"pid,omitempty"`
+	// host:port where a next ApplicationMaster attempt can reach this
+	// executor if this driver is lost (wire.Listen with the same secret:
+	// the new driver dials, the executor registers over that connection);
+	// "" when it has no such listener (SPINDLE_EXECUTOR_REJOIN_TIMEOUT unset).
+	RejoinAddress string `protobuf:"bytes,6,opt,name=rejoin_address,json=rejoinAddress,proto3" json:"rejoin_address,omitempty"`
+	// This registration is with a new driver, over a connection that driver
+	// dialed at rejoin_address: the executor outlived its first driver and
+	// still runs the attempts in running.
+	Rejoining bool `protobuf:"varint,7,opt,name=rejoining,proto3" json:"rejoining,omitempty"`
+	// The attempts still starting or running when it registers again, for
+	// the new driver to adopt; their final Status comes later, as any
+	// task's. Empty in a first registration.
+	Running       []*RunningAttempt `protobuf:"bytes,8,rep,name=running,proto3" json:"running,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -605,7 +637,134 @@ func (x *Register) GetPid() int32 {
 	return 0
 }
 
-// The driver accepted the registration: LaunchBatch and Kill may follow.
+func (x *Register) GetRejoinAddress() string {
+	if x != nil {
+		return x.RejoinAddress
+	}
+	return ""
+}
+
+func (x *Register) GetRejoining() bool {
+	if x != nil {
+		return x.Rejoining
+	}
+	return false
+}
+
+func (x *Register) GetRunning() []*RunningAttempt {
+	if x != nil {
+		return x.Running
+	}
+	return nil
+}
+
+// A task attempt an executor kept running while it had no driver: the
+// fields of its Launch a new driver needs to account for it again.
+// (stage_id, task_index, attempt) names it, as in Launch.
+type RunningAttempt struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	JobId      int64                  `protobuf:"varint,1,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
+	StageId    int64                  `protobuf:"varint,2,opt,name=stage_id,json=stageId,proto3" json:"stage_id,omitempty"`
+	StageIndex int32                  `protobuf:"varint,3,opt,name=stage_index,json=stageIndex,proto3" json:"stage_index,omitempty"`
+	TaskIndex  int32                  `protobuf:"varint,4,opt,name=task_index,json=taskIndex,proto3" json:"task_index,omitempty"`
+	Attempt    int32                  `protobuf:"varint,5,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	// Exactly the GPUs it sees, and the cores it was given.
+	GpuAddresses []string `protobuf:"bytes,6,rep,name=gpu_addresses,json=gpuAddresses,proto3" json:"gpu_addresses,omitempty"`
+	Cpus         int32    `protobuf:"varint,7,opt,name=cpus,proto3" json:"cpus,omitempty"`
+	// When the executor took its launch.
+	StartUnixNanos int64 `protobuf:"varint,8,opt,name=start_unix_nanos,json=startUnixNanos,proto3" json:"start_unix_nanos,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *RunningAttempt) Reset() {
+	*x = RunningAttempt{}
+	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunningAttempt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunningAttempt) ProtoMessage() {}
+
+func (x *RunningAttempt) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunningAttempt.ProtoReflect.Descriptor instead.
+func (*RunningAttempt) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *RunningAttempt) GetJobId() int64 {
+	if x != nil {
+		return x.JobId
+	}
+	return 0
+}
+
+func (x *RunningAttempt) GetStageId() int64 {
+	if x != nil {
+		return x.StageId
+	}
+	return 0
+}
+
+func (x *RunningAttempt) GetStageIndex() int32 {
+	if x != nil {
+		return x.StageIndex
+	}
+	return 0
+}
+
+func (x *RunningAttempt) GetTaskIndex() int32 {
+	if x != nil {
+		return x.TaskIndex
+	}
+	return 0
+}
+
+func (x *RunningAttempt) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *RunningAttempt) GetGpuAddresses() []string {
+	if x != nil {
+		return x.GpuAddresses
+	}
+	return nil
+}
+
+func (x *RunningAttempt) GetCpus() int32 {
+	if x != nil {
+		return x.Cpus
+	}
+	return 0
+}
+
+func (x *RunningAttempt) GetStartUnixNanos() int64 {
+	if x != nil {
+		return x.StartUnixNanos
+	}
+	return 0
+}
+
+// The driver accepted the registration: LaunchBatch and Kill may follow
+// (after a rejoining Register, the statuses held meanwhile come first).
 type Registered struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -614,7 +773,7 @@ type Registered struct {
 
 func (x *Registered) Reset() {
 	*x = Registered{}
-	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	mi := &file_executor_wire_wire_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -626,7 +785,7 @@ func (x *Registered) String() string {
 func (*Registered) ProtoMessage() {}
 
 func (x *Registered) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	mi := &file_executor_wire_wire_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -639,7 +798,7 @@ func (x *Registered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Registered.ProtoReflect.Descriptor instead.
 func (*Registered) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{3}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{4}
 }
 
 // The driver refused the registration (an unknown or duplicate executor id,
@@ -653,7 +812,7 @@ type Rejected struct {
 
 func (x *Rejected) Reset() {
 	*x = Rejected{}
-	mi := &file_executor_wire_wire_proto_msgTypes[4]
+	mi := &file_executor_wire_wire_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -665,7 +824,7 @@ func (x *Rejected) String() string {
 func (*Rejected) ProtoMessage() {}
 
 func (x *Rejected) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[4]
+	mi := &file_executor_wire_wire_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -678,7 +837,7 @@ func (x *Rejected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rejected.ProtoReflect.Descriptor instead.
 func (*Rejected) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{4}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Rejected) GetReason() string {
@@ -698,7 +857,7 @@ type LaunchBatch struct {
 
 func (x *LaunchBatch) Reset() {
 	*x = LaunchBatch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[5]
+	mi := &file_executor_wire_wire_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -710,7 +869,7 @@ func (x *LaunchBatch) String() string {
 func (*LaunchBatch) ProtoMessage() {}
 
 func (x *LaunchBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[5]
+	mi := &file_executor_wire_wire_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -723,7 +882,7 @@ func (x *LaunchBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaunchBatch.ProtoReflect.Descriptor instead.
 func (*LaunchBatch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{5}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *LaunchBatch) GetLaunches() []*Launch {
@@ -767,7 +926,7 @@ type Launch struct {
 
 func (x *Launch) Reset() {
 	*x = Launch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[6]
+	mi := &file_executor_wire_wire_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -779,7 +938,7 @@ func (x *Launch) String() string {
 func (*Launch) ProtoMessage() {}
 
 func (x *Launch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[6]
+	mi := &file_executor_wire_wire_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -792,7 +951,7 @@ func (x *Launch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Launch.ProtoReflect.Descriptor instead.
 func (*Launch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{6}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Launch) GetStageId() int64 {
@@ -898,7 +1057,7 @@ type EnvVar struct {
 
 func (x *EnvVar) Reset() {
 	*x = EnvVar{}
-	mi := &file_executor_wire_wire_proto_msgTypes[7]
+	mi := &file_executor_wire_wire_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -910,7 +1069,7 @@ func (x *EnvVar) String() string {
 func (*EnvVar) ProtoMessage() {}
 
 func (x *EnvVar) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[7]
+	mi := &file_executor_wire_wire_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -923,7 +1082,7 @@ func (x *EnvVar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvVar.ProtoReflect.Descriptor instead.
 func (*EnvVar) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{7}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *EnvVar) GetName() string {
@@ -954,7 +1113,7 @@ type Kill struct {
 
 func (x *Kill) Reset() {
 	*x = Kill{}
-	mi := &file_executor_wire_wire_proto_msgTypes[8]
+	mi := &file_executor_wire_wire_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -966,7 +1125,7 @@ func (x *Kill) String() string {
 func (*Kill) ProtoMessage() {}
 
 func (x *Kill) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[8]
+	mi := &file_executor_wire_wire_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -979,7 +1138,7 @@ func (x *Kill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Kill.ProtoReflect.Descriptor instead.
 func (*Kill) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{8}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Kill) GetStageId() int64 {
@@ -1020,7 +1179,7 @@ type StatusBatch struct {
 
 func (x *StatusBatch) Reset() {
 	*x = StatusBatch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[9]
+	mi := &file_executor_wire_wire_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1191,7 @@ func (x *StatusBatch) String() string {
 func (*StatusBatch) ProtoMessage() {}
 
 func (x *StatusBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[9]
+	mi := &file_executor_wire_wire_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1204,7 @@ func (x *StatusBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusBatch.ProtoReflect.Descriptor instead.
 func (*StatusBatch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{9}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *StatusBatch) GetStatuses() []*Status {
@@ -1078,7 +1237,7 @@ type Status struct {
 
 func (x *Status) Reset() {
 	*x = Status{}
-	mi := &file_executor_wire_wire_proto_msgTypes[10]
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1090,7 +1249,7 @@ func (x *Status) String() string {
 func (*Status) ProtoMessage() {}
 
 func (x *Status) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[10]
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1103,7 +1262,7 @@ func (x *Status) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Status.ProtoReflect.Descriptor instead.
 func (*Status) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Status) GetStageId() int64 {
@@ -1186,7 +1345,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1198,7 +1357,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1211,7 +1370,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Heartbeat) GetUnixNanos() int64 {
@@ -1236,7 +1395,7 @@ type Credentials struct {
 
 func (x *Credentials) Reset() {
 	*x = Credentials{}
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1248,7 +1407,7 @@ func (x *Credentials) String() string {
 func (*Credentials) ProtoMessage() {}
 
 func (x *Credentials) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1261,7 +1420,7 @@ func (x *Credentials) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credentials.ProtoReflect.Descriptor instead.
 func (*Credentials) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Credentials) GetFile() []byte {
@@ -1284,7 +1443,7 @@ type JobsEnded struct {
 
 func (x *JobsEnded) Reset() {
 	*x = JobsEnded{}
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1296,7 +1455,7 @@ func (x *JobsEnded) String() string {
 func (*JobsEnded) ProtoMessage() {}
 
 func (x *JobsEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1309,7 +1468,7 @@ func (x *JobsEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobsEnded.ProtoReflect.Descriptor instead.
 func (*JobsEnded) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *JobsEnded) GetJobIds() []int64 {
@@ -1336,7 +1495,7 @@ type Drain struct {
 
 func (x *Drain) Reset() {
 	*x = Drain{}
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1348,7 +1507,7 @@ func (x *Drain) String() string {
 func (*Drain) ProtoMessage() {}
 
 func (x *Drain) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1361,7 +1520,7 @@ func (x *Drain) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drain.ProtoReflect.Descriptor instead.
 func (*Drain) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Drain) GetReason() string {
@@ -1390,7 +1549,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1402,7 +1561,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1415,7 +1574,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1446,7 +1605,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1458,7 +1617,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1471,7 +1630,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1548,7 +1707,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1560,7 +1719,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1573,7 +1732,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1610,7 +1769,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1781,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1794,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -1733,7 +1892,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1745,7 +1904,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1758,7 +1917,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -1818,7 +1977,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1830,7 +1989,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1843,7 +2002,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 type JobList struct {
@@ -1855,7 +2014,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1867,7 +2026,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1880,7 +2039,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -1888,6 +2047,50 @@ func (x *JobList) GetJobs() []*JobInfo {
 		return x.Jobs
 	}
 	return nil
+}
+
+type FollowJob struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	JobId         int64                  `protobuf:"varint,1,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FollowJob) Reset() {
+	*x = FollowJob{}
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FollowJob) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FollowJob) ProtoMessage() {}
+
+func (x *FollowJob) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FollowJob.ProtoReflect.Descriptor instead.
+func (*FollowJob) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *FollowJob) GetJobId() int64 {
+	if x != nil {
+		return x.JobId
+	}
+	return 0
 }
 
 type CancelJob struct {
@@ -1900,7 +2103,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1912,7 +2115,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1925,7 +2128,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -1951,7 +2154,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1963,7 +2166,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1976,7 +2179,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StopSession) GetReason() string {
@@ -1998,7 +2201,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2010,7 +2213,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2023,7 +2226,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StatsRequest) GetCollect() bool {
@@ -2056,7 +2259,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2068,7 +2271,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2081,7 +2284,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -2144,7 +2347,7 @@ var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\x80\v\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xc3\v\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
 	"\n" +
@@ -2171,22 +2374,38 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x05stats\x18\x11 \x01(\v2\x1c.spindle.executor.wire.StatsH\x00R\x05stats\x12F\n" +
 	"\vcredentials\x18\x12 \x01(\v2\".spindle.executor.wire.CredentialsH\x00R\vcredentials\x12A\n" +
 	"\n" +
-	"jobs_ended\x18\x14 \x01(\v2 .spindle.executor.wire.JobsEndedH\x00R\tjobsEnded\x124\n" +
-	"\x05drain\x18\x15 \x01(\v2\x1c.spindle.executor.wire.DrainH\x00R\x05drain\x12E\n" +
+	"jobs_ended\x18\x14 \x01(\v2 .spindle.executor.wire.JobsEndedH\x00R\tjobsEnded\x12A\n" +
+	"\n" +
+	"follow_job\x18\x15 \x01(\v2 .spindle.executor.wire.FollowJobH\x00R\tfollowJob\x124\n" +
+	"\x05drain\x18\x16 \x01(\v2\x1c.spindle.executor.wire.DrainH\x00R\x05drain\x12E\n" +
 	"\fclient_token\x18\x13 \x01(\v2\".spindle.executor.wire.ClientTokenR\vclientTokenB\t\n" +
 	"\amessage\"I\n" +
 	"\vClientToken\x12\x1e\n" +
 	"\n" +
 	"identifier\x18\x01 \x01(\fR\n" +
 	"identifier\x12\x1a\n" +
-	"\bpassword\x18\x02 \x01(\fR\bpassword\"\x8c\x01\n" +
+	"\bpassword\x18\x02 \x01(\fR\bpassword\"\x92\x02\n" +
 	"\bRegister\x12\x1f\n" +
 	"\vexecutor_id\x18\x01 \x01(\tR\n" +
 	"executorId\x12\x12\n" +
 	"\x04host\x18\x02 \x01(\tR\x04host\x12\x14\n" +
 	"\x05cores\x18\x03 \x01(\x05R\x05cores\x12#\n" +
 	"\rgpu_addresses\x18\x04 \x03(\tR\fgpuAddresses\x12\x10\n" +
-	"\x03pid\x18\x05 \x01(\x05R\x03pid\"\f\n" +
+	"\x03pid\x18\x05 \x01(\x05R\x03pid\x12%\n" +
+	"\x0erejoin_address\x18\x06 \x01(\tR\rrejoinAddress\x12\x1c\n" +
+	"\trejoining\x18\a \x01(\bR\trejoining\x12?\n" +
+	"\arunning\x18\b \x03(\v2%.spindle.executor.wire.RunningAttemptR\arunning\"\xff\x01\n" +
+	"\x0eRunningAttempt\x12\x15\n" +
+	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x19\n" +
+	"\bstage_id\x18\x02 \x01(\x03R\astageId\x12\x1f\n" +
+	"\vstage_index\x18\x03 \x01(\x05R\n" +
+	"stageIndex\x12\x1d\n" +
+	"\n" +
+	"task_index\x18\x04 \x01(\x05R\ttaskIndex\x12\x18\n" +
+	"\aattempt\x18\x05 \x01(\x05R\aattempt\x12#\n" +
+	"\rgpu_addresses\x18\x06 \x03(\tR\fgpuAddresses\x12\x12\n" +
+	"\x04cpus\x18\a \x01(\x05R\x04cpus\x12(\n" +
+	"\x10start_unix_nanos\x18\b \x01(\x03R\x0estartUnixNanos\"\f\n" +
 	"\n" +
 	"Registered\"\"\n" +
 	"\bRejected\x12\x16\n" +
@@ -2294,7 +2513,9 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"\bListJobs\"=\n" +
 	"\aJobList\x122\n" +
-	"\x04jobs\x18\x01 \x03(\v2\x1e.spindle.executor.wire.JobInfoR\x04jobs\":\n" +
+	"\x04jobs\x18\x01 \x03(\v2\x1e.spindle.executor.wire.JobInfoR\x04jobs\"\"\n" +
+	"\tFollowJob\x12\x15\n" +
+	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\":\n" +
 	"\tCancelJob\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"%\n" +
@@ -2326,69 +2547,73 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_executor_wire_wire_proto_goTypes = []any{
-	(Status_State)(0),    // 0: spindle.executor.wire.Status.State
-	(*Envelope)(nil),     // 1: spindle.executor.wire.Envelope
-	(*ClientToken)(nil),  // 2: spindle.executor.wire.ClientToken
-	(*Register)(nil),     // 3: spindle.executor.wire.Register
-	(*Registered)(nil),   // 4: spindle.executor.wire.Registered
-	(*Rejected)(nil),     // 5: spindle.executor.wire.Rejected
-	(*LaunchBatch)(nil),  // 6: spindle.executor.wire.LaunchBatch
-	(*Launch)(nil),       // 7: spindle.executor.wire.Launch
-	(*EnvVar)(nil),       // 8: spindle.executor.wire.EnvVar
-	(*Kill)(nil),         // 9: spindle.executor.wire.Kill
-	(*StatusBatch)(nil),  // 10: spindle.executor.wire.StatusBatch
-	(*Status)(nil),       // 11: spindle.executor.wire.Status
-	(*Heartbeat)(nil),    // 12: spindle.executor.wire.Heartbeat
-	(*Credentials)(nil),  // 13: spindle.executor.wire.Credentials
-	(*JobsEnded)(nil),    // 14: spindle.executor.wire.JobsEnded
-	(*Drain)(nil),        // 15: spindle.executor.wire.Drain
-	(*Shutdown)(nil),     // 16: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),    // 17: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),  // 18: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),      // 19: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),    // 20: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),     // 21: spindle.executor.wire.ListJobs
-	(*JobList)(nil),      // 22: spindle.executor.wire.JobList
-	(*CancelJob)(nil),    // 23: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),  // 24: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil), // 25: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),        // 26: spindle.executor.wire.Stats
+	(Status_State)(0),      // 0: spindle.executor.wire.Status.State
+	(*Envelope)(nil),       // 1: spindle.executor.wire.Envelope
+	(*ClientToken)(nil),    // 2: spindle.executor.wire.ClientToken
+	(*Register)(nil),       // 3: spindle.executor.wire.Register
+	(*RunningAttempt)(nil), // 4: spindle.executor.wire.RunningAttempt
+	(*Registered)(nil),     // 5: spindle.executor.wire.Registered
+	(*Rejected)(nil),       // 6: spindle.executor.wire.Rejected
+	(*LaunchBatch)(nil),    // 7: spindle.executor.wire.LaunchBatch
+	(*Launch)(nil),         // 8: spindle.executor.wire.Launch
+	(*EnvVar)(nil),         // 9: spindle.executor.wire.EnvVar
+	(*Kill)(nil),           // 10: spindle.executor.wire.Kill
+	(*StatusBatch)(nil),    // 11: spindle.executor.wire.StatusBatch
+	(*Status)(nil),         // 12: spindle.executor.wire.Status
+	(*Heartbeat)(nil),      // 13: spindle.executor.wire.Heartbeat
+	(*Credentials)(nil),    // 14: spindle.executor.wire.Credentials
+	(*JobsEnded)(nil),      // 15: spindle.executor.wire.JobsEnded
+	(*Drain)(nil),          // 16: spindle.executor.wire.Drain
+	(*Shutdown)(nil),       // 17: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),      // 18: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),    // 19: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),        // 20: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),      // 21: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),       // 22: spindle.executor.wire.ListJobs
+	(*JobList)(nil),        // 23: spindle.executor.wire.JobList
+	(*FollowJob)(nil),      // 24: spindle.executor.wire.FollowJob
+	(*CancelJob)(nil),      // 25: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),    // 26: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil),   // 27: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),          // 28: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
-	4,  // 1: spindle.executor.wire.Envelope.registered:type_name -> spindle.executor.wire.Registered
-	5,  // 2: spindle.executor.wire.Envelope.rejected:type_name -> spindle.executor.wire.Rejected
-	6,  // 3: spindle.executor.wire.Envelope.launch_batch:type_name -> spindle.executor.wire.LaunchBatch
-	9,  // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
-	10, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
-	12, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	16, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	17, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	18, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	20, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	21, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	22, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	23, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	24, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	25, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	26, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
-	13, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
-	14, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
-	15, // 19: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
-	2,  // 20: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
-	7,  // 21: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	8,  // 22: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	11, // 23: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 24: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	19, // 25: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	19, // 26: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	27, // [27:27] is the sub-list for method output_type
-	27, // [27:27] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	5,  // 1: spindle.executor.wire.Envelope.registered:type_name -> spindle.executor.wire.Registered
+	6,  // 2: spindle.executor.wire.Envelope.rejected:type_name -> spindle.executor.wire.Rejected
+	7,  // 3: spindle.executor.wire.Envelope.launch_batch:type_name -> spindle.executor.wire.LaunchBatch
+	10, // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
+	11, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
+	13, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
+	17, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	18, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	19, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	21, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	22, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	23, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	25, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	26, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	27, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	28, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	14, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
+	15, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
+	24, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
+	16, // 20: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
+	2,  // 21: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
+	4,  // 22: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
+	8,  // 23: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	9,  // 24: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	12, // 25: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 26: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	20, // 27: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	20, // 28: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	29, // [29:29] is the sub-list for method output_type
+	29, // [29:29] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2416,6 +2641,7 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_Stats)(nil),
 		(*Envelope_Credentials)(nil),
 		(*Envelope_JobsEnded)(nil),
+		(*Envelope_FollowJob)(nil),
 		(*Envelope_Drain)(nil),
 	}
 	type x struct{}
@@ -2424,7 +2650,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   26,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -42,6 +42,10 @@ func (s *script) step(b scenario.Block) (string, error) {
 	switch a.Cmd {
 	case "submit":
 		return s.submit(a)
+	case "resume":
+		return s.resume(a)
+	case "kept":
+		return "", s.kept(a, b.Input)
 	case "register", "status", "allocated", "cancel":
 		return s.input(a, b.Input)
 	case "jobs", "ready", "status-page":
@@ -58,6 +62,10 @@ func (s *script) event(a *scenario.Args) error {
 	case "seen":
 		id := scheduler.ExecutorID(a.String("id", ""))
 		call = func() { h.Core.Seen(h.Now, id) }
+	case "statuses":
+		id := scheduler.ExecutorID(a.String("id", ""))
+		call = func() { h.Core.Statuses(h.Now, id, nil) } // an empty batch
+
 	case "ended":
 		id, reason := scheduler.ExecutorID(a.String("id", "")), a.String("reason", "")
 		call = func() { h.Core.ConnectionEnded(h.Now, id, reason) }
@@ -145,7 +153,8 @@ func (s *script) input(a *scenario.Args, input []scenario.Input) (string, error)
 	h := s.h
 	switch a.Cmd {
 	case "register":
-		r := core.Registration{Executor: scheduler.ExecutorID(a.String("id", "")), Host: a.String("host", ""), Cores: a.Int("cores", 1), GPUs: a.List("gpus")}
+		r := core.Registration{Executor: scheduler.ExecutorID(a.String("id", "")), Host: a.String("host", ""), Cores: a.Int("cores", 1), GPUs: a.List("gpus"),
+			Running: running(a)}
 		if err := a.Err(); err != nil {
 			return "", err
 		}

@@ -1,0 +1,84 @@
+package coretest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/internal/scenario"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// resume reads "resume job=J stage=S name=j tasks=N gpus=G done=0/1,0/3":
+// job J, its first stage S, with the tasks done (stage index/task index).
+func (s *script) resume(a *scenario.Args) (string, error) {
+	h := s.h
+	j := core.ResumedJob{ID: scheduler.JobID(a.Int("job", 0)), FirstStage: scheduler.StageID(a.Int("stage", 0))}
+	name, tasks := a.String("name", ""), a.Int("tasks", 1)
+	d := jobspec.Defaults{CPUs: a.Int("cpus", 1), GPUs: a.Float("gpus", 0), MaxAttempts: 4}
+	for _, t := range a.List("done") {
+		var r core.TaskRef
+		if _, err := fmt.Sscanf(t, "%d/%d", &r.StageIndex, &r.Index); err != nil {
+			a.Fail("done %q: want stage index/task index", t)
+		}
+		j.Done = append(j.Done, r)
+	}
+	if err := a.Err(); err != nil {
+		return "", err
+	}
+	spec, err := jobspec.Short(name, tasks, []string{"true"}, d)
+	if err != nil {
+		return "", err
+	}
+	j.Spec = spec
+	if err := h.Core.Resume(h.Now, j); err != nil {
+		return refused(err)
+	}
+	return fmt.Sprintf("job %d stages %v", j.ID, h.Core.JobStages(j.ID)), nil
+}
+
+// kept reads "kept wait=D" and its lines "container ID node=N name=M
+// profile=P gpus=0,1 [unjournalled]".
+func (s *script) kept(a *scenario.Args, input []scenario.Input) error {
+	wait := a.Duration("wait", 0)
+	if err := a.Err(); err != nil {
+		return err
+	}
+	var kept []core.KeptContainer
+	for _, in := range input {
+		c := scenario.ParseArgs(in.Text, rest...)
+		if c.Cmd != "container" {
+			return scenario.AtLine(in.Line, fmt.Errorf("%q: want container", strings.TrimSpace(in.Text)))
+		}
+		unjournalled := c.Flag("unjournalled")
+		k := core.KeptContainer{ID: c.Words(1)[0], Node: c.String("node", ""), Profile: scheduler.ProfileID(c.Int("profile", 0)),
+			GPUIndices: c.List("gpus"), Journalled: !unjournalled}
+		k.NodeName = c.String("name", k.Node)
+		if err := c.Err(); err != nil {
+			return scenario.AtLine(in.Line, err)
+		}
+		kept = append(kept, k)
+	}
+	s.h.Core.Kept(s.h.Now, kept, wait)
+	return nil
+}
+
+// running reads register's "running=s0/2#0@0+1,s0/3#0": attempts a
+// rejoining executor still runs, each with its GPU addresses after @.
+func running(a *scenario.Args) []core.RunningAttempt {
+	var out []core.RunningAttempt
+	for _, r := range a.List("running") {
+		at, gpus, _ := strings.Cut(r, "@")
+		id, err := ParseAttempt(at)
+		if err != nil {
+			a.Fail("running: %v", err)
+		}
+		ra := core.RunningAttempt{Attempt: id}
+		if gpus != "" {
+			ra.GPUs = strings.Split(gpus, "+")
+		}
+		out = append(out, ra)
+	}
+	return out
+}

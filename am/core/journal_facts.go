@@ -1,0 +1,40 @@
+package core
+
+import "github.com/spindle-yarn/spindle/scheduler"
+
+// What the AM journals for its next attempt (am/journal) the caller
+// reads off the core with these: a job's stage profiles, where a stage
+// sits in its job, and a live container's node, profile and GPU indices.
+
+// StageProfiles are job id's stages' executor profiles, as Submit settled
+// them; nil for a job it does not have.
+func (c *Core) StageProfiles(id scheduler.JobID) []scheduler.ProfileID {
+	j := c.jobs[id]
+	if j == nil {
+		return nil
+	}
+	return j.stageProfiles
+}
+
+// StageOf says which job a stage is of, and its place among the job's
+// stages; ok is false for a stage of no job the core has.
+func (c *Core) StageOf(id scheduler.StageID) (job scheduler.JobID, index int, ok bool) {
+	st := c.stages[id]
+	if st == nil {
+		return 0, 0, false
+	}
+	return st.job.id, st.index, true
+}
+
+// Container describes a live container as the next attempt would take
+// it over (Kept); ok is false for one that is not live.
+func (c *Core) Container(id string) (KeptContainer, bool) {
+	if c.yarn == nil {
+		return KeptContainer{}, false
+	}
+	x := c.yarn.live[id]
+	if x == nil {
+		return KeptContainer{}, false
+	}
+	return KeptContainer{ID: id, Node: x.node, NodeName: x.name, Profile: x.profile.ID, GPUIndices: x.gpus, Journalled: true}, true
+}

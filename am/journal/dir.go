@@ -1,0 +1,63 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Dir is a Store in a local directory: a cluster whose fs.defaultFS is
+// file://, and tests. A segment is written under a temporary name and
+// renamed, which is atomic on a local file system.
+type Dir string
+
+func (d Dir) List(context.Context) ([]string, error) {
+	entries, err := os.ReadDir(string(d))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names, err
+}
+
+func (d Dir) Read(_ context.Context, name string) ([]byte, error) {
+	f, err := os.Open(filepath.Join(string(d), name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxSegmentBytes+1))
+}
+
+func (d Dir) Write(_ context.Context, name string, data []byte) error {
+	if err := os.MkdirAll(string(d), 0o700); err != nil {
+		return err
+	}
+	tmp := filepath.Join(string(d), "."+name+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync() // durable before it is named
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(string(d), name))
+}
+
+func (d Dir) Remove(_ context.Context, name string) error {
+	return os.Remove(filepath.Join(string(d), name))
+}

@@ -1,0 +1,58 @@
+package journal
+
+// Entry is one line of a segment: exactly one of its fields is set.
+type Entry struct {
+	Executor     *Executor `json:"executor,omitempty"`
+	ExecutorGone string    `json:"executorGone,omitempty"`
+	Job          *Job      `json:"job,omitempty"`
+	TaskDone     *TaskDone `json:"taskDone,omitempty"`
+	JobEnded     *int      `json:"jobEnded,omitempty"`
+	// NextJob says the job ids below it are taken, ended jobs' too: a
+	// snapshot, which keeps no ended job, ends with it.
+	NextJob *int `json:"nextJob,omitempty"`
+}
+
+// Executor is an executor that registered: its container, where the next
+// attempt can reach it, and what the AM knew of its container.
+type Executor struct {
+	Container string `json:"container"`
+	// Address is its rejoin listener, host:port.
+	Address    string   `json:"address"`
+	Node       string   `json:"node"`     // NodeId, host:port
+	NodeName   string   `json:"nodeName"` // as exclusions name it
+	Profile    int      `json:"profile"`
+	GPUIndices []string `json:"gpuIndices,omitempty"`
+}
+
+// Job is a job submitted, by its id in the application (the
+// scheduler's, from 0).
+type Job struct {
+	ID int `json:"id"`
+	// FirstStage is its first stage's id; the others follow it. The next
+	// attempt numbers them the same, as the executors it adopts name
+	// their attempts by them.
+	FirstStage int `json:"firstStage"`
+	// Spec is the job's spec as the AM holds it (jobspec's MarshalSpec).
+	Spec []byte `json:"spec"`
+	// StageProfiles is each stage's executor profile.
+	StageProfiles []int `json:"stageProfiles"`
+}
+
+// TaskDone is a task that succeeded: stage is the stage's index in its
+// job's spec, index the task's.
+type TaskDone struct {
+	Job   int `json:"job"`
+	Stage int `json:"stage"`
+	Index int `json:"index"`
+}
+
+// set counts the fields an entry sets.
+func (e Entry) set() int {
+	n := 0
+	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.JobEnded != nil, e.NextJob != nil} {
+		if ok {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,324 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
+)
+
+const app = "application_1_0001"
+
+func quiet() logrus.FieldLogger { l, _ := logtest.NewNullLogger(); return l }
+
+func executor(c string) Entry {
+	return Entry{Executor: &Executor{Container: c, Address: "node1:4000", Node: "node1:8041", NodeName: "node1", Profile: 0, GPUIndices: []string{"0"}}}
+}
+
+func job(id int) Entry {
+	return Entry{Job: &Job{ID: id, Spec: []byte(`{"name":"j"}`), StageProfiles: []int{0, 0}}}
+}
+
+func ended(id int) Entry { return Entry{JobEnded: &id} }
+
+func next(id int) Entry { return Entry{NextJob: &id} }
+
+func done(j, s, i int) Entry { return Entry{TaskDone: &TaskDone{Job: j, Stage: s, Index: i}} }
+
+// A writer's journal, read back, says what was appended: live jobs with
+// their done tasks once each, executors not gone, and the job ids taken.
+func TestWrittenJournalReadsBack(t *testing.T) {
+	ctx := context.Background()
+	store := Dir(t.TempDir())
+	w := NewWriter(store, NewState(app), 0, quiet())
+	w.Append(executor("c1"), executor("c2"), job(1), done(1, 0, 3), done(1, 0, 3), job(2))
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.Append(Entry{ExecutorGone: "c2"}, done(1, 1, 0), ended(2), job(3))
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, next, err := Load(ctx, store, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next != 2 || len(st.Executors) != 1 || st.Executors["c1"].Address != "node1:4000" || st.NextJob != 4 {
+		t.Fatalf("next %d, executors %v, next job %d", next, st.Executors, st.NextJob)
+	}
+	if len(st.Jobs) != 2 || st.Jobs[0].ID != 1 || st.Jobs[1].ID != 3 || len(st.Jobs[0].Done) != 2 {
+		t.Fatalf("jobs %+v", st.Jobs)
+	}
+}
+
+// Every SnapshotEvery deltas the writer writes a snapshot and removes
+// the segments before it: the journal stays the size of the live state.
+func TestSnapshotsBoundTheJournal(t *testing.T) {
+	ctx := context.Background()
+	store := Dir(t.TempDir())
+	w := NewWriter(store, NewState(app), 0, quiet())
+	w.Append(job(1))
+	for i := 0; i < 3*SnapshotEvery; i++ {
+		w.Append(done(1, 0, i))
+		if err := w.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, _ := store.List(ctx)
+	if len(names) > SnapshotEvery+1 {
+		t.Errorf("%d segments after %d writes; want at most %d", len(names), 3*SnapshotEvery+1, SnapshotEvery+1)
+	}
+	st, _, err := Load(ctx, store, app)
+	if err != nil || len(st.Jobs[0].Done) != 3*SnapshotEvery {
+		t.Fatalf("%v, %+v", err, st)
+	}
+	// Exactly SnapshotEvery deltas follow a snapshot, then one comes.
+	kinds := ""
+	for _, n := range names {
+		data, _ := store.Read(ctx, n)
+		kind, _, _ := Decode(n, data, app)
+		kinds += string(kind[0])
+	}
+	if !strings.HasPrefix(kinds, "s") || strings.Count(kinds, "d") > SnapshotEvery {
+		t.Errorf("segments %s", kinds)
+	}
+}
+
+type failingStore struct {
+	Dir
+	fail bool
+}
+
+func (f *failingStore) Write(ctx context.Context, name string, data []byte) error {
+	if f.fail {
+		return errors.New("the store is away")
+	}
+	return f.Dir.Write(ctx, name, data)
+}
+
+// A delta that could not be written is not lost: the next segment is a
+// snapshot holding it.
+func TestAFailedWriteIsCoveredByASnapshot(t *testing.T) {
+	ctx := context.Background()
+	store := &failingStore{Dir: Dir(t.TempDir())}
+	w := NewWriter(store, NewState(app), 0, quiet())
+	w.Append(job(1))
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	store.fail = true
+	w.Append(done(1, 0, 7))
+	if err := w.Flush(ctx); err == nil {
+		t.Fatal("no error from a store that fails")
+	}
+	store.fail = false
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := Load(ctx, store, app)
+	if err != nil || len(st.Jobs) != 1 || len(st.Jobs[0].Done) != 1 {
+		t.Fatalf("%v, %+v", err, st)
+	}
+}
+
+// Written is closed once what came before it is in the store, and not
+// while the store refuses it.
+func TestWrittenWaitsForTheStore(t *testing.T) {
+	ctx := context.Background()
+	store := &failingStore{Dir: Dir(t.TempDir()), fail: true}
+	w := NewWriter(store, NewState(app), 0, quiet())
+	w.Append(job(1))
+	written := w.Written()
+	w.Flush(ctx)
+	select {
+	case <-written:
+		t.Fatal("Written is closed though the store refused the segment")
+	default:
+	}
+	store.fail = false
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-written:
+	default:
+		t.Fatal("Written is still open after the segment was written")
+	}
+	if st, _, err := Load(ctx, store, app); err != nil || len(st.Jobs) != 1 {
+		t.Fatalf("%+v, %v", st, err)
+	}
+	nothing := w.Written()
+	w.Flush(ctx)
+	select {
+	case <-nothing:
+	default:
+		t.Fatal("Written with nothing pending is not closed by the next flush")
+	}
+}
+
+func writeSegment(t *testing.T, dir Dir, n int, app string, kind Kind, entries ...Entry) {
+	t.Helper()
+	data, err := Encode(app, kind, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dir.Write(context.Background(), segmentName(n), data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A journal that is corrupt, cut short, another application's, or says
+// the impossible is refused whole, naming the segment and line.
+func TestBadJournalsAreRefusedWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, d Dir)
+		want  string
+	}{
+		{"another application's", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, "application_1_0002", Snapshot, job(1))
+		}, "0000000000.seg line 1: it is application application_1_0002's journal, not " + app + "'s"},
+		{"a flipped byte", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1))
+			writeSegment(t, d, 1, app, Delta, done(1, 0, 1))
+			p := filepath.Join(string(d), segmentName(1))
+			b, _ := os.ReadFile(p)
+			b[len(b)-3] ^= 1
+			os.WriteFile(p, b, 0o600)
+		}, "0000000001.seg line 2: checksum"},
+		{"cut short", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1))
+			p := filepath.Join(string(d), segmentName(0))
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, b[:len(b)-5], 0o600)
+		}, "cut short"},
+		{"a task of a job never submitted", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1))
+			writeSegment(t, d, 1, app, Delta, done(1, 0, 1), done(2, 0, 0))
+		}, "0000000001.seg line 3: job 2 was never submitted"},
+		{"an entry of two kinds", func(t *testing.T, d Dir) {
+			e := job(1)
+			e.JobEnded = new(int)
+			writeSegment(t, d, 0, app, Snapshot, e)
+		}, "line 2: an entry sets 2 kinds of record"},
+		{"a job of no stages", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, Entry{Job: &Job{ID: 0, Spec: []byte("{}")}})
+		}, "line 2: job 0: no spec or no stages"},
+		{"a task of a stage the job has not", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1), done(1, 2, 0))
+		}, "line 3: job 1 has no stage 2 task 0"},
+		{"an entry of no kind", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, Entry{})
+		}, "line 2: an entry sets 0 kinds of record"},
+		{"deltas with no snapshot", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 3, app, Delta, job(1))
+		}, "no snapshot"},
+		{"an unknown field", func(t *testing.T, d Dir) {
+			body := `{"nextJob":1,"extra":1}`
+			d.Write(context.Background(), segmentName(0), fmt.Appendf(nil, "spindle-journal 1 %s snapshot\n%08x %s\n",
+				app, crc32.Checksum([]byte(body), castagnoli), body))
+		}, `line 2: json: unknown field "extra"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Dir(t.TempDir())
+			tc.setup(t, d)
+			st, next, err := Load(context.Background(), d, app)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || st != nil {
+				t.Fatalf("Load = %v, %v; want no state and an error containing %q", st, err, tc.want)
+			}
+			// A writer starting afresh replaces the refused journal.
+			w := NewWriter(d, NewState(app), next, quiet())
+			w.Append(job(5))
+			if err := w.Flush(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if st, _, err := Load(context.Background(), d, app); err != nil || st.NextJob != 6 || len(st.Jobs) != 1 {
+				t.Errorf("after a fresh start: %+v, %v", st, err)
+			}
+		})
+	}
+}
+
+// Reading starts at the last snapshot: segments before it (a writer
+// that died before removing them) change nothing.
+func TestLoadStartsAtTheLastSnapshot(t *testing.T) {
+	d := Dir(t.TempDir())
+	writeSegment(t, d, 0, app, Snapshot, job(1), job(2))
+	writeSegment(t, d, 1, app, Snapshot, job(2), next(3))
+	writeSegment(t, d, 2, app, Delta, done(2, 1, 4))
+	os.WriteFile(filepath.Join(string(d), ".0000000003.seg.tmp"), []byte("half"), 0o600)
+	os.WriteFile(filepath.Join(string(d), "7.seg"), []byte("not a segment of this journal's naming"), 0o600)
+	st, next, err := Load(context.Background(), d, app)
+	if err != nil || next != 3 || len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || st.NextJob != 3 || len(st.Jobs[0].Done) != 1 {
+		t.Fatalf("Load = %+v, %d, %v", st, next, err)
+	}
+}
+
+// A snapshot keeps the ids of jobs that ended, so the next attempt's
+// jobs never reuse one.
+func TestSnapshotKeepsEndedJobsIDs(t *testing.T) {
+	st := NewState(app)
+	for _, e := range []Entry{job(1), job(2), ended(2)} {
+		if err := st.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again := NewState(app)
+	for _, e := range st.Entries() {
+		if err := again.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if again.NextJob != 3 || len(again.Jobs) != 1 {
+		t.Fatalf("%+v", again)
+	}
+	if err := again.Apply(next(1)); err != nil || again.NextJob != 3 {
+		t.Errorf("a lower next job id: %v, next job %d; want it to change nothing", err, again.NextJob)
+	}
+	if err := again.Apply(job(2)); err == nil {
+		t.Error("job 2 submitted again after the snapshot; want it refused")
+	}
+}
+
+// Job ids start at 0, as the scheduler's do; a negative one is refused.
+func TestJobIDsStartAtZero(t *testing.T) {
+	st := NewState(app)
+	if err := st.Apply(job(0)); err != nil || st.NextJob != 1 {
+		t.Fatalf("job 0: %v, next job %d", err, st.NextJob)
+	}
+	if err := st.Apply(done(0, 1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Apply(done(-1, 0, 0)); err == nil {
+		t.Error("a task of job -1 is accepted")
+	}
+	if err := st.Apply(next(-1)); err == nil {
+		t.Error("next job -1 is accepted")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	seed, _ := Encode(app, Delta, []Entry{job(1), done(1, 0, 2), executor("c"), {ExecutorGone: "c"}, ended(1)})
+	f.Add(seed)
+	f.Add([]byte("spindle-journal 1 " + app + " snapshot\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, entries, err := Decode("fuzz.seg", data, app)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "journal segment fuzz.seg line ") {
+				t.Fatalf("error %q does not name the segment and line", err)
+			}
+			return
+		}
+		st := NewState(app)
+		for _, e := range entries {
+			st.Apply(e)
+		}
+	})
+}

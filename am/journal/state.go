@@ -1,0 +1,152 @@
+package journal
+
+import (
+	"fmt"
+	"net"
+	"slices"
+)
+
+// State is what a journal says, read to its end: the executors not known
+// to have gone, and the jobs that had not ended with the tasks of each
+// that succeeded.
+type State struct {
+	App       string
+	Executors map[string]Executor // by container id
+	Jobs      []*JobState         // in submission order
+	// NextJob is the lowest job id not taken, by ended jobs either: the
+	// next attempt numbers its jobs from it.
+	NextJob int
+}
+
+// JobState is a job that had not ended.
+type JobState struct {
+	Job
+	// Done are its tasks that succeeded, each once.
+	Done []TaskDone
+	done map[TaskDone]bool
+}
+
+// NewState is the state of an application that journalled nothing yet.
+func NewState(app string) *State { return &State{App: app, Executors: map[string]Executor{}} }
+
+// Apply applies one entry, or says why it cannot be: an entry that
+// contradicts what came before changes nothing.
+func (s *State) Apply(e Entry) error {
+	if n := e.set(); n != 1 {
+		return fmt.Errorf("an entry sets %d kinds of record; want exactly 1", n)
+	}
+	switch {
+	case e.Executor != nil:
+		x := *e.Executor
+		if x.Container == "" {
+			return fmt.Errorf("an executor with no container id")
+		}
+		if _, _, err := net.SplitHostPort(x.Address); err != nil {
+			return fmt.Errorf("executor %s: address %q: %v", x.Container, x.Address, err)
+		}
+		if x.Profile < 0 {
+			return fmt.Errorf("executor %s: profile %d", x.Container, x.Profile)
+		}
+		s.Executors[x.Container] = x
+	case e.ExecutorGone != "":
+		// A container may end before its executor registered, or
+		// twice over (released, then reported): gone is gone.
+		delete(s.Executors, e.ExecutorGone)
+	case e.Job != nil:
+		return s.submitted(*e.Job)
+	case e.TaskDone != nil:
+		return s.taskDone(*e.TaskDone)
+	case e.JobEnded != nil:
+		return s.ended(*e.JobEnded)
+	default:
+		if *e.NextJob < 0 {
+			return fmt.Errorf("next job id %d", *e.NextJob)
+		}
+		s.NextJob = max(s.NextJob, *e.NextJob)
+	}
+	return nil
+}
+
+func (s *State) submitted(j Job) error {
+	if j.ID < s.NextJob {
+		return fmt.Errorf("job %d submitted when ids below %d were taken: ids must rise", j.ID, s.NextJob)
+	}
+	if len(j.Spec) == 0 || len(j.StageProfiles) == 0 || j.FirstStage < 0 {
+		return fmt.Errorf("job %d: no spec or no stages", j.ID)
+	}
+	for _, p := range j.StageProfiles {
+		if p < 0 {
+			return fmt.Errorf("job %d: stage profile %d", j.ID, p)
+		}
+	}
+	s.NextJob = j.ID + 1
+	s.Jobs = append(s.Jobs, &JobState{Job: j, done: map[TaskDone]bool{}})
+	return nil
+}
+
+// job finds a job by id: live, ended (nil, nil), or never submitted.
+func (s *State) job(id int) (*JobState, error) {
+	if id < 0 || id >= s.NextJob {
+		return nil, fmt.Errorf("job %d was never submitted", id)
+	}
+	for _, j := range s.Jobs {
+		if j.ID == id {
+			return j, nil
+		}
+	}
+	return nil, nil
+}
+
+func (s *State) taskDone(t TaskDone) error {
+	j, err := s.job(t.Job)
+	if err != nil || j == nil {
+		return err // an ended job's task changes nothing
+	}
+	if t.Stage < 0 || t.Stage >= len(j.StageProfiles) || t.Index < 0 {
+		return fmt.Errorf("job %d has no stage %d task %d", t.Job, t.Stage, t.Index)
+	}
+	if !j.done[t] {
+		j.done[t] = true
+		j.Done = append(j.Done, t)
+	}
+	return nil
+}
+
+func (s *State) ended(id int) error {
+	if _, err := s.job(id); err != nil {
+		return err
+	}
+	s.Jobs = slices.DeleteFunc(s.Jobs, func(j *JobState) bool { return j.ID == id })
+	return nil
+}
+
+// Entries are the state as a snapshot's entries: applied in order to a
+// new State they give this one.
+func (s *State) Entries() []Entry {
+	var out []Entry
+	for _, c := range sortedKeys(s.Executors) {
+		x := s.Executors[c]
+		out = append(out, Entry{Executor: &x})
+	}
+	for _, j := range s.Jobs {
+		job := j.Job
+		out = append(out, Entry{Job: &job})
+		for _, t := range j.Done {
+			out = append(out, Entry{TaskDone: &TaskDone{Job: t.Job, Stage: t.Stage, Index: t.Index}})
+		}
+	}
+	if s.NextJob > 0 {
+		next := s.NextJob
+		out = append(out, Entry{NextJob: &next})
+	}
+	return out
+}
+
+func sortedKeys(m map[string]Executor) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

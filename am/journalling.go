@@ -1,0 +1,74 @@
+package am
+
+import (
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/am/journal"
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// The loop journals, for the AM's next attempt (am/journal,
+// docs/reliability.md), each job submitted, each task that succeeded,
+// each job that ended, and each executor that registered with a rejoin
+// address and its container's end. The journal's writer takes them
+// without waiting and writes them from its own goroutine.
+
+func (d *Driver) journalJob(id scheduler.JobID, spec *jobspec.Job) {
+	if d.cfg.Journal == nil {
+		return
+	}
+	data, err := spec.MarshalSpec()
+	stages := d.core.JobStages(id)
+	if err != nil || len(stages) == 0 {
+		d.log.WithError(err).WithField("job", id).Error("journal: the job is not journalled; the next attempt cannot resume it")
+		return
+	}
+	e := journal.Job{ID: int(id), FirstStage: int(stages[0]), Spec: data}
+	for _, p := range d.core.StageProfiles(id) {
+		e.StageProfiles = append(e.StageProfiles, int(p))
+	}
+	d.cfg.Journal.Append(journal.Entry{Job: &e})
+}
+
+func (d *Driver) journalSucceeded(b *wire.StatusBatch) {
+	if d.cfg.Journal == nil {
+		return
+	}
+	for _, st := range b.GetStatuses() {
+		if st.GetState() != wire.Status_SUCCEEDED {
+			continue
+		}
+		if job, index, ok := d.core.StageOf(scheduler.StageID(st.GetStageId())); ok {
+			d.cfg.Journal.Append(journal.Entry{TaskDone: &journal.TaskDone{Job: int(job), Stage: index, Index: int(st.GetTaskIndex())}})
+		}
+	}
+}
+
+func (d *Driver) journalEnded(finished []core.Summary) {
+	if d.cfg.Journal == nil {
+		return
+	}
+	for _, s := range finished {
+		id := int(s.ID)
+		d.cfg.Journal.Append(journal.Entry{JobEnded: &id})
+	}
+}
+
+// journalExecutor journals an executor that registered with a rejoin
+// address, with its container as the core holds it.
+func (d *Driver) journalExecutor(id scheduler.ExecutorID, reg *wire.Register) {
+	if d.cfg.Journal == nil || reg.GetRejoinAddress() == "" {
+		return
+	}
+	if ct, ok := d.core.Container(string(id)); ok {
+		d.cfg.Journal.Append(journal.Entry{Executor: &journal.Executor{Container: ct.ID, Address: reg.GetRejoinAddress(),
+			Node: ct.Node, NodeName: ct.NodeName, Profile: int(ct.Profile), GPUIndices: ct.GPUIndices}})
+	}
+}
+
+func (d *Driver) journalGone(container string) {
+	if d.cfg.Journal != nil {
+		d.cfg.Journal.Append(journal.Entry{ExecutorGone: container})
+	}
+}

@@ -1,0 +1,188 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
+)
+
+// amRestartArgs run a job on three executors of two one-GPU task slots
+// each: six of the cluster's eight GPUs, the AM's container beside them.
+var amRestartArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=3", "--conf", "spindle.executor.cores=2",
+	"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.memory=512m"}
+
+// An ApplicationMaster that dies mid-job leaves its work to the next
+// attempt, which goes on with it: the executors YARN kept run the tasks
+// after the fault (the same containers, attempt 1's), no task that had
+// succeeded runs again, none runs twice at once, and the job succeeds
+// in attempt 2. The AM dies two ways: SIGKILL, and as a NodeManager
+// stops a container (SIGTERM to its processes, then SIGKILL).
+func TestFaultAMRestartKeepsTheWork(t *testing.T) {
+	c := testcluster.Get(t)
+	for _, tc := range []struct {
+		name string
+		kill func(t *testing.T, app string)
+	}{
+		{"sigkill", func(t *testing.T, app string) { syscall.Kill(amProcess(t, app), syscall.SIGKILL) }},
+		{"nodemanager-stop", stopAMContainer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const tasks = 30
+			dir := t.TempDir()
+			cmd, out := startOn(t, c, append(append([]string{}, amRestartArgs...), recordingSpec(t, dir, "am-"+tc.name, tasks, 2))...)
+			defer cmd.Process.Kill()
+			var app string
+			waitFor(t, 2*time.Minute, "eight tasks to succeed", func() bool {
+				m := submittedID.FindStringSubmatch(out.String())
+				if m == nil {
+					return false
+				}
+				app = m[1]
+				return tasks-len(finished(readRunsIfAny(t, dir), tasks)) >= 8
+			})
+			kill := time.Now()
+			tc.kill(t, app)
+			if _, err := exited(t, cmd, 3*time.Minute); err != nil {
+				t.Fatalf("the submitter: %v; want the job to succeed in attempt 2\n%s", err, out.String())
+			}
+			checkAttempt(t, c, app, 2)
+			runs := readRuns(t, dir)
+			if missing := finished(runs, tasks); len(missing) > 0 {
+				t.Errorf("tasks %v never succeeded", missing)
+			}
+			if again := succeededAgain(runs, kill); len(again) > 0 {
+				t.Errorf("tasks that had succeeded before the AM died ran again:\n%s", strings.Join(again, "\n"))
+			}
+			if twice := twiceAtOnce(runs, time.Now()); len(twice) > 0 {
+				t.Errorf("tasks ran twice at once:\n%s", strings.Join(twice, "\n"))
+			}
+			// Attempt 1's containers are container_<cluster>_<app>_01_<n>.
+			after := 0
+			for _, r := range runs {
+				if r.Start.After(kill) {
+					after++
+					if !strings.Contains(r.Container, "_01_") {
+						t.Errorf("%v: after the AM died a task ran in a container of attempt 2; want attempt 1's, kept", r)
+					}
+				}
+			}
+			if after == 0 {
+				t.Errorf("no task started after the AM died; the test proves nothing (%d runs)", len(runs))
+			}
+			t.Logf("%s: %d runs, %d started after the AM died; %s", tc.name, len(runs), after, figures(runs, tasks, kill, time.Now()))
+		})
+	}
+}
+
+// readRunsIfAny is readRuns before the first task has written anything.
+func readRunsIfAny(t *testing.T, dir string) []taskRun {
+	if _, err := os.Stat(filepath.Join(dir, "record")); err != nil {
+		return nil
+	}
+	return readRuns(t, dir)
+}
+
+// stopAMContainer does to app's AM container what a NodeManager does to
+// stop one: SIGTERM to each of its processes (the launch script's shell
+// and the AM), then SIGKILL 250ms later (yarn.nodemanager.
+// sleep-delay-before-sigkill.ms).
+func stopAMContainer(t *testing.T, app string) {
+	t.Helper()
+	container := envValue(environ(amProcess(t, app)), "CONTAINER_ID")
+	var pids []int
+	for _, pid := range applicationProcesses(app) {
+		if envValue(environ(pid), "CONTAINER_ID") == container {
+			pids = append(pids, pid)
+		}
+	}
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	time.Sleep(250 * time.Millisecond)
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// checkAttempt checks that app ended SUCCEEDED in attempt n.
+func checkAttempt(t *testing.T, c *testcluster.Cluster, app string, n int32) {
+	t.Helper()
+	id, err := yarn.ParseApplicationID(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := applicationClient(t, c).GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := r.GetApplicationReport()
+	if got := report.GetCurrentApplicationAttemptId().GetAttemptId(); got != n || report.GetFinalApplicationStatus() != hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
+		t.Errorf("%s: attempt %d ended %v; want attempt %d SUCCEEDED", app, got, report.GetFinalApplicationStatus(), n)
+	}
+}
+
+// A session's AM that dies loses no client's job: its next attempt
+// resumes both clients' jobs in the executors YARN kept, each client
+// finds the session again and follows its job there, and both exit 0
+// with their jobs succeeded, no task that had succeeded run again.
+func TestFaultSessionAMRestartKeepsItsClientsJobs(t *testing.T) {
+	c := testcluster.Get(t)
+	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	// FAIR between two pools: both jobs run side by side, neither done
+	// before the AM dies.
+	id := u.startSession("--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=2",
+		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.instances=3", "--conf", "spindle.scheduler.mode=FAIR")
+	const tasks = 18
+	dirs := []string{t.TempDir(), t.TempDir()}
+	var clients []*exec.Cmd
+	var outs []*syncBuffer
+	for i, dir := range dirs {
+		cmd, out := u.start("submit", "--session", id, "--pool", fmt.Sprintf("pool%d", i), recordingSpec(t, dir, fmt.Sprintf("client%d", i), tasks, 2))
+		clients, outs = append(clients, cmd), append(outs, out)
+	}
+	waitFor(t, 2*time.Minute, "three tasks of each client's job to succeed", func() bool {
+		for _, dir := range dirs {
+			if tasks-len(finished(readRunsIfAny(t, dir), tasks)) < 3 {
+				return false
+			}
+		}
+		return true
+	})
+	kill := time.Now()
+	syscall.Kill(amProcess(t, id), syscall.SIGKILL)
+	for i, cmd := range clients {
+		if _, err := exited(t, cmd, 3*time.Minute); err != nil || !strings.Contains(outs[i].String(), "again, at") {
+			t.Errorf("client %d: %v; want it to follow its job to the next attempt and exit 0\n%s", i, err, outs[i].String())
+		}
+	}
+	for i, dir := range dirs {
+		runs := readRuns(t, dir)
+		if missing := finished(runs, tasks); len(missing) > 0 {
+			t.Errorf("client %d: tasks %v never succeeded", i, missing)
+		}
+		if again := succeededAgain(runs, kill); len(again) > 0 {
+			t.Errorf("client %d: tasks that had succeeded before the AM died ran again:\n%s", i, strings.Join(again, "\n"))
+		}
+		if twice := twiceAtOnce(runs, time.Now()); len(twice) > 0 {
+			t.Errorf("client %d: tasks ran twice at once:\n%s", i, strings.Join(twice, "\n"))
+		}
+		for _, r := range runs {
+			if r.Start.After(kill) && !strings.Contains(r.Container, "_01_") {
+				t.Errorf("client %d: %v: after the AM died a task ran in a container of attempt 2; want attempt 1's, kept", i, r)
+			}
+		}
+		t.Logf("client %d: %s", i, figures(runs, tasks, kill, time.Now()))
+	}
+}
