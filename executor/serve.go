@@ -328,16 +328,7 @@ func (e *executor) launch(l *wire.Launch) {
 		e.fail(l, now, err)
 		return
 	}
-	// The job's variables first: the task's own (CUDA_VISIBLE_DEVICES
-	// above all) come later and win.
-	var env []string
-	for _, v := range l.GetEnv() {
-		env = append(env, v.GetName()+"="+v.GetValue())
-	}
-	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
-		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources,
-		e.preemptedFile(name))...)
-	spec := TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
+	spec := TaskSpec{Argv: l.GetArgv(), Env: e.taskEnv(l, name, resources), Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
 		StdoutPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stdout), StderrPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stderr),
 		MaxOutput: e.cfg.MaxTaskOutput}
 	e.mu.Lock()
@@ -388,7 +379,17 @@ func (e *executor) launch(l *wire.Launch) {
 		killed := e.killed[key]
 		delete(e.killed, key)
 		e.mu.Unlock()
-		st := endStatus(l, res, killed)
+		st := status(l, wire.Status_SUCCEEDED, res.Start, res.End)
+		switch {
+		case killed:
+			st.State, st.Reason = wire.Status_KILLED, "killed"
+		case res.Err != nil:
+			st.State, st.Reason = wire.Status_FAILED, res.Err.Error()
+		case res.ExitCode != 0:
+			st.State, st.Reason = wire.Status_FAILED, exitReason(res)
+		}
+		st.ExitCode = int32(res.ExitCode)
+		st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
 		ended := log.WithFields(logrus.Fields{"state": st.State.String(), "duration": res.End.Sub(res.Start).Round(time.Millisecond)})
 		if st.State != wire.Status_SUCCEEDED {
 			ended = ended.WithField("reason", st.Reason)
@@ -399,21 +400,17 @@ func (e *executor) launch(l *wire.Launch) {
 	}()
 }
 
-// endStatus is how an attempt ended, for the driver: KILLED when it was
-// told to stop (killed, or drained), however it exited then.
-func endStatus(l *wire.Launch, res Result, killed bool) *wire.Status {
-	st := status(l, wire.Status_SUCCEEDED, res.Start, res.End)
-	switch {
-	case killed:
-		st.State, st.Reason = wire.Status_KILLED, "killed"
-	case res.Err != nil:
-		st.State, st.Reason = wire.Status_FAILED, res.Err.Error()
-	case res.ExitCode != 0:
-		st.State, st.Reason = wire.Status_FAILED, exitReason(res)
+// taskEnv is the environment of the attempt l, named name: the job's
+// variables first, then the task's own (CUDA_VISIBLE_DEVICES above all),
+// which win.
+func (e *executor) taskEnv(l *wire.Launch, name, resources string) []string {
+	var env []string
+	for _, v := range l.GetEnv() {
+		env = append(env, v.GetName()+"="+v.GetValue())
 	}
-	st.ExitCode = int32(res.ExitCode)
-	st.StdoutCutBytes, st.StderrCutBytes = res.StdoutCut, res.StderrCut
-	return st
+	return append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
+		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources,
+		e.preemptedFile(name))...)
 }
 
 // preemptedFile is where the attempt named name is told to checkpoint
