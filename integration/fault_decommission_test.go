@@ -78,6 +78,7 @@ func TestFaultDecommissionDrainsBeforeTheTimeout(t *testing.T) {
 	}
 	rmReleasedNotKilled(t, c, app, drained)
 	t.Logf("node %s decommissioned (timeout %v); %d container(s) of the job on it", node, timeout, len(drained))
+	t.Logf("decommissioning: %s", figures(runs, n, decommissioned, time.Now()))
 }
 
 // nmDir finds the NodeManager (its slot, from 0) in a path under one of

@@ -86,6 +86,7 @@ func TestFaultPreemptionDrainsAndReleasesBeforeTheRM(t *testing.T) {
 	}
 	rmReleasedNotKilled(t, c, app, victims)
 	t.Logf("%d container(s) of the job told of their preemption: %v", len(victims), victims)
+	t.Logf("preemption: %s", figures(runs, n, asked, time.Now()))
 }
 
 // rmReleasedNotKilled holds the RM's log to what the AM did with the
