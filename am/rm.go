@@ -162,6 +162,7 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 	r.responseID = resp.GetResponseId()
 	r.y.Launcher.AddTokens(resp.GetNmTokens())
 	res := core.AllocateResult{ClusterNodes: int(resp.GetNumClusterNodes())}
+	res.Preempted = preemptedContainers(resp.GetPreempt())
 	d.keptLater(now, resp)
 	for _, st := range resp.GetCompletedContainerStatuses() {
 		id := yarn.ContainerID(st.GetContainerId())
@@ -169,13 +170,16 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		d.journalGone(id)
 		res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: st.GetExitStatus(), Diagnostics: st.GetDiagnostics()})
 	}
+	for _, n := range resp.GetUpdatedNodes() {
+		u := updatedNode(n, r.y.PortInNodeName)
+		res.Nodes = append(res.Nodes, u)
+		d.log.WithFields(logrus.Fields{"node": u.Node, "state": n.GetNodeState().String()}).Info("the ResourceManager reports a node's state changed")
+	}
 	for _, ct := range resp.GetAllocatedContainers() {
 		c := allocatedContainer(ct, r.y.PortInNodeName)
 		r.containers[c.ID] = ct
 		res.Allocated = append(res.Allocated, c)
 	}
-	res.Preempted = preemptedContainers(resp.GetPreempt())
-	res.Nodes = nodeUpdates(resp.GetUpdatedNodes(), r.y.PortInNodeName)
 	if n := len(res.Allocated); n > 0 {
 		d.log.WithField("allocated", n).Info("containers allocated")
 	}

@@ -172,24 +172,21 @@ type Completion struct {
 
 // AllocateResult is the RM's answer to an allocate.
 type AllocateResult struct {
-	Allocated []Container
-	Completed []Completion
 	// Preempted are the containers the RM's PreemptionMessage names, in
 	// its strict and negotiable contracts alike: it will kill them unless
 	// they are released (preemption.go). It names them again in every
 	// answer until they are gone.
-	Preempted []string
-	// Nodes are the nodes whose state changed (decommission.go).
-	Nodes        []NodeUpdate
+	Preempted    []string
+	Allocated    []Container
+	Completed    []Completion
 	ClusterNodes int
+	Nodes        []NodeUpdate
 }
 
 // Allocated applies the RM's answer to the allocate out: containers that
-// ended are blamed (blame.go) and counted against their nodes, unless
-// they drained (drain.go); the containers it preempts, and those on nodes
-// being decommissioned, drain; new ones are started, or released when
-// surplus, on an excluded or decommissioning node, or with no free GPU
-// indices among the application's there.
+// ended are blamed (blame.go) and counted against their nodes; new ones
+// are started, or released when surplus, on an excluded node, or with no
+// free GPU indices among the application's there.
 func (c *Core) Allocated(now time.Time, res AllocateResult) {
 	k := c.yarn
 	if k == nil || k.inflight == nil {
@@ -211,6 +208,9 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 		}
 		c.executorEnded(now, scheduler.ExecutorID(done.Container), loss)
 	}
+	// The containers the RM wants back, and those on nodes being
+	// decommissioned, drain (drain.go); a drained container's end above
+	// blamed nobody; a container kept below is none on such a node.
 	c.preempted(now, res.Preempted)
 	c.decommissioned(now, res.Nodes)
 	c.limitToTasks(now)

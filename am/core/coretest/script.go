@@ -210,23 +210,9 @@ func taskStatus(a *scenario.Args) (core.TaskStatus, scheduler.ExecutorID) {
 	return st, scheduler.ExecutorID(a.String("id", ""))
 }
 
-// nodeStates are the node states a script names.
-var nodeStates = map[string]core.NodeState{"running": core.NodeRunning, "unhealthy": core.NodeUnhealthy,
-	"decommissioning": core.NodeDecommissioning, "decommissioned": core.NodeDecommissioned, "lost": core.NodeLost,
-	"shutdown": core.NodeShutdown, "other": core.NodeOther}
-
-// nodeState reads a node line's state=.
-func nodeState(a *scenario.Args) core.NodeState {
-	name := a.String("state", "")
-	st, ok := nodeStates[name]
-	if !ok {
-		a.Fail("state %q: want running, unhealthy, decommissioning, decommissioned, lost, shutdown or other", name)
-	}
-	return st
-}
-
 // allocation reads an allocate's answer; a container names the ask it
-// fills (ask=ID), or its profile (profile=P, ContainerFor).
+// fills (ask=ID), or its profile (profile=P, ContainerFor); a node is one
+// of updated_nodes; preempted names a container of the PreemptionMessage.
 func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error) {
 	var res core.AllocateResult
 	for _, in := range input {
@@ -242,18 +228,34 @@ func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error
 			res.Allocated = append(res.Allocated, c)
 		case "completed":
 			res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: int32(a.Int("status", 0)), Diagnostics: a.String("diag", "")})
+		case "node":
+			u := core.NodeUpdate{Node: id, NodeName: a.String("name", id), DecommissionTimeout: a.Duration("timeout", 0)}
+			u.State = nodeState(a)
+			res.Nodes = append(res.Nodes, u)
 		case "preempted":
 			res.Preempted = append(res.Preempted, id)
-		case "node":
-			n := core.NodeUpdate{Node: id, State: nodeState(a), DecommissionTimeout: a.Duration("timeout", 0)}
-			n.NodeName = a.String("name", n.Node)
-			res.Nodes = append(res.Nodes, n)
 		default:
-			a.Fail("%q: want container, completed, preempted or node", strings.TrimSpace(in.Text))
+			a.Fail("%q: want container, completed, node or preempted", strings.TrimSpace(in.Text))
 		}
 		if err := a.Err(); err != nil {
 			return res, scenario.AtLine(in.Line, err)
 		}
 	}
 	return res, nil
+}
+
+// nodeStates are the RM's names of the node states (NodeStateProto,
+// without its NS_).
+var nodeStates = map[string]core.NodeState{"RUNNING": core.NodeRunning, "UNHEALTHY": core.NodeUnhealthy,
+	"DECOMMISSIONING": core.NodeDecommissioning, "DECOMMISSIONED": core.NodeDecommissioned, "LOST": core.NodeLost,
+	"SHUTDOWN": core.NodeShutdown, "NEW": core.NodeOther}
+
+// nodeState reads a node line's "state=SHUTDOWN".
+func nodeState(a *scenario.Args) core.NodeState {
+	name := a.String("state", "")
+	s, ok := nodeStates[name]
+	if !ok && a.Err() == nil {
+		a.Fail("state %q: want RUNNING, UNHEALTHY, DECOMMISSIONING, DECOMMISSIONED, LOST, SHUTDOWN or NEW", name)
+	}
+	return s
 }

@@ -62,7 +62,10 @@ func TestNodeUpdatesAsTheCoreTakesThem(t *testing.T) {
 		report(8043, hadoopyarn.NodeStateProto_NS_REBOOTED, 0),
 		report(8044, hadoopyarn.NodeStateProto_NS_LOST, 0),
 	}
-	got := nodeUpdates(reports, true)
+	var got []core.NodeUpdate
+	for _, r := range reports {
+		got = append(got, updatedNode(r, true))
+	}
 	want := []core.NodeUpdate{
 		{Node: "nm1:8041", NodeName: "nm1:8041", State: core.NodeDecommissioning, DecommissionTimeout: 30 * time.Second},
 		{Node: "nm1:8042", NodeName: "nm1:8042", State: core.NodeRunning},
@@ -72,7 +75,7 @@ func TestNodeUpdatesAsTheCoreTakesThem(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("nodeUpdates =\n%+v\nwant\n%+v", got, want)
 	}
-	if got := nodeUpdates(reports[:1], false); got[0].NodeName != "nm1" || got[0].Node != "nm1:8041" {
-		t.Errorf("without ports in node names: %+v, want the host as its name", got[0])
+	if got := updatedNode(reports[0], false); got.NodeName != "nm1" || got.Node != "nm1:8041" {
+		t.Errorf("without ports in node names: %+v, want the host as its name", got)
 	}
 }
