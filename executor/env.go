@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spindle-yarn/spindle/executor/taskenv"
+	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
 // InheritedEnvironment is what a task inherits of its executor's
@@ -92,4 +93,17 @@ func mergeEnvironment(base, extra []string) ([]string, error) {
 		env = append(env, kv)
 	}
 	return env, nil
+}
+
+// taskEnv is the environment of the attempt l, named name: the job's
+// variables first, then the task's own (CUDA_VISIBLE_DEVICES above all),
+// which win.
+func (e *executor) taskEnv(l *wire.Launch, name, resources string) []string {
+	var env []string
+	for _, v := range l.GetEnv() {
+		env = append(env, v.GetName()+"="+v.GetValue())
+	}
+	return append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
+		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources,
+		e.preemptedFile(name))...)
 }

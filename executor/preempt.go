@@ -2,12 +2,14 @@ package executor
 
 import (
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/executor/taskenv"
+	"github.com/spindle-yarn/spindle/executor/tasklog"
 )
 
 // preemptible is what the checkpoint signal needs of a running task
@@ -77,4 +79,10 @@ func (e *executor) preempt(key attemptKey, t *Task, grace time.Duration) {
 	if err := preempt(t, e.preemptedFile(name), grace, time.After); err != nil {
 		log.WithError(err).Warn("the task was not told in its file: it got the signal alone")
 	}
+}
+
+// preemptedFile is where the attempt named name is told to checkpoint
+// and stop (its $SPINDLE_PREEMPTED_FILE): among its own files.
+func (e *executor) preemptedFile(name string) string {
+	return filepath.Join(e.cfg.LogDir, name+tasklog.Preempted)
 }

@@ -400,25 +400,6 @@ func (e *executor) launch(l *wire.Launch) {
 	}()
 }
 
-// taskEnv is the environment of the attempt l, named name: the job's
-// variables first, then the task's own (CUDA_VISIBLE_DEVICES above all),
-// which win.
-func (e *executor) taskEnv(l *wire.Launch, name, resources string) []string {
-	var env []string
-	for _, v := range l.GetEnv() {
-		env = append(env, v.GetName()+"="+v.GetValue())
-	}
-	return append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
-		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources,
-		e.preemptedFile(name))...)
-}
-
-// preemptedFile is where the attempt named name is told to checkpoint
-// and stop (its $SPINDLE_PREEMPTED_FILE): among its own files.
-func (e *executor) preemptedFile(name string) string {
-	return filepath.Join(e.cfg.LogDir, name+tasklog.Preempted)
-}
-
 func exitReason(r Result) string {
 	if r.Signal != "" {
 		return "killed by signal " + r.Signal
