@@ -360,6 +360,12 @@ func (d *Driver) carryOut(ctx context.Context, rd core.Ready) (sum core.Summary,
 			out.post(&wire.Envelope{Message: &wire.Envelope_Kill{Kill: &wire.Kill{StageId: int64(k.Attempt.Task.Stage), TaskIndex: int32(k.Attempt.Task.Index), Attempt: int32(k.Attempt.Attempt), Reason: k.Reason}}})
 		}
 	}
+	for _, dr := range rd.Drains {
+		if out := d.conns[dr.Executor]; out != nil {
+			d.log.WithFields(logrus.Fields{"executor": dr.Executor, "grace": dr.Grace}).Warnf("telling the executor's tasks to checkpoint and stop: %s", dr.Reason)
+			out.post(&wire.Envelope{Message: &wire.Envelope_Drain{Drain: &wire.Drain{Reason: dr.Reason, GraceMs: dr.Grace.Milliseconds()}}})
+		}
+	}
 	for _, x := range rd.Disconnects {
 		if out := d.conns[x.Executor]; out != nil {
 			d.log.WithField("executor", x.Executor).Infof("stopping executor: %s", x.Reason)

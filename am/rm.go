@@ -170,6 +170,7 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 	r.responseID = resp.GetResponseId()
 	r.y.Launcher.AddTokens(resp.GetNmTokens())
 	res := core.AllocateResult{ClusterNodes: int(resp.GetNumClusterNodes())}
+	res.Preempted = preemptedContainers(resp.GetPreempt())
 	d.keptLater(now, resp)
 	for _, st := range resp.GetCompletedContainerStatuses() {
 		id := yarn.ContainerID(st.GetContainerId())

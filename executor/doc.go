@@ -34,6 +34,11 @@
 // ResourceAllocations, and each task gets its ResourceInformation map in
 // the file named by SPINDLE_RESOURCES_FILE (WriteTaskResourcesFile).
 //
+// Told its container is going back to YARN (wire.Drain), an executor has
+// each running task checkpoint and stop (preempt.go): SPINDLE_PREEMPTED=1
+// into the file SPINDLE_PREEMPTED_FILE names, then SIGTERM, then SIGKILL
+// after the drain's grace period; each attempt ends KILLED.
+//
 // # Running tasks
 //
 // Start runs a TaskSpec under a guard (package contain), with the
@@ -50,7 +55,7 @@
 //
 //	file := filepath.Join(logDir, id+".resources.json")
 //	if err := executor.WriteTaskResourcesFile(file, gpus); err != nil { … }
-//	env := append(jobEnv, executor.TaskEnvironment(ident, gpus, file)...)
+//	env := append(jobEnv, executor.TaskEnvironment(ident, gpus, file, preempted)...)
 //	t, err := executor.Start(executor.TaskSpec{Argv: argv, Env: env,
 //		StdoutPath: filepath.Join(logDir, id+".stdout"),
 //		StderrPath: filepath.Join(logDir, id+".stderr"), MaxOutput: capBytes})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spindle-yarn/spindle/executor/taskenv"
+	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
 // InheritedEnvironment is what a task inherits of its executor's
@@ -51,11 +52,12 @@ type TaskIdentity struct {
 }
 
 // TaskEnvironment returns the variables Spindle sets for a task given gpus
-// (its addresses, possibly none) and resourcesFile (the path
-// WriteTaskResourcesFile wrote). CUDA_VISIBLE_DEVICES is set even when gpus
-// is empty: set and empty, it hides every GPU from CUDA, which is what a
-// task granted none must get.
-func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile string) []string {
+// (its addresses, possibly none), resourcesFile (the path
+// WriteTaskResourcesFile wrote) and preemptedFile (where the task is told
+// to checkpoint and stop, taskenv.PreemptedFile). CUDA_VISIBLE_DEVICES is
+// set even when gpus is empty: set and empty, it hides every GPU from
+// CUDA, which is what a task granted none must get.
+func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile, preemptedFile string) []string {
 	list := strings.Join(gpus, ",")
 	return []string{
 		"SPINDLE_APP_ID=" + t.AppID,
@@ -69,6 +71,7 @@ func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile string) []stri
 		"CUDA_VISIBLE_DEVICES=" + list,
 		"SPINDLE_GPU_ADDRESSES=" + list,
 		"SPINDLE_RESOURCES_FILE=" + resourcesFile,
+		taskenv.PreemptedFile + "=" + preemptedFile,
 	}
 }
 
@@ -90,4 +93,17 @@ func mergeEnvironment(base, extra []string) ([]string, error) {
 		env = append(env, kv)
 	}
 	return env, nil
+}
+
+// taskEnv is the environment of the attempt l, named name: the job's
+// variables first, then the task's own (CUDA_VISIBLE_DEVICES above all),
+// which win.
+func (e *executor) taskEnv(l *wire.Launch, name, resources string) []string {
+	var env []string
+	for _, v := range l.GetEnv() {
+		env = append(env, v.GetName()+"="+v.GetValue())
+	}
+	return append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
+		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources,
+		e.preemptedFile(name))...)
 }

@@ -9,17 +9,18 @@ import (
 
 func TestTaskEnvironment(t *testing.T) {
 	id := TaskIdentity{AppID: "application_1_0001", Job: "resnet", Stage: "shard", Index: 3, Count: 64, Attempt: 1, ExecutorID: "7", Host: "node-2"}
-	got := TaskEnvironment(id, []string{"1", "3"}, "/logs/r.json")
+	got := TaskEnvironment(id, []string{"1", "3"}, "/logs/r.json", "/logs/p")
 	want := []string{
 		"SPINDLE_APP_ID=application_1_0001", "SPINDLE_JOB=resnet", "SPINDLE_STAGE=shard",
 		"SPINDLE_TASK_INDEX=3", "SPINDLE_TASK_COUNT=64", "SPINDLE_ATTEMPT=1",
 		"SPINDLE_EXECUTOR_ID=7", "SPINDLE_HOST=node-2",
 		"CUDA_VISIBLE_DEVICES=1,3", "SPINDLE_GPU_ADDRESSES=1,3", "SPINDLE_RESOURCES_FILE=/logs/r.json",
+		"SPINDLE_PREEMPTED_FILE=/logs/p",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("TaskEnvironment =\n%q\nwant\n%q", got, want)
 	}
-	none := TaskEnvironment(id, nil, "/r.json")
+	none := TaskEnvironment(id, nil, "/r.json", "/p")
 	if !slices.Contains(none, "CUDA_VISIBLE_DEVICES=") || !slices.Contains(none, "SPINDLE_GPU_ADDRESSES=") {
 		t.Errorf("without GPUs: %q; want both GPU variables set and empty", none)
 	}

@@ -3,6 +3,7 @@ package executor
 import (
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/spindle-yarn/spindle/executor/contain"
@@ -73,6 +74,13 @@ func startIn(pool *contain.Pool, spec TaskSpec) (*Task, error) {
 // Wait blocks until the task and every process it started have ended, and
 // returns how. It may be called any number of times.
 func (t *Task) Wait() Result { return t.p.Wait() }
+
+// Signal sends sig to every process of the task now (its process group,
+// and what left it), and nothing after it.
+func (t *Task) Signal(sig syscall.Signal) { t.p.Signal(sig) }
+
+// Done is closed once the task and every process it started have ended.
+func (t *Task) Done() <-chan struct{} { return t.p.Done() }
 
 // Kill asks every process of the task to stop with SIGTERM and kills what
 // is left with SIGKILL after the grace period; it returns once they are

@@ -115,7 +115,7 @@ func TestTaskSeesExactlyItsEnvironment(t *testing.T) {
 	}
 	id := TaskIdentity{AppID: "app-1", Job: "j", Stage: "s", Index: 2, Count: 4, Attempt: 0, ExecutorID: "e1", Host: "h"}
 	jobEnv := []string{"MODEL=resnet50", "LANG=en_GB.UTF-8"}
-	task := TaskEnvironment(id, gpus, resFile)
+	task := TaskEnvironment(id, gpus, resFile, filepath.Join(dir, "preempted"))
 	res, out, stderr := run(t, TaskSpec{Argv: []string{"env"}, Env: append(jobEnv, task...)})
 	if res.ExitCode != 0 {
 		t.Fatalf("env: exit %d: %s", res.ExitCode, stderr)

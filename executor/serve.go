@@ -88,7 +88,7 @@ func Serve(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("executor %s does not register: %w", cfg.ID, err)
 	}
 	e := &executor{cfg: cfg, gpus: gpus, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{},
-		live: map[attemptKey]liveAttempt{}, killed: map[attemptKey]bool{}, out: make(chan *wire.Status, statusBuffer),
+		live: map[attemptKey]liveAttempt{}, killed: map[attemptKey]bool{}, preempted: map[attemptKey]bool{}, out: make(chan *wire.Status, statusBuffer),
 		files: newTaskFiles(cfg.LogDir, cfg.TaskLogs, cfg.Log)}
 	// It listens before it registers: the driver learns where to find it
 	// from its Register.
@@ -166,6 +166,11 @@ type executor struct {
 	wg       sync.WaitGroup
 	out      chan *wire.Status
 	readers  sync.WaitGroup // one per driver connection
+
+	// preempted are tasks still starting when the executor was drained:
+	// they get the checkpoint signal, with drainGrace, once started.
+	preempted  map[attemptKey]bool
+	drainGrace time.Duration
 }
 
 // run serves conn's driver and, if it goes away, the next that rejoins,
@@ -290,6 +295,8 @@ func (e *executor) handle(m *wire.Envelope) bool {
 		e.updateCredentials(m.GetCredentials().GetFile())
 	case m.GetJobsEnded() != nil:
 		e.files.jobsEnded(m.GetJobsEnded().GetJobIds())
+	case m.GetDrain() != nil:
+		e.drain(m.GetDrain().GetReason(), time.Duration(m.GetDrain().GetGraceMs())*time.Millisecond)
 	case m.GetShutdown() != nil:
 		e.cfg.Log.WithField("reason", m.GetShutdown().GetReason()).Info("the driver shut the executor down")
 		return true
@@ -327,15 +334,7 @@ func (e *executor) launch(l *wire.Launch) {
 		e.fail(l, now, err)
 		return
 	}
-	// The job's variables first: the task's own (CUDA_VISIBLE_DEVICES
-	// above all) come later and win.
-	var env []string
-	for _, v := range l.GetEnv() {
-		env = append(env, v.GetName()+"="+v.GetValue())
-	}
-	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
-		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources)...)
-	spec := TaskSpec{Argv: l.GetArgv(), Env: env, Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
+	spec := TaskSpec{Argv: l.GetArgv(), Env: e.taskEnv(l, name, resources), Dir: e.cfg.WorkDir, Name: name, Grace: e.cfg.KillGrace,
 		StdoutPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stdout), StderrPath: filepath.Join(e.cfg.LogDir, name+tasklog.Stderr),
 		MaxOutput: e.cfg.MaxTaskOutput}
 	e.mu.Lock()
@@ -355,6 +354,7 @@ func (e *executor) launch(l *wire.Launch) {
 		if err != nil {
 			delete(e.killed, key)
 			delete(e.live, key)
+			delete(e.preempted, key)
 			e.mu.Unlock()
 			log.WithError(err).Warn("task not started")
 			e.files.finished(jobID, files)
@@ -363,10 +363,14 @@ func (e *executor) launch(l *wire.Launch) {
 		}
 		log.WithField("gpus", strings.Join(l.GetGpuAddresses(), ",")).Debug("task started")
 		e.running[key] = task
-		// Killed, or the executor stopping, while it started.
-		stop := e.killed[key] || e.closing
+		// Killed, drained, or the executor stopping, while it started.
+		stop, preempted, grace := e.killed[key] || e.closing, e.preempted[key], e.drainGrace
+		delete(e.preempted, key)
 		e.mu.Unlock()
-		if stop {
+		switch {
+		case preempted:
+			e.preempt(key, task, grace)
+		case stop:
 			task.Kill()
 		}
 		res := task.Wait()

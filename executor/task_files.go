@@ -45,7 +45,7 @@ type jobFiles struct {
 
 // attemptSuffixes are an attempt's files; an output file rolled over
 // (NAME.1) is gone when the task ends, unless writing it failed.
-var attemptSuffixes = []string{tasklog.Stdout, tasklog.Stderr, tasklog.Resources, tasklog.Stdout + ".1", tasklog.Stderr + ".1"}
+var attemptSuffixes = []string{tasklog.Stdout, tasklog.Stderr, tasklog.Resources, tasklog.Preempted, tasklog.Stdout + ".1", tasklog.Stderr + ".1"}
 
 func newTaskFiles(dir string, p tasklog.Policy, log logrus.FieldLogger) *taskFiles {
 	return &taskFiles{dir: dir, log: log, jobs: map[int64]*jobFiles{}, ended: map[int64]*jobFiles{},

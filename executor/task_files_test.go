@@ -23,14 +23,17 @@ func quietLog() logrus.FieldLogger {
 	return l
 }
 
-// attemptRan writes an attempt's three files, as a task would (size
-// bytes of stdout), around started and finished.
+// attemptRan writes an attempt's files, as a task would (size bytes of
+// stdout), around started and finished: its output, its resources file,
+// and the file that told it to checkpoint and stop (its container went
+// back to YARN), which goes with them.
 func attemptRan(t *testing.T, f *taskFiles, job int64, task int32, size int) {
 	t.Helper()
 	a := attemptFiles{stage: 0, task: task}
 	f.started(job, a)
 	name := filepath.Join(f.dir, tasklog.Name(job, 0, int(task), 0))
-	for suffix, content := range map[string]string{tasklog.Stdout: strings.Repeat("x", size), tasklog.Stderr: "", tasklog.Resources: "{}"} {
+	for suffix, content := range map[string]string{tasklog.Stdout: strings.Repeat("x", size), tasklog.Stderr: "", tasklog.Resources: "{}",
+		tasklog.Preempted: ""} {
 		if err := os.WriteFile(name+suffix, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -76,8 +79,8 @@ func TestTaskFilesKeepTheMaxJobsLastEnded(t *testing.T) {
 	if got := jobsOnDisk(t, dir); !slices.Equal(got, []int64{3, 8}) {
 		t.Fatalf("a third ended: files of jobs %v, want [3 8] (5 ended first)", got)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1+2*2*3 {
-		t.Fatalf("%d files left, want executor.log and 2 jobs x 2 attempts x 3 files", len(entries))
+	if entries, _ := os.ReadDir(dir); len(entries) != 1+2*2*4 {
+		t.Fatalf("%d files left, want executor.log and 2 jobs x 2 attempts x 4 files", len(entries))
 	}
 }
 

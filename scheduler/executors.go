@@ -81,6 +81,20 @@ func (s *Scheduler) DisableExecutor(id ExecutorID) error {
 	return nil
 }
 
+// EnableExecutor lets a disabled executor take tasks again: the reason
+// it was set aside went away before the executor did (a node being
+// decommissioned was recommissioned). Enabling one that takes tasks
+// changes nothing.
+func (s *Scheduler) EnableExecutor(id ExecutorID) error {
+	ex, ok := s.executors[id]
+	if !ok {
+		return fmt.Errorf("executor %s is not registered", id)
+	}
+	ex.disabled = false
+	ex.profile.setFree(ex, ex.freeCores > 0)
+	return nil
+}
+
 // reindex renumbers the executors after one came or went and rebuilds the
 // free-core bitmap.
 func (p *profileState) reindex() {

@@ -562,3 +562,40 @@ func TestDisabledExecutorTakesNothingNewAndAwaitsItsLoss(t *testing.T) {
 		}
 	}
 }
+
+// An executor enabled again takes tasks as before; an executor that was
+// never disabled, enabled, changes nothing.
+func TestEnabledExecutorTakesTasksAgain(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.exec("e1", "h1", 2)
+	h.submit(JobSpec{Name: "j", Stages: []StageSpec{{Name: "s", Tasks: 4, Request: TaskRequest{CPUs: 1}}}})
+	if err := h.s.DisableExecutor("e1"); err != nil {
+		t.Fatal(err)
+	}
+	if rd := h.ready(); len(rd.Launches) != 0 {
+		t.Fatalf("disabled executor given %s", fmtLaunches(rd.Launches))
+	}
+	for range 2 { // the second time it is enabled already
+		if err := h.s.EnableExecutor("e1"); err != nil {
+			t.Fatal(err)
+		}
+		if msg := checkInternal(h.s); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	wantErr(t, h.s.EnableExecutor("nope"), "executor nope is not registered")
+	rd := h.ready()
+	if len(rd.Launches) != 2 || rd.Launches[0].Executor != "e1" {
+		t.Fatalf("enabled executor given %s, want 2 tasks", fmtLaunches(rd.Launches))
+	}
+	// Full, it is not marked free by being enabled.
+	if err := h.s.EnableExecutor("e1"); err != nil {
+		t.Fatal(err)
+	}
+	if msg := checkInternal(h.s); msg != "" {
+		t.Fatal(msg)
+	}
+	if rd := h.ready(); len(rd.Launches) != 0 {
+		t.Fatalf("a full executor given %s", fmtLaunches(rd.Launches))
+	}
+}

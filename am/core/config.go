@@ -41,6 +41,13 @@ type Config struct {
 	Session bool
 	// Limits bound what a session's clients may queue (limits.go).
 	Limits SessionLimits
+	// DrainGrace is how long a draining executor's tasks have between
+	// SIGTERM and SIGKILL once told to checkpoint and stop
+	// (spindle.task.preemption.gracePeriod, drain.go): a preempted
+	// container is released at the latest this long after the RM named
+	// it, and a decommissioning node's tasks are told this long before
+	// its timeout. Default DefaultDrainGrace.
+	DrainGrace time.Duration
 	// Containers, when set, has the core keep executor containers running
 	// on YARN: its ask table, their GPU indices, node health. Nil in local
 	// mode, where the caller starts a fixed set of executors itself.
@@ -70,12 +77,21 @@ type ContainerConfig struct {
 	InitialAllocation time.Duration
 }
 
+// DefaultDrainGrace is Config.DrainGrace's default, the key's: below
+// the 15 s YARN's preemption gives an application by default
+// (max_wait_before_kill), with room for an allocate heartbeat.
+const DefaultDrainGrace = 10 * time.Second
+
 func (c Config) withDefaults() (Config, error) {
 	if len(c.Profiles) == 0 {
 		return c, errors.New("no executor profile")
 	}
-	if c.HeartbeatTimeout < 0 || c.LossReasonWait < 0 || c.AllocationTick < 0 {
-		return c, fmt.Errorf("negative interval: heartbeat timeout %v, loss reason wait %v, allocation tick %v", c.HeartbeatTimeout, c.LossReasonWait, c.AllocationTick)
+	if c.HeartbeatTimeout < 0 || c.LossReasonWait < 0 || c.AllocationTick < 0 || c.DrainGrace < 0 {
+		return c, fmt.Errorf("negative interval: heartbeat timeout %v, loss reason wait %v, allocation tick %v, drain grace %v",
+			c.HeartbeatTimeout, c.LossReasonWait, c.AllocationTick, c.DrainGrace)
+	}
+	if c.DrainGrace == 0 {
+		c.DrainGrace = DefaultDrainGrace
 	}
 	if c.Limits.MaxPendingTasks < 0 || c.Limits.MaxPendingTasksPerJob < 0 || c.Limits.MaxRunningJobs < 0 {
 		return c, fmt.Errorf("negative session limit: %d pending tasks in all, %d per job, %d running jobs", c.Limits.MaxPendingTasks,

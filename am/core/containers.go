@@ -29,24 +29,33 @@ type containers struct {
 	eager  time.Duration
 	starts []ContainerStart
 	asks   *askTable
+	// releaseNow: a drained container's release waits, and YARN's
+	// deadline with it (drain.go): the next allocate goes as soon as none
+	// is out.
+	releaseNow bool
 	// limit, in fine mode, bounds each profile's containers by its tasks
 	// running or waiting (Core.limitToTasks); nil otherwise.
 	limit map[scheduler.ProfileID]int
+	// decommissioning are the nodes (NodeId) being decommissioned
+	// (decommission.go): they take no new container.
+	decommissioning map[string]bool
 }
 
 type container struct {
 	node, name string // NodeId and node name (see nodeHealth)
 	profile    scheduler.Profile
 	gpus       []string
-	// leaving: its executor was told to stop (retired or released), so it
-	// no longer serves its profile's target, though it holds its GPUs
-	// until YARN says it completed.
+	// leaving: its executor was told to stop (retired or released), or
+	// it drains, so it no longer serves its profile's target, though it
+	// holds its GPUs until YARN says it completed.
 	leaving bool
+	// drain, when set, is its plan for going back to YARN (drain.go).
+	drain *drain
 }
 
 func newContainers(cfg *ContainerConfig, profiles []scheduler.Profile, alloc *dynalloc.Manager) *containers {
 	k := &containers{cfg: cfg, profiles: profiles, targets: map[scheduler.ProfileID]int{}, live: map[string]*container{}, asks: newAskTable(),
-		gpus: NewGPUIndices(), health: newNodeHealth(cfg.MaxFailuresPerNode, cfg.ExcludeTimeout, cfg.MaxFailures), eager: cfg.InitialAllocation}
+		decommissioning: map[string]bool{}, gpus: NewGPUIndices(), health: newNodeHealth(cfg.MaxFailuresPerNode, cfg.ExcludeTimeout, cfg.MaxFailures), eager: cfg.InitialAllocation}
 	for _, p := range profiles {
 		k.targets[p.ID] = cfg.Initial[p.ID]
 		if alloc != nil {
@@ -131,7 +140,7 @@ func (k *containers) owed() bool {
 // and exclusion changes.
 func (k *containers) request(now time.Time, progress float32) *AllocateRequest {
 	req := &AllocateRequest{Release: k.release, Progress: progress}
-	k.release = nil
+	k.release, k.releaseNow = nil, false
 	for _, p := range k.profiles {
 		req.Asks = append(req.Asks, k.asks.want(p, max(k.wanted(p.ID)-k.liveOf(p.ID), 0))...)
 	}
@@ -163,6 +172,11 @@ type Completion struct {
 
 // AllocateResult is the RM's answer to an allocate.
 type AllocateResult struct {
+	// Preempted are the containers the RM's PreemptionMessage names, in
+	// its strict and negotiable contracts alike: it will kill them unless
+	// they are released (preemption.go). It names them again in every
+	// answer until they are gone.
+	Preempted    []string
 	Allocated    []Container
 	Completed    []Completion
 	ClusterNodes int
@@ -189,11 +203,19 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 		}
 		loss, nodeFault := containerEnd(done.ExitStatus, done.Diagnostics)
 		loss.Reason = fmt.Sprintf("container %s %s", done.Container, loss.Reason)
+		if x.drain != nil {
+			loss, nodeFault = drainedEnd(done.Container, x.drain), false
+		}
 		if nodeFault {
 			k.health.failed(now, x.node, x.name, loss.Reason)
 		}
 		c.executorEnded(now, scheduler.ExecutorID(done.Container), loss)
 	}
+	// The containers the RM wants back, and those on nodes being
+	// decommissioned, drain (drain.go); a drained container's end above
+	// blamed nobody; a container kept below is none on such a node.
+	c.preempted(now, res.Preempted)
+	c.decommissioned(now, res.Nodes)
 	c.limitToTasks(now)
 	for _, ct := range res.Allocated {
 		c.keep(ct)
@@ -232,6 +254,8 @@ func (c *Core) keep(ct Container) {
 		why = fmt.Sprintf("surplus: %d of %d wanted are held", k.liveOf(prof.ID), k.wanted(prof.ID))
 	case k.health.isExcluded(ct.NodeName):
 		why = "its node is excluded"
+	case k.decommissioning[ct.Node]:
+		why = "its node is being decommissioned"
 	default:
 		var err error
 		if gpus, err = k.gpus.Assign(ct.Node, k.cfg.MaxGPUsPerNode, prof.GPUs); err != nil {

@@ -178,6 +178,7 @@ func (c *Core) Ready(now time.Time) Ready {
 		return c.take()
 	}
 	c.checkExecutors(now)
+	c.checkDrains(now)
 	if c.alloc != nil && !now.Before(c.nextTick) {
 		c.allocate(now)
 		c.nextTick = now.Add(c.cfg.AllocationTick)
@@ -190,7 +191,7 @@ func (c *Core) Ready(now time.Time) Ready {
 		return c.take()
 	}
 	if c.yarn != nil {
-		if c.yarn.inflight == nil && !now.Before(c.yarn.nextAt) {
+		if c.yarn.inflight == nil && (!now.Before(c.yarn.nextAt) || c.yarn.releaseNow) {
 			c.limitToTasks(now)
 			c.rd.Allocate = c.yarn.request(now, c.progress())
 		}
@@ -254,6 +255,14 @@ func (c *Core) next(now time.Time) time.Time {
 	}
 	if c.yarn != nil && c.yarn.inflight == nil {
 		earliest(c.yarn.nextAt)
+		if c.yarn.releaseNow {
+			earliest(now)
+		}
+	}
+	if c.yarn != nil {
+		for _, t := range c.drainTimes() {
+			earliest(t)
+		}
 	}
 	if !at.IsZero() && at.Before(now) {
 		at = now

@@ -2,9 +2,11 @@
 // core and dynamic allocation, and the AM's own rules around them — the
 // executor registry and profiles, executors departing while their exit
 // status is awaited, blame by exit status, executors on nodes the RM
-// reports gone (node_loss.go), retiring (fine mode) and idle
-// release, the ask table (a target per profile becoming asks, releases
-// and exclusions), node health, and per-node GPU indices.
+// reports gone (node_loss.go), retiring (fine mode) and idle release,
+// draining executors whose containers YARN wants back (preempted, or on
+// a node being decommissioned), the ask table (a target per profile
+// becoming asks, releases and exclusions), node health, and per-node GPU
+// indices.
 //
 // Like scheduler/ it does no I/O, starts no goroutine and reads no clock:
 // inputs carry now, and Ready returns one batch of actions and the time
@@ -28,7 +30,7 @@
 //  2. After a burst of inputs (all those waiting, so that many reports
 //     make one round of placement), call Ready(now).
 //  3. Carry out the batch in its order: send Launches (batched per
-//     executor) and Kills; Disconnect executors; start containers; send
+//     executor), Kills and Drains; Disconnect executors; start containers; send
 //     the Allocate, feeding its answer back; report Finished jobs; tell
 //     the executors in JobsEnded (a session's) which of their jobs
 //     ended; log the Notices.

@@ -51,6 +51,9 @@ func (c *Core) Register(now time.Time, r Registration) error {
 		if !ok {
 			return fmt.Errorf("executor id %s is not one of this application's", r.Executor)
 		}
+		if d := c.yarn.live[string(r.Executor)].drain; d != nil {
+			return fmt.Errorf("executor %s: its container is going back to YARN: %s", r.Executor, d.why)
+		}
 		profile = p
 	}
 	err := c.sched.AddExecutor(now, scheduler.ExecutorSpec{ID: r.Executor, Host: r.Host, Profile: profile, Cores: r.Cores, GPUs: r.GPUs})
@@ -140,7 +143,10 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 			j.sum.Failures++
 		}
 	case TaskKilled:
-		r = scheduler.TaskResult{Outcome: scheduler.Killed, Reason: st.Reason}
+		// Told to checkpoint and stop as its container drains: the task
+		// did nothing wrong (drain.go).
+		d := c.drainOf(x)
+		r = scheduler.TaskResult{Outcome: scheduler.Killed, Reason: st.Reason, Blameless: d != nil && d.signalled}
 	default:
 		return // started: nothing to decide
 	}
@@ -165,6 +171,7 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 		// this one ran it: its success stands (resume.go).
 		j.succeeded++
 	}
+	c.drainedTaskEnded(now, x)
 	if c.cfg.OneTaskPerExecutor {
 		c.retire(now, x)
 	}

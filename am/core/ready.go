@@ -14,6 +14,10 @@ type Ready struct {
 	Launches []TaskLaunch
 	// Kills stop running attempts; their end is reported as usual.
 	Kills []scheduler.Kill
+	// Drains tell executors whose containers are going back to YARN to
+	// have their running tasks checkpoint and stop (drain.go); each
+	// attempt's end is reported as usual, killed.
+	Drains []Drain
 	// Disconnects tell executors to shut down and close their
 	// connections: retired, released, lost, or the application ended.
 	Disconnects []Disconnect

@@ -42,6 +42,8 @@ var registry = []Key{
 		Meaning: "longest wait before a failed task runs again"},
 	{Name: "spindle.locality.wait", Default: "3s", Kind: KindDuration, Unit: time.Millisecond,
 		Meaning: "how long a task waits for an executor on a preferred host"},
+	{Name: "spindle.task.preemption.gracePeriod", Default: "10s", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
+		Meaning: "YARN: how long a task whose container is preempted or whose node is decommissioned has, told to checkpoint ($SPINDLE_PREEMPTED_FILE, SIGTERM), before SIGKILL; keep it below the RM's yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill (15s) less the allocate interval"},
 	{Name: "spindle.task.log.maxBytes", Default: "64m", Kind: KindBytes, check: logCap,
 		Meaning: "most of each task's stdout and stderr kept, the newest (a bare number is bytes; 0 keeps everything)"},
 

@@ -57,6 +57,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.task.maxFailures":                                   4,
 		"spindle.task.retry.backoff":                                 200 * time.Millisecond,
 		"spindle.task.retry.maxBackoff":                              10 * time.Second,
+		"spindle.task.preemption.gracePeriod":                        10 * time.Second,
 		"spindle.scheduler.mode":                                     "FIFO",
 		"spindle.scheduler.allocation.file":                          "",
 		"spindle.dynamicAllocation.enabled":                          false,

@@ -49,10 +49,12 @@ func Core(conf *config.Config, f CoreFor) (core.Config, []scheduler.ProfileID, e
 	fine := s.Enum("spindle.yarn.mode") == "fine"
 	// Fine-grained mode asks for containers as tasks want them.
 	dynamic := s.Bool("spindle.dynamicAllocation.enabled") || fine
+	drainGrace := s.Duration("spindle.task.preemption.gracePeriod")
 	if s.Err() != nil {
 		return cfg, nil, s.Err()
 	}
 	cfg.OneTaskPerExecutor = fine
+	cfg.DrainGrace = drainGrace
 	if dynamic {
 		alloc, err := Allocation(conf)
 		if err != nil {

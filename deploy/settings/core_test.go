@@ -13,7 +13,8 @@ import (
 // limits only in a session.
 func TestCoreForEachProcess(t *testing.T) {
 	conf, err := config.Load(nil, []string{"spindle.yarn.mode=fine", "spindle.session.maxRunningJobs=3",
-		"spindle.yarn.scheduler.heartbeat.interval-ms=3s", "spindle.yarn.scheduler.initial-allocation.interval=300ms"})
+		"spindle.yarn.scheduler.heartbeat.interval-ms=3s", "spindle.yarn.scheduler.initial-allocation.interval=300ms",
+		"spindle.task.preemption.gracePeriod=4"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +31,10 @@ func TestCoreForEachProcess(t *testing.T) {
 	}
 	if am.Containers == nil || am.Containers.Heartbeat != 3*time.Second || am.Containers.InitialAllocation != 300*time.Millisecond {
 		t.Fatalf("containers %+v; want the heartbeat and initial interval set", am.Containers)
+	}
+	// A bare number of seconds, as the key's unit says.
+	if am.DrainGrace != 4*time.Second {
+		t.Errorf("drain grace %v, want spindle.task.preemption.gracePeriod's 4s", am.DrainGrace)
 	}
 	// Fine mode asks for containers as tasks want them: dynamic
 	// allocation, though spindle.dynamicAllocation.enabled is false.

@@ -19,19 +19,26 @@ import (
 //	  |<---------------------------------------|  or report{failed: why}
 //	  | message{stop: true}   (any time, any   |
 //	  |--------------------------------------->|  number of times)
+//	  | message{signal: 15}   (any time, any   |
+//	  |--------------------------------------->|  number of times)
 //	  |      report{ended, code, signal, cut}  |
 //	  |<---------------------------------------|  the tree is gone
 //	  | message{run: request}  (the next one)  |
 //	  |--------------------------------------->|  …
 //
 // End-of-file on the guard's side means the caller is gone: the guard
-// kills the tree at once, if there is one, and exits. A stop that arrives
-// once the process has ended is ignored.
+// kills the tree at once, if there is one, and exits. A stop or a signal
+// that arrives once the process has ended is ignored.
 
 // message is a line from the caller.
 type message struct {
 	Run  *request `json:"run,omitempty"`
 	Stop bool     `json:"stop,omitempty"`
+	// Signal, when set, is sent to the process's group and tree now,
+	// with no grace period and nothing after it: Process.Signal. Once
+	// signalled, the tree may outlive the process until it ends by
+	// itself, or the caller ends it.
+	Signal int `json:"signal,omitempty"`
 }
 
 // request is what to run.

@@ -109,23 +109,38 @@ func (g *guard) run(req request) bool {
 
 	var graceEnd <-chan time.Time
 	stop := func() {
-		// Every process of the tree, and the process's group (a child it
-		// started a moment ago may not be in /proc's listing yet).
+		// The process's group (a child it started a moment ago may not be
+		// in /proc's listing yet), and every process of the tree outside
+		// it: each once.
 		syscall.Kill(-t.leader, syscall.SIGTERM)
-		signalTree(os.Getpid(), syscall.SIGTERM)
+		signalOutside(os.Getpid(), t.leader, syscall.SIGTERM)
 		if graceEnd == nil {
 			graceEnd = time.After(grace)
 		}
 	}
-	again, callerGone := true, false
+	again, callerGone, signalled := true, false, false
 	var status syscall.WaitStatus
-	for exited := false; !exited; {
+	// Until the process has exited; once the caller has signalled the
+	// tree (a drain's SIGTERM: checkpoint and stop), until what it left
+	// has ended too, or the caller ends it: a shell running the task's
+	// command dies of the SIGTERM at once, and its child, the training
+	// script, must not be killed while it writes its checkpoint.
+	for exited, left := false, true; !exited || (signalled && left && !callerGone); {
 		select {
 		case <-g.children:
-			status, exited, _ = g.reap(t.leader)
+			st, done, more := g.reap(t.leader)
+			if done {
+				status, exited = st, true
+			}
+			left = more
 		case m := <-g.messages:
 			if m.Stop {
 				stop()
+			}
+			if m.Signal != 0 {
+				signalled = true
+				syscall.Kill(-t.leader, syscall.Signal(m.Signal))
+				signalOutside(os.Getpid(), t.leader, syscall.Signal(m.Signal))
 			}
 		case <-g.terms:
 			again = false
@@ -140,7 +155,8 @@ func (g *guard) run(req request) bool {
 			signalTree(os.Getpid(), syscall.SIGKILL)
 		}
 	}
-	// The process has ended: whatever it left running goes too. Its
+	// The process has ended (and, when signalled, what it left running
+	// too, or the caller ended it): whatever it left running goes. Its
 	// orphans were re-parented here as it exited, so a guard with no
 	// children left has no tree: most processes leave none, and the walk
 	// of /proc is then saved.

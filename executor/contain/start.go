@@ -242,6 +242,24 @@ func (p *Process) Wait() Result {
 // Done is closed when the process has ended.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
+// Signal sends sig to every process of the tree (its group, and what
+// has left the group) now, and nothing after: the caller decides what
+// follows, as an executor draining a task does (a checkpoint's SIGTERM,
+// its own SIGKILL after a grace period of its own). Once signalled, what
+// the process leaves running when it exits is not killed at once: the
+// process is reported ended when its whole tree has, by itself, or by
+// the caller's next Signal or Stop (or the caller's death). A shell
+// running a command dies of a SIGTERM at once; the command it runs must
+// be let write its checkpoint. Sending it after the process ended does
+// no harm.
+func (p *Process) Signal(sig syscall.Signal) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ended {
+		writeLine(p.g.ctl, message{Signal: int(sig)})
+	}
+}
+
 // Stop asks the process tree to end (SIGTERM, then SIGKILL after the
 // grace period) and returns once it has. A guard that does not answer in
 // time is killed itself. Calling it again, or after the process ended, does

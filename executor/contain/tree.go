@@ -59,6 +59,37 @@ func parentOf(pid int) (ppid int, state byte, ok bool) {
 	return ppid, f[0][0], err == nil
 }
 
+// signalOutside sends sig to every live process below root but those of
+// process group group, which the caller signals as a group: a process
+// signalled twice may run its handler twice (a shell's trap, a training
+// script's checkpoint).
+func signalOutside(root, group int, sig syscall.Signal) {
+	for _, pid := range descendants(root) {
+		if g, ok := groupOf(pid); !ok || g != group {
+			syscall.Kill(pid, sig)
+		}
+	}
+}
+
+// groupOf reads a process's group from /proc/PID/stat: "pid (comm) S
+// ppid pgrp …".
+func groupOf(pid int) (int, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return 0, false
+	}
+	f := bytes.Fields(data[i+2:])
+	if len(f) < 3 {
+		return 0, false
+	}
+	g, err := strconv.Atoi(string(f[2]))
+	return g, err == nil
+}
+
 // signalTree sends sig to every live process below root, once.
 func signalTree(root int, sig syscall.Signal) {
 	for _, pid := range descendants(root) {

@@ -6,6 +6,18 @@ package taskenv
 
 import "strings"
 
+// PreemptedFile names the file that tells a task its container is going
+// back to YARN (preempted, or its node decommissioned): it holds
+// PreemptedLine once the task is to checkpoint and stop, written before
+// the task's SIGTERM. Every task has the variable from its start; the
+// file exists only once it is told (docs/yarn.md, "Preemption and
+// decommissioning").
+const PreemptedFile = "SPINDLE_PREEMPTED_FILE"
+
+// PreemptedLine is what the file PreemptedFile names holds, a line of
+// its own.
+const PreemptedLine = "SPINDLE_PREEMPTED=1"
+
 // GPUVisibility are the variables through which CUDA, the NVIDIA container
 // runtime and ROCm (HIP, ROCr) choose the GPUs a process sees. An
 // executor's values describe all of its GPUs, not a task's, so a task

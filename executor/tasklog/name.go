@@ -8,11 +8,14 @@ import (
 
 // The suffixes of an attempt's files. While a task runs, an output file
 // over spindle.task.log.maxBytes rolls over to NAME.1 (executor/contain),
-// so a running attempt may have that one too.
+// so a running attempt may have that one too. Preempted is written only
+// when the attempt is told to checkpoint and stop
+// (taskenv.PreemptedFile).
 const (
 	Stdout    = ".stdout"
 	Stderr    = ".stderr"
 	Resources = ".resources.json"
+	Preempted = ".preempted"
 )
 
 // Name names a task attempt's files (before their suffix) and the attempt

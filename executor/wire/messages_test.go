@@ -73,6 +73,7 @@ func everyMessage() []*Envelope {
 		{Message: &Envelope_Credentials{Credentials: &Credentials{File: []byte("HDTS\x00\x01...")}}},
 		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}, ClientToken: &ClientToken{Identifier: []byte("id"), Password: []byte("pw")}},
 		{Message: &Envelope_JobsEnded{JobsEnded: &JobsEnded{JobIds: []int64{12, 13}}}},
+		{Message: &Envelope_Drain{Drain: &Drain{Reason: "preempted by YARN", GraceMs: 10_000}}},
 	}
 }
 

@@ -107,6 +107,7 @@ type Envelope struct {
 	//	*Envelope_Credentials
 	//	*Envelope_JobsEnded
 	//	*Envelope_FollowJob
+	//	*Envelope_Drain
 	Message isEnvelope_Message `protobuf_oneof:"message"`
 	// A session client's request on a secure cluster carries the
 	// client-to-AM token YARN gave it with the application report: the RM
@@ -333,6 +334,15 @@ func (x *Envelope) GetFollowJob() *FollowJob {
 	return nil
 }
 
+func (x *Envelope) GetDrain() *Drain {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_Drain); ok {
+			return x.Drain
+		}
+	}
+	return nil
+}
+
 func (x *Envelope) GetClientToken() *ClientToken {
 	if x != nil {
 		return x.ClientToken
@@ -431,6 +441,10 @@ type Envelope_FollowJob struct {
 	FollowJob *FollowJob `protobuf:"bytes,21,opt,name=follow_job,json=followJob,proto3,oneof"`
 }
 
+type Envelope_Drain struct {
+	Drain *Drain `protobuf:"bytes,22,opt,name=drain,proto3,oneof"` // driver → executor: its container is going back to YARN
+}
+
 func (*Envelope_Register) isEnvelope_Message() {}
 
 func (*Envelope_Registered) isEnvelope_Message() {}
@@ -470,6 +484,8 @@ func (*Envelope_Credentials) isEnvelope_Message() {}
 func (*Envelope_JobsEnded) isEnvelope_Message() {}
 
 func (*Envelope_FollowJob) isEnvelope_Message() {}
+
+func (*Envelope_Drain) isEnvelope_Message() {}
 
 // YARN's client-to-AM token: an identifier
 // (ClientToAMTokenIdentifierProto: the attempt and the client's
@@ -1462,6 +1478,65 @@ func (x *JobsEnded) GetJobIds() []int64 {
 	return nil
 }
 
+// The executor's container is going back to YARN (preempted for another
+// queue, or its node decommissioned): each task running or starting there
+// finds SPINDLE_PREEMPTED=1 in the file its SPINDLE_PREEMPTED_FILE names,
+// then gets SIGTERM, and SIGKILL after grace_ms if it has not ended. Each
+// attempt's end is reported KILLED, however it exited. The driver sends
+// it no launch after this. An executor that does not know the message
+// (an older one) ignores it: its tasks then end with the container.
+type Drain struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	GraceMs       int64                  `protobuf:"varint,2,opt,name=grace_ms,json=graceMs,proto3" json:"grace_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Drain) Reset() {
+	*x = Drain{}
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Drain) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Drain) ProtoMessage() {}
+
+func (x *Drain) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Drain.ProtoReflect.Descriptor instead.
+func (*Drain) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Drain) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Drain) GetGraceMs() int64 {
+	if x != nil {
+		return x.GraceMs
+	}
+	return 0
+}
+
 // The sender is ending the connection on purpose. A connection that ends
 // without one ended by accident (a crash, a lost network, or a cut made by
 // someone on the path).
@@ -1474,7 +1549,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1486,7 +1561,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1499,7 +1574,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1530,7 +1605,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1542,7 +1617,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1555,7 +1630,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1632,7 +1707,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1644,7 +1719,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1657,7 +1732,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1694,7 +1769,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1706,7 +1781,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1719,7 +1794,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -1817,7 +1892,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1829,7 +1904,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1842,7 +1917,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -1902,7 +1977,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1914,7 +1989,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1927,7 +2002,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 type JobList struct {
@@ -1939,7 +2014,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1951,7 +2026,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1964,7 +2039,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -1983,7 +2058,7 @@ type FollowJob struct {
 
 func (x *FollowJob) Reset() {
 	*x = FollowJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1995,7 +2070,7 @@ func (x *FollowJob) String() string {
 func (*FollowJob) ProtoMessage() {}
 
 func (x *FollowJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2008,7 +2083,7 @@ func (x *FollowJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FollowJob.ProtoReflect.Descriptor instead.
 func (*FollowJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *FollowJob) GetJobId() int64 {
@@ -2028,7 +2103,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2040,7 +2115,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2053,7 +2128,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -2079,7 +2154,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2091,7 +2166,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2104,7 +2179,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StopSession) GetReason() string {
@@ -2126,7 +2201,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2138,7 +2213,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2151,7 +2226,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StatsRequest) GetCollect() bool {
@@ -2184,7 +2259,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2196,7 +2271,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2209,7 +2284,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -2272,7 +2347,7 @@ var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\x8d\v\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xc3\v\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
 	"\n" +
@@ -2301,7 +2376,8 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"jobs_ended\x18\x14 \x01(\v2 .spindle.executor.wire.JobsEndedH\x00R\tjobsEnded\x12A\n" +
 	"\n" +
-	"follow_job\x18\x15 \x01(\v2 .spindle.executor.wire.FollowJobH\x00R\tfollowJob\x12E\n" +
+	"follow_job\x18\x15 \x01(\v2 .spindle.executor.wire.FollowJobH\x00R\tfollowJob\x124\n" +
+	"\x05drain\x18\x16 \x01(\v2\x1c.spindle.executor.wire.DrainH\x00R\x05drain\x12E\n" +
 	"\fclient_token\x18\x13 \x01(\v2\".spindle.executor.wire.ClientTokenR\vclientTokenB\t\n" +
 	"\amessage\"I\n" +
 	"\vClientToken\x12\x1e\n" +
@@ -2392,7 +2468,10 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\vCredentials\x12\x12\n" +
 	"\x04file\x18\x01 \x01(\fR\x04file\"$\n" +
 	"\tJobsEnded\x12\x17\n" +
-	"\ajob_ids\x18\x01 \x03(\x03R\x06jobIds\"\"\n" +
+	"\ajob_ids\x18\x01 \x03(\x03R\x06jobIds\":\n" +
+	"\x05Drain\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x19\n" +
+	"\bgrace_ms\x18\x02 \x01(\x03R\agraceMs\"\"\n" +
 	"\bShutdown\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"\xf7\x01\n" +
 	"\tSubmitJob\x12\x12\n" +
@@ -2468,7 +2547,7 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),      // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),       // 1: spindle.executor.wire.Envelope
@@ -2486,18 +2565,19 @@ var file_executor_wire_wire_proto_goTypes = []any{
 	(*Heartbeat)(nil),      // 13: spindle.executor.wire.Heartbeat
 	(*Credentials)(nil),    // 14: spindle.executor.wire.Credentials
 	(*JobsEnded)(nil),      // 15: spindle.executor.wire.JobsEnded
-	(*Shutdown)(nil),       // 16: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),      // 17: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),    // 18: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),        // 19: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),      // 20: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),       // 21: spindle.executor.wire.ListJobs
-	(*JobList)(nil),        // 22: spindle.executor.wire.JobList
-	(*FollowJob)(nil),      // 23: spindle.executor.wire.FollowJob
-	(*CancelJob)(nil),      // 24: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),    // 25: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil),   // 26: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),          // 27: spindle.executor.wire.Stats
+	(*Drain)(nil),          // 16: spindle.executor.wire.Drain
+	(*Shutdown)(nil),       // 17: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),      // 18: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),    // 19: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),        // 20: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),      // 21: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),       // 22: spindle.executor.wire.ListJobs
+	(*JobList)(nil),        // 23: spindle.executor.wire.JobList
+	(*FollowJob)(nil),      // 24: spindle.executor.wire.FollowJob
+	(*CancelJob)(nil),      // 25: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),    // 26: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil),   // 27: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),          // 28: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
@@ -2507,32 +2587,33 @@ var file_executor_wire_wire_proto_depIdxs = []int32{
 	10, // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
 	11, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
 	13, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	16, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	17, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	18, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	20, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	21, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	22, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	24, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	25, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	26, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	27, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	17, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	18, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	19, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	21, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	22, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	23, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	25, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	26, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	27, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	28, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
 	14, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
 	15, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
-	23, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
-	2,  // 20: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
-	4,  // 21: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
-	8,  // 22: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	9,  // 23: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	12, // 24: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 25: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	19, // 26: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	19, // 27: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	28, // [28:28] is the sub-list for method output_type
-	28, // [28:28] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	24, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
+	16, // 20: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
+	2,  // 21: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
+	4,  // 22: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
+	8,  // 23: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	9,  // 24: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	12, // 25: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 26: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	20, // 27: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	20, // 28: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	29, // [29:29] is the sub-list for method output_type
+	29, // [29:29] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2561,6 +2642,7 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_Credentials)(nil),
 		(*Envelope_JobsEnded)(nil),
 		(*Envelope_FollowJob)(nil),
+		(*Envelope_Drain)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2568,7 +2650,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   27,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

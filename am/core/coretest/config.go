@@ -17,6 +17,7 @@ func (s *script) config(a *scenario.Args, input []scenario.Input) error {
 	var cfg core.Config
 	cfg.LossReasonWait = a.Duration("losswait", 0)
 	cfg.HeartbeatTimeout = a.Duration("heartbeat", 0)
+	cfg.DrainGrace = a.Duration("grace", 0)
 	if a.Has("mode") {
 		m, err := scheduler.ParseSchedulingMode(a.String("mode", ""))
 		if err != nil {

@@ -10,7 +10,7 @@
 // not read, and a key or flag a command does not take, fail the script
 // with its file and line:
 //
-//	config losswait=10s heartbeat=30s containers initial=2 maxgpus=2 pernode=2 maxfailures=0 beat=1s eager=200ms fine dynamic session
+//	config losswait=10s heartbeat=30s grace=10s containers initial=2 maxgpus=2 pernode=2 maxfailures=0 beat=1s eager=200ms fine dynamic session
 //	profile id=0 cores=1 gpus=1 mem=1024 [initial=N: this profile's, over the config's for the first]
 //	----
 //	ok
@@ -25,6 +25,7 @@
 //	seen id=c1 | ended id=c1 reason=... | rejected
 //	allocated [nodes=N]        (input lines: container c1 node=n1:1 name=n1 profile=0|ask=1
 //	                            | completed c1 status=137 diag=...
+//	                            | preempted c1
 //	                            | node n1:1 name=n1 state=SHUTDOWN [timeout=30s])
 //	launch-failed id=c1 why=...
 //	resynced | fail reason=... | cancel job=0 reason=... | stop reason=...

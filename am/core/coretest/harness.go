@@ -85,6 +85,9 @@ func Format(rd core.Ready, now time.Time) string {
 	for _, k := range rd.Kills {
 		fmt.Fprintf(&b, "kill %s s%d/%d#%d: %s\n", k.Executor, k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Reason)
 	}
+	for _, d := range rd.Drains {
+		fmt.Fprintf(&b, "drain %s grace=%v: %s\n", d.Executor, d.Grace, d.Reason)
+	}
 	for _, d := range rd.Disconnects {
 		fmt.Fprintf(&b, "disconnect %s: %s\n", d.Executor, d.Reason)
 	}

@@ -212,7 +212,7 @@ func taskStatus(a *scenario.Args) (core.TaskStatus, scheduler.ExecutorID) {
 
 // allocation reads an allocate's answer; a container names the ask it
 // fills (ask=ID), or its profile (profile=P, ContainerFor); a node is one
-// of updated_nodes.
+// of updated_nodes; preempted names a container of the PreemptionMessage.
 func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error) {
 	var res core.AllocateResult
 	for _, in := range input {
@@ -232,8 +232,10 @@ func (h *Harness) allocation(input []scenario.Input) (core.AllocateResult, error
 			u := core.NodeUpdate{Node: id, NodeName: a.String("name", id), DecommissionTimeout: a.Duration("timeout", 0)}
 			u.State = nodeState(a)
 			res.Nodes = append(res.Nodes, u)
+		case "preempted":
+			res.Preempted = append(res.Preempted, id)
 		default:
-			a.Fail("%q: want container, completed or node", strings.TrimSpace(in.Text))
+			a.Fail("%q: want container, completed, node or preempted", strings.TrimSpace(in.Text))
 		}
 		if err := a.Err(); err != nil {
 			return res, scenario.AtLine(in.Line, err)
