@@ -395,3 +395,27 @@ func TestRecentSuccessesAreBounded(t *testing.T) {
 		t.Error("take left some behind")
 	}
 }
+
+// A rejoining executor with nothing to report still sends a batch at
+// once: the new AM places no task until it has heard what ended while
+// the executor had no driver, nothing included.
+func TestARejoinWithNothingToReportStillSendsABatch(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	d := startExecutor(t, ctx, 30*time.Second)
+	d.launch(d.waitingTask("long", 7, 0))
+	d.pid("long")
+	d.drop()
+	d.log.waitFor(t, "keeping the tasks running for a new ApplicationMaster", 1)
+	d.rejoin()
+	d.accept()
+	m := d.recv()
+	if m.GetStatusBatch() == nil || len(m.GetStatusBatch().GetStatuses()) != 0 {
+		t.Fatalf("first message after the rejoin: %v; want an empty StatusBatch", m)
+	}
+	d.release("long")
+	if st := d.statuses(1); st[0].GetTaskIndex() != 0 {
+		t.Fatalf("statuses %v; want task 0's", st)
+	}
+	d.shutdown()
+}
