@@ -3,7 +3,6 @@ package am
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"slices"
 	"sync"
@@ -162,7 +161,11 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	if r := d.cfg.Resume; r != nil {
 		var err error
 		if resumed, err = d.resume(loopCtx, time.Now(), r); err != nil {
-			return core.Summary{}, core.Final{Diagnostics: err.Error()}, fmt.Errorf("resuming the previous attempt's work: %w", err)
+			d.log.WithError(err).Error("the previous attempt's work cannot be resumed: it starts over")
+			if err := d.startOver(time.Now(), r); err != nil {
+				return core.Summary{}, core.Final{Diagnostics: err.Error()}, err
+			}
+			resumed = map[scheduler.JobID]bool{}
 		}
 	}
 	var id scheduler.JobID

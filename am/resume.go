@@ -54,6 +54,9 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 		}
 		resumed[rj.ID] = true
 	}
+	if err := d.core.NumberFrom(scheduler.JobID(r.State.NextJob), scheduler.StageID(r.State.NextStage)); err != nil {
+		return nil, err
+	}
 	d.adoptKept(ctx, now, r, r.Kept)
 	// The journal forgets the executors YARN did not keep.
 	kept := map[string]bool{}
@@ -70,6 +73,39 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 		d.journalGone(id)
 	}
 	return resumed, nil
+}
+
+// startOver puts a core that could not resume the previous attempt's
+// work (half-resumed, never to be used) in place of a new one, which
+// releases the containers YARN kept, and tells the journal the work it
+// held is over: this attempt runs its job from the start, and a session
+// none of the jobs before.
+func (d *Driver) startOver(now time.Time, r *Resumption) error {
+	c, err := core.New(d.cfg.Core)
+	if err != nil {
+		return err
+	}
+	d.core = c
+	if err := c.NumberFrom(scheduler.JobID(r.State.NextJob), scheduler.StageID(r.State.NextStage)); err != nil {
+		return err
+	}
+	var kept []core.KeptContainer // none journalled: each is released
+	for _, ct := range r.Kept {
+		k := allocatedContainer(ct, d.rm.y.PortInNodeName)
+		d.rm.containers[k.ID] = ct
+		kept = append(kept, core.KeptContainer{ID: k.ID, Node: k.Node, NodeName: k.NodeName})
+	}
+	d.core.Kept(now, kept, 0)
+	if d.cfg.Journal != nil {
+		var ended []int
+		for _, j := range r.State.Jobs {
+			ended = append(ended, j.ID)
+		}
+		for _, id := range ended {
+			d.cfg.Journal.Append(journal.Entry{JobEnded: &id})
+		}
+	}
+	return nil
 }
 
 // adoptKept hands the core the kept containers, with what the journal

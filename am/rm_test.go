@@ -91,6 +91,13 @@ func (f *fakeRM) requests() []*hadoopyarn.AllocateRequestProto {
 // one executor of 2 cores and a GPU wanted; it returns what Run returned.
 func startYarnDriver(t *testing.T, f *fakeRM, with ...func(*YARN)) <-chan error {
 	t.Helper()
+	return runYarnDriver(t, yarnDriverConfig(t, f, with...))
+}
+
+// yarnDriverConfig is startYarnDriver's configuration, for a test to
+// change before runYarnDriver.
+func yarnDriverConfig(t *testing.T, f *fakeRM, with ...func(*YARN)) Config {
+	t.Helper()
 	srv := &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: f.handle}
 	f.srv = srv
 	addr := srv.Start(t)
@@ -110,6 +117,12 @@ func startYarnDriver(t *testing.T, f *fakeRM, with ...func(*YARN)) <-chan error 
 	cfg := Config{Core: core.Config{Profiles: []scheduler.Profile{{Cores: 2, MemoryMB: 512, GPUs: 1}},
 		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 3}, MaxGPUsPerNode: 4, Heartbeat: 20 * time.Millisecond, InitialAllocation: 10 * time.Millisecond}},
 		Executors: listen(t, testSecret), YARN: y}
+	return cfg
+}
+
+// runYarnDriver runs one job of one task on a driver configured as cfg.
+func runYarnDriver(t *testing.T, cfg Config) <-chan error {
+	t.Helper()
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,13 @@ type ResumedJob struct {
 	Done []TaskRef
 }
 
+// NumberFrom makes job and stage the ids of the next job submitted and
+// its first stage: once an earlier attempt's jobs are resumed, new jobs
+// take ids none of its jobs had, ended ones included.
+func (c *Core) NumberFrom(job scheduler.JobID, stage scheduler.StageID) error {
+	return c.sched.NumberFrom(job, stage)
+}
+
 // TaskRef names a task by its stage's place in its job's spec.
 type TaskRef struct{ StageIndex, Index int }
 

@@ -10,6 +10,8 @@ type Entry struct {
 	// NextJob says the job ids below it are taken, ended jobs' too: a
 	// snapshot, which keeps no ended job, ends with it.
 	NextJob *int `json:"nextJob,omitempty"`
+	// NextStage says the same of stage ids.
+	NextStage *int `json:"nextStage,omitempty"`
 }
 
 // Executor is an executor that registered: its container, where the next
@@ -49,7 +51,7 @@ type TaskDone struct {
 // set counts the fields an entry sets.
 func (e Entry) set() int {
 	n := 0
-	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.JobEnded != nil, e.NextJob != nil} {
+	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.JobEnded != nil, e.NextJob != nil, e.NextStage != nil} {
 		if ok {
 			n++
 		}

@@ -276,8 +276,8 @@ func TestSnapshotKeepsEndedJobsIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if again.NextJob != 3 || len(again.Jobs) != 1 {
-		t.Fatalf("%+v", again)
+	if again.NextJob != 3 || len(again.Jobs) != 1 || again.NextStage != 2 {
+		t.Fatalf("%+v; want next job 3, next stage 2 (job 1's two stages from 0)", again)
 	}
 	if err := again.Apply(next(1)); err != nil || again.NextJob != 3 {
 		t.Errorf("a lower next job id: %v, next job %d; want it to change nothing", err, again.NextJob)

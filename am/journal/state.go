@@ -16,6 +16,8 @@ type State struct {
 	// NextJob is the lowest job id not taken, by ended jobs either: the
 	// next attempt numbers its jobs from it.
 	NextJob int
+	// NextStage is the lowest stage id no job took.
+	NextStage int
 }
 
 // JobState is a job that had not ended.
@@ -58,6 +60,11 @@ func (s *State) Apply(e Entry) error {
 		return s.taskDone(*e.TaskDone)
 	case e.JobEnded != nil:
 		return s.ended(*e.JobEnded)
+	case e.NextStage != nil:
+		if *e.NextStage < 0 {
+			return fmt.Errorf("next stage id %d", *e.NextStage)
+		}
+		s.NextStage = max(s.NextStage, *e.NextStage)
 	default:
 		if *e.NextJob < 0 {
 			return fmt.Errorf("next job id %d", *e.NextJob)
@@ -80,6 +87,7 @@ func (s *State) submitted(j Job) error {
 		}
 	}
 	s.NextJob = j.ID + 1
+	s.NextStage = max(s.NextStage, j.FirstStage+len(j.StageProfiles))
 	s.Jobs = append(s.Jobs, &JobState{Job: j, done: map[TaskDone]bool{}})
 	return nil
 }
@@ -136,8 +144,8 @@ func (s *State) Entries() []Entry {
 		}
 	}
 	if s.NextJob > 0 {
-		next := s.NextJob
-		out = append(out, Entry{NextJob: &next})
+		next, stage := s.NextJob, s.NextStage
+		out = append(out, Entry{NextJob: &next}, Entry{NextStage: &stage})
 	}
 	return out
 }

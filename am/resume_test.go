@@ -1,0 +1,60 @@
+package am
+
+import (
+	"strings"
+	"testing"
+
+	logtest "github.com/sirupsen/logrus/hooks/test"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/spindle-yarn/spindle/am/journal"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+)
+
+// A journal whose job this attempt cannot resume (its spec unreadable)
+// is not half-applied: the attempt starts over, releasing the containers
+// YARN kept, asking for all its executors anew, and telling the journal
+// the old job is over.
+func TestWorkThatCannotBeResumedStartsOver(t *testing.T) {
+	f := &fakeRM{respond: func(n int, _ *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+		return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
+	}}
+	cfg := yarnDriverConfig(t, f)
+	st := journal.NewState("application_1795251528476_0003")
+	for _, e := range []journal.Entry{{Job: &journal.Job{ID: 0, Spec: []byte("{not a spec"), StageProfiles: []int{0}}},
+		{Executor: &journal.Executor{Container: "container_1795251528476_0003_01_000002", Address: "nm1:4000", Node: "nm1:8041", NodeName: "nm1"}}} {
+		if err := st.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, hook := logtest.NewNullLogger()
+	cfg.Log = log
+	cfg.Journal = journal.NewWriter(journal.Dir(t.TempDir()), st, 0, log)
+	kept := &hadoopyarn.ContainerProto{Id: containerIDProto(2), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("nm1"), Port: proto.Int32(8041)}}
+	cfg.Resume = &Resumption{State: st, Kept: []*hadoopyarn.ContainerProto{kept}}
+	if err := ended(t, runYarnDriver(t, cfg)); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {
+		t.Fatalf("Run ended with %v, want AM_SHUTDOWN", err)
+	}
+	reqs := f.requests()
+	if len(reqs) == 0 {
+		t.Fatal("no allocate")
+	}
+	if rel := reqs[0].GetRelease(); len(rel) != 1 || rel[0].GetId() != 2 {
+		t.Errorf("the first allocate releases %v; want the kept container 2", rel)
+	}
+	if ask := reqs[0].GetAsk(); len(ask) != 1 || ask[0].GetNumContainers() != 3 {
+		t.Errorf("the first allocate asks %v; want all 3 executors anew", ask)
+	}
+	// The job run anew took the next id, journalled, then ended with
+	// the AM_SHUTDOWN: the journal holds no job, the old one ended too.
+	if len(st.Jobs) != 0 || st.NextJob != 2 {
+		t.Errorf("the journal holds %d jobs, next job %d; want none, next 2 (the old job 0 over, the new one 1)", len(st.Jobs), st.NextJob)
+	}
+	said := false
+	for _, e := range hook.AllEntries() {
+		said = said || strings.Contains(e.Message, "cannot be resumed: it starts over")
+	}
+	if !said {
+		t.Error("the log does not say the work starts over")
+	}
+}
