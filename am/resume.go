@@ -91,9 +91,7 @@ func (d *Driver) startOver(now time.Time, r *Resumption) error {
 	}
 	var kept []core.KeptContainer // none journalled: each is released
 	for _, ct := range r.Kept {
-		k := allocatedContainer(ct, d.rm.y.PortInNodeName)
-		d.rm.containers[k.ID] = ct
-		kept = append(kept, core.KeptContainer{ID: k.ID, Node: k.Node, NodeName: k.NodeName})
+		kept = append(kept, d.kept(ct))
 	}
 	d.core.Kept(now, kept, 0)
 	if d.cfg.Journal != nil {
@@ -108,18 +106,23 @@ func (d *Driver) startOver(now time.Time, r *Resumption) error {
 	return nil
 }
 
+// kept notes a container YARN kept, so that a release can name it, and
+// describes it to the core as the journal does not know it.
+func (d *Driver) kept(ct *hadoopyarn.ContainerProto) core.KeptContainer {
+	c := allocatedContainer(ct, d.rm.y.PortInNodeName)
+	d.rm.containers[c.ID] = ct
+	return core.KeptContainer{ID: c.ID, Node: c.Node, NodeName: c.NodeName}
+}
+
 // adoptKept hands the core the kept containers, with what the journal
 // says of each, and dials the executors it knows the addresses of.
 func (d *Driver) adoptKept(ctx context.Context, now time.Time, r *Resumption, kept []*hadoopyarn.ContainerProto) {
 	var cts []core.KeptContainer
 	for _, ct := range kept {
-		c := allocatedContainer(ct, d.rm.y.PortInNodeName)
-		d.rm.containers[c.ID] = ct
-		x, known := r.State.Executors[c.ID]
-		k := core.KeptContainer{ID: c.ID, Node: c.Node, NodeName: c.NodeName, Journalled: known}
-		if known {
-			k.Profile, k.GPUIndices = scheduler.ProfileID(x.Profile), x.GPUIndices
-			go d.rejoin(ctx, r, c.ID, x.Address)
+		k := d.kept(ct)
+		if x, known := r.State.Executors[k.ID]; known {
+			k.Journalled, k.Profile, k.GPUIndices = true, scheduler.ProfileID(x.Profile), x.GPUIndices
+			go d.rejoin(ctx, r, k.ID, x.Address)
 		}
 		cts = append(cts, k)
 	}

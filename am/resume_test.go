@@ -29,7 +29,7 @@ func TestWorkThatCannotBeResumedStartsOver(t *testing.T) {
 	}
 	log, hook := logtest.NewNullLogger()
 	cfg.Log = log
-	cfg.Journal = journal.NewWriter(journal.Dir(t.TempDir()), st, 0, log)
+	cfg.Journal = journal.NewWriter(nil, st, 0, log) // appended to, never flushed: no store
 	kept := &hadoopyarn.ContainerProto{Id: containerIDProto(2), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("nm1"), Port: proto.Int32(8041)}}
 	cfg.Resume = &Resumption{State: st, Kept: []*hadoopyarn.ContainerProto{kept}}
 	if err := ended(t, runYarnDriver(t, cfg)); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {

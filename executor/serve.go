@@ -489,17 +489,10 @@ func (l Launch) Config(environ []string, secret []byte) Config {
 		cfg.Host = "localhost"
 	}
 	cfg.WorkDir, _ = os.Getwd()
-	for _, kv := range environ {
-		if v, ok := strings.CutPrefix(kv, "NM_HOST="); ok {
-			cfg.RejoinHost = v
-		}
-	}
+	env := lookupIn(environ)
+	cfg.RejoinHost, _ = env("NM_HOST")
 	if l.SecretFrom == "credentials" {
-		for _, kv := range environ {
-			if v, ok := strings.CutPrefix(kv, credentials.EnvTokenFile+"="); ok {
-				cfg.TokenFile = v
-			}
-		}
+		cfg.TokenFile, _ = env(credentials.EnvTokenFile)
 	}
 	return cfg
 }

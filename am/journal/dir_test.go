@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 )
 
-// Dir is a Store in a local directory: a cluster whose fs.defaultFS is
-// file://, and tests. A segment is written under a temporary name and
-// renamed, which is atomic on a local file system.
+// Dir is a Store in a local directory, for the tests: the AM keeps its
+// journal through deploy/staging's JournalStore, on HDFS or file://. A
+// segment is written under a temporary name and renamed, which is atomic
+// on a local file system.
 type Dir string
 
 func (d Dir) List(context.Context) ([]string, error) {
