@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,6 +98,9 @@ type AppMaster struct {
 	// unregisters with why.
 	Terminated <-chan struct{}
 	Log        logrus.FieldLogger
+	// History is where the application's history goes: the UI's Store,
+	// and the event log `spindle history` reads once it ended.
+	History History
 }
 
 // ErrLeftToNextAttempt is RunAppMaster's error when Terminated ended it:
@@ -156,6 +160,9 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		dcfg.ClientAuth = clientAuth(yarn.ClientTokenVerifier{MasterKey: key, App: app}, a.ClientACL)
 		a.Log.Info("session clients must bring a client-to-AM token (a secure cluster)")
 	}
+	var stopHistory func()
+	dcfg.Observe, stopHistory = startHistory(ctx, a.History, a.Log)
+	defer stopHistory()
 	driver, err := New(dcfg)
 	if err != nil {
 		return core.Summary{}, err
@@ -195,6 +202,9 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		stopJournal()
 		<-journalDone
 	}
+	// The event log is whole before the application is seen to end:
+	// `spindle history` may read it at once.
+	stopHistory()
 	return r.sum, finish(ctx, a, r.final, driver.Tokens())
 }
 
@@ -271,7 +281,13 @@ func executorLaunch(a AppMaster, port int) *hadoopyarn.ContainerLaunchContextPro
 // serveTracking serves the tracking page on web, guarded by a.Web, until
 // the function it returns is called.
 func serveTracking(a AppMaster, driver *Driver, web net.Listener) (stop func()) {
-	page := TrackingHandler(driver)
+	base := ""
+	if a.Web != nil {
+		if u, err := url.Parse(a.Web.ProxyBase); err == nil {
+			base = u.Path
+		}
+	}
+	page := TrackingHandler(driver, base)
 	if a.Web != nil {
 		page = a.Web.Handler(page)
 	}

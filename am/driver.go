@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -50,6 +51,8 @@ type Config struct {
 	// attempt takes over from the one before (resume.go).
 	Journal *journal.Writer
 	Resume  *Resumption
+	// Observe is where the application's history goes (observing.go).
+	Observe Observation
 }
 
 // Driver runs a job on executors that connect to it: one goroutine, the
@@ -80,6 +83,8 @@ type Driver struct {
 	// loopCtx ends when Run returns: the goroutines the loop starts
 	// (allocates, rejoins) stop with it.
 	loopCtx context.Context
+	// observed are this turn's events for the history (observing.go).
+	observed []history.Event
 }
 
 type registered struct {
@@ -168,6 +173,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 			resumed = map[scheduler.JobID]bool{}
 		}
 	}
+	d.observeStart(time.Now(), job)
 	var id scheduler.JobID
 	if d.cfg.Clients != nil {
 		defer d.cfg.Clients.Close()
@@ -178,6 +184,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 			return core.Summary{Job: job.Name}, core.Final{Diagnostics: err.Error()}, err
 		}
 		d.journalJob(id, job)
+		d.observeJob(time.Now(), id, job)
 	}
 	go d.accept(loopCtx)
 
@@ -195,6 +202,8 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 			sum = s
 		}
 		d.journalEnded(rd.Finished)
+		d.observeReady(now, &rd)
+		d.observeTurn()
 		d.updateFollowers(now, rd.Finished)
 		// After the followers: a client hears its job ended before the
 		// executors are told to tidy up after it.
@@ -312,6 +321,7 @@ func (d *Driver) register(now time.Time, ev registered) {
 	}
 	d.conns[id] = ev.out
 	d.journalExecutor(id, ev.reg)
+	d.observeExecutor(now, id, ev.reg)
 	ev.out.post(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
 	if d.credentials != nil {
 		ev.out.post(credentialsMessage(d.credentials))

@@ -20,6 +20,7 @@ func (ev registered) feed(d *Driver, now time.Time) { d.register(now, ev) }
 func (ev statuses) feed(d *Driver, now time.Time) {
 	d.core.Statuses(now, ev.id, taskStatuses(ev.batch))
 	d.journalSucceeded(ev.batch)
+	d.observeStatuses(now, ev.id, ev.batch)
 }
 
 func (ev seen) feed(d *Driver, now time.Time) { d.core.Seen(now, ev.id) }
@@ -51,6 +52,9 @@ func (ev freshCredentials) feed(d *Driver, _ time.Time) { d.updateCredentials(ev
 func (ev submitRequest) feed(d *Driver, now time.Time) {
 	id, err := d.core.Submit(now, ev.job, nil)
 	r := submitReply{id: id, err: err}
+	if err == nil {
+		d.observeJob(now, id, ev.job)
+	}
 	if err == nil && d.cfg.Journal != nil {
 		d.journalJob(id, ev.job)
 		r.written = d.cfg.Journal.Written()

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -34,12 +37,20 @@ type Local struct {
 	// (wire.Listen with the session's secret) and submit its jobs.
 	Clients    *wire.Listener
 	PoolNotice func(pool string) string
+	// UI, when set, is where the web UI is served (a loopback address:
+	// nothing guards it but that); History where the application's
+	// history goes.
+	UI      net.Listener
+	History History
 }
 
 // RunLocal runs the job to its end, or until ctx is cancelled. It ends
 // unsuccessfully, saying so, once every executor has exited. A session
 // runs until a client stops it, or ctx is cancelled.
 func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
+	if l.UI != nil {
+		defer l.UI.Close()
+	}
 	if len(l.Core.Profiles) == 0 {
 		return core.Summary{}, errors.New("local mode needs an executor profile")
 	}
@@ -49,9 +60,20 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 	}
 	defer ln.Close() // Run closes it too; this covers the ways out before
 	l.Core.Session = l.Clients != nil
-	driver, err := New(Config{Core: l.Core, Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice})
+	if l.Log == nil {
+		l.Log = logrus.StandardLogger()
+	}
+	observe, stopHistory := startHistory(ctx, l.History, l.Log)
+	defer stopHistory()
+	driver, err := New(Config{Core: l.Core, Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice,
+		Observe: observe})
 	if err != nil {
 		return core.Summary{}, err
+	}
+	if l.UI != nil {
+		page := &http.Server{Handler: TrackingHandler(driver, ""), ReadHeaderTimeout: 10 * time.Second}
+		go page.Serve(l.UI)
+		defer page.Close()
 	}
 	if l.Launcher.Binary == "" {
 		if l.Launcher.Binary, err = os.Executable(); err != nil {

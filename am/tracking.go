@@ -9,14 +9,24 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/webui"
 )
 
-// TrackingHandler serves the application's Status: the page behind the
-// tracking URL the ApplicationMaster registers, which the RM's web proxy
-// shows as the application's; a session's lists its jobs and pools too. GET / is text for people; GET /status.json the same
-// as JSON for scripts.
-func TrackingHandler(d *Driver) http.Handler {
+// UIRefresh is how often the UI's pages reload themselves while the
+// application runs.
+const UIRefresh = 5 * time.Second
+
+// TrackingHandler serves the application's web UI and REST API (am/webui,
+// from the driver's history) behind the tracking URL the
+// ApplicationMaster registers, which the RM's web proxy shows as the
+// application's, its links under base ("/proxy/<app>" there); and the
+// scheduler's Status now: GET /status.txt for people, /status.json for
+// scripts.
+func TrackingHandler(d *Driver, base string) http.Handler {
 	mux := http.NewServeMux()
+	if st := d.cfg.Observe.Store; st != nil {
+		mux.Handle("/", webui.Handler(webui.Options{Store: st, Live: d.Status, Base: base, Refresh: UIRefresh}))
+	}
 	get := func(w http.ResponseWriter, r *http.Request) (core.Status, bool) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
@@ -33,7 +43,7 @@ func TrackingHandler(d *Driver) http.Handler {
 			json.NewEncoder(w).Encode(st)
 		}
 	})
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /status.txt", func(w http.ResponseWriter, r *http.Request) {
 		if st, ok := get(w, r); ok {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			writeStatus(w, st)

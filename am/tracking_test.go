@@ -28,7 +28,7 @@ func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { d.Run(ctx, job, nil); close(ran) }()
-	srv := httptest.NewServer(TrackingHandler(d))
+	srv := httptest.NewServer(TrackingHandler(d, ""))
 	defer srv.Close()
 
 	get := func(path string) (int, string) {

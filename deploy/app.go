@@ -32,6 +32,7 @@ func NewApp() *cli.App {
 			statusCommand(),
 			killCommand(),
 			listCommand(),
+			historyCommand(),
 			simCommand(),
 			executorCommand(),
 			amCommand(),

@@ -139,6 +139,9 @@ func startLocalSession(c *cli.Context, conf *config.Config) error {
 		if err == nil && r.Socket != "" {
 			started = true
 			fmt.Fprintf(c.App.Writer, "session %s started: %s, driver pid %d, log %s\n", id, r.Master, r.PID, r.Log)
+			if r.UI != "" {
+				fmt.Fprintf(c.App.Writer, "UI=%s\n", r.UI)
+			}
 			fmt.Fprintf(c.App.Writer, "SESSION=%s\n", id)
 			return nil
 		}

@@ -68,6 +68,7 @@ func startYarnSession(c *cli.Context, conf *config.Config) error {
 			case hadoopyarn.YarnApplicationStateProto_RUNNING:
 				if r.GetRpcPort() > 0 {
 					fmt.Fprintf(c.App.Writer, "session %s running: clients at %s:%d, tracking URL %s\n", app.AppID, r.GetHost(), r.GetRpcPort(), r.GetTrackingUrl())
+					fmt.Fprintf(c.App.Writer, "UI=%s\n", r.GetTrackingUrl())
 					fmt.Fprintf(c.App.Writer, "SESSION=%s\n", app.AppID)
 					return nil
 				}

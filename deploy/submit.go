@@ -185,6 +185,9 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 		return err
 	}
 	defer appDir.Close()
+	if u := localmode.UIURL(l); u != "" {
+		fmt.Fprintf(c.App.Writer, "UI=%s\n", u)
+	}
 	if notice := settings.UndefinedPoolNotice(conf, job.Pool, l.Core.Scheduler.Pools); notice != "" {
 		fmt.Fprintln(c.App.ErrWriter, "spindle: "+notice)
 	}

@@ -33,7 +33,7 @@ func TestYarnTrackingURLShowsTheRunningJob(t *testing.T) {
 		if !strings.Contains(url, "/proxy/") {
 			continue // not registered yet: the RM's own page
 		}
-		resp, err := http.Get(url)
+		resp, err := http.Get(strings.TrimSuffix(url, "/") + "/status.txt")
 		if err != nil {
 			continue
 		}

@@ -186,7 +186,7 @@ func (c *Core) retire(now time.Time, x *executor) {
 	if c.yarn != nil {
 		c.yarn.leave(string(x.id))
 	}
-	c.remove(now, x, scheduler.ExecutorLoss{Reason: "its one task ended (fine-grained mode)"})
+	c.remove(now, x, scheduler.ExecutorLoss{Reason: "its one task ended (fine-grained mode)"}, false)
 	c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: x.id, Reason: "task done"})
 }
 
@@ -200,7 +200,7 @@ func (c *Core) ConnectionEnded(now time.Time, id scheduler.ExecutorID, why strin
 		return
 	}
 	if x.stopping != "" {
-		c.remove(now, x, scheduler.ExecutorLoss{Reason: x.stopping})
+		c.remove(now, x, scheduler.ExecutorLoss{Reason: x.stopping}, false)
 		return
 	}
 	why = "connection ended: " + why
@@ -241,13 +241,14 @@ func (c *Core) lose(now time.Time, x *executor, loss scheduler.ExecutorLoss) {
 		}
 		c.notice(Notice{Warning: true, Executor: x.id, Message: fmt.Sprintf("executor lost: %s; %s", loss.Reason, blame)})
 	}
-	c.remove(now, x, loss)
+	c.remove(now, x, loss, x.stopping == "")
 	c.rd.Disconnects = append(c.rd.Disconnects, Disconnect{Executor: x.id, Reason: loss.Reason})
 }
 
 // remove takes an executor out of the core and the scheduler.
-func (c *Core) remove(now time.Time, x *executor, loss scheduler.ExecutorLoss) {
+func (c *Core) remove(now time.Time, x *executor, loss scheduler.ExecutorLoss, lost bool) {
 	c.usage.removed(now, x)
+	c.rd.Removed = append(c.rd.Removed, Removed{Executor: x.id, Reason: loss.Reason, Lost: lost, TaskFault: loss.TaskFault})
 	delete(c.execs, x.id)
 	delete(c.departing, x.id)
 	c.sched.RemoveExecutor(now, x.id, loss)

@@ -51,8 +51,12 @@ func (c *Core) Status(now time.Time) Status {
 		st.Executors = append(st.Executors, ExecutorStatus{ID: string(e.ID), Host: e.Host, Running: e.Running})
 	}
 	for _, j := range c.Jobs(now) {
-		st.Jobs = append(st.Jobs, JobStatus{ID: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: j.Tasks, Succeeded: j.Succeeded,
-			Running: j.Running, FailedAttempts: j.FailedAttempts, DurationS: j.Duration.Seconds(), Reason: j.Reason})
+		js := JobStatus{ID: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: j.Tasks, Succeeded: j.Succeeded,
+			Running: j.Running, FailedAttempts: j.FailedAttempts, DurationS: j.Duration.Seconds(), Reason: j.Reason}
+		for _, w := range c.sched.WhyPending(now, j.ID) {
+			js.Waiting = append(js.Waiting, WaitingStage{Stage: w.Name, Pending: w.Pending, Why: w.Message})
+		}
+		st.Jobs = append(st.Jobs, js)
 	}
 	for _, p := range c.sched.Pools() {
 		st.Pools = append(st.Pools, PoolStatus{Name: p.Name, Mode: p.Mode.String(), Weight: p.Weight, MinShare: p.MinShare, Running: p.Running,

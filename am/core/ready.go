@@ -21,6 +21,9 @@ type Ready struct {
 	// Disconnects tell executors to shut down and close their
 	// connections: retired, released, lost, or the application ended.
 	Disconnects []Disconnect
+	// Removed are the executors the core let go of, and why: for the
+	// application's history (am/history), not for any action.
+	Removed []Removed
 	// StartContainers start `spindle executor` in allocated containers;
 	// a start that fails is reported with LaunchFailed.
 	StartContainers []ContainerStart
@@ -83,6 +86,15 @@ type EnvVar struct{ Name, Value string }
 type Disconnect struct {
 	Executor scheduler.ExecutorID
 	Reason   string
+}
+
+// Removed is an executor the core let go of: Lost when nobody asked it
+// to go, TaskFault when its running tasks' attempts counted as failed.
+type Removed struct {
+	Executor  scheduler.ExecutorID
+	Reason    string
+	Lost      bool
+	TaskFault bool
 }
 
 // ContainerStart starts an executor in an allocated container with these

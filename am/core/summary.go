@@ -100,6 +100,9 @@ type JobStatus struct {
 	FailedAttempts int     `json:"failed_attempts"`
 	DurationS      float64 `json:"duration_s"`
 	Reason         string  `json:"reason,omitempty"`
+	// Waiting says why its stages' pending tasks wait, in the
+	// scheduler's words.
+	Waiting []WaitingStage `json:"waiting,omitempty"`
 }
 
 // PoolStatus is one pool in a Status: its settings, and its active jobs'

@@ -31,7 +31,7 @@ func journalStore(c container, log logrus.FieldLogger) (journal.Store, func()) {
 		log.WithError(err).Warn("no journal: if this attempt fails, the next starts the work over")
 		return nil, func() {}
 	}
-	store, err := st.Journal(path.Join(dir, "journal"))
+	store, err := st.Segments(path.Join(dir, "journal"))
 	if err != nil {
 		st.Close()
 		log.WithError(err).Warn("no journal: if this attempt fails, the next starts the work over")

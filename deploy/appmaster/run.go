@@ -115,9 +115,13 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
-	var closeJournal func()
+	var closeJournal, closeHistory func()
 	a.Journal, closeJournal = journalStore(c, log)
 	defer closeJournal()
+	if a.History, closeHistory, err = appHistory(conf, c, appID, env.Session, log); err != nil {
+		return err
+	}
+	defer closeHistory()
 	if a.AdoptWait, err = conf.Duration("spindle.yarn.am.adoptTimeout"); err != nil {
 		return err
 	}

@@ -125,6 +125,20 @@ var registry = []Key{
 	{Name: "spindle.session.taskLogs.maxBytes", Default: "1g", Kind: KindBytes,
 		Meaning: "a session: the most bytes of ended jobs' task files each executor keeps, removing the oldest ended jobs' first (a bare number is bytes; 0: no limit)"},
 
+	// The web UI and the event log (docs/ui.md).
+	{Name: "spindle.ui.enabled", Default: "true", Kind: KindBool,
+		Meaning: "local mode: serve the web UI and REST API on a loopback port (on YARN the tracking URL always serves them)"},
+	{Name: "spindle.ui.port", Default: "0", Kind: KindInt, check: between(0, 65535),
+		Meaning: "local mode: the loopback port of the web UI (0: any free port)"},
+	{Name: "spindle.ui.retainedJobs", Default: "1000", Kind: KindInt, check: atLeast(1),
+		Meaning: "ended jobs the UI and the event log's reader keep, the newest"},
+	{Name: "spindle.ui.retainedTasks", Default: "100000", Kind: KindInt, check: atLeast(1),
+		Meaning: "tasks of a stage the UI lists one by one (the lowest indices); its counts cover them all"},
+	{Name: "spindle.eventLog.enabled", Default: "true", Kind: KindBool,
+		Meaning: "log the application's events for spindle history"},
+	{Name: "spindle.eventLog.dir", Kind: KindString,
+		Meaning: "where event logs go, one directory per application (default: /user/$USER/.spindle/events on fs.defaultFS on YARN; $XDG_STATE_HOME/spindle/events, or ~/.local/state/spindle/events, locally)"},
+
 	// YARN.
 	{Name: "spindle.yarn.queue", Default: "default", Kind: KindString,
 		Meaning: "YARN queue the application is submitted to"},

@@ -147,8 +147,8 @@ func TestLoadReportsAtMostMaxErrors(t *testing.T) {
 
 func TestLoadCollectsUnknownSparkKeys(t *testing.T) {
 	c := mustLoad(t, "spark.sql.shuffle.partitions 200\nspark.serializer x\nspark.executor.memory 2g",
-		"spark.sql.shuffle.partitions=10", "spark.ui.enabled=false")
-	want := []string{"spark.serializer", "spark.sql.shuffle.partitions", "spark.ui.enabled"}
+		"spark.sql.shuffle.partitions=10", "spark.ui.showConsoleProgress=false")
+	want := []string{"spark.serializer", "spark.sql.shuffle.partitions", "spark.ui.showConsoleProgress"}
 	if got := c.IgnoredSparkKeys(); !slices.Equal(got, want) {
 		t.Errorf("IgnoredSparkKeys = %q, want %q", got, want)
 	}

@@ -70,7 +70,12 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 	if err != nil {
 		return am.Local{}, nil, err
 	}
-	return am.Local{Core: cfg, GPUs: split, Log: log.WithField("app", appID),
+	h, ui, err := localHistory(conf, appID, o.Session)
+	if err != nil {
+		dir.Close()
+		return am.Local{}, nil, err
+	}
+	return am.Local{Core: cfg, GPUs: split, Log: log.WithField("app", appID), History: h, UI: ui,
 		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: dir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
 			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs}}, dir, nil
 }

@@ -67,7 +67,7 @@ func Serve(ctx context.Context, env ServeEnv) error {
 		return err
 	}
 	defer l.Clients.Close()
-	if err := record(conf, id, logFile); err != nil {
+	if err := record(conf, id, logFile, UIURL(l)); err != nil {
 		return err
 	}
 	// From here on the starter has returned: what this process says on
@@ -116,7 +116,7 @@ func listenForClients(id string) (*wire.Listener, error) {
 
 // record saves the session's record, which tells its clients where it
 // is, and the starter that it has started.
-func record(conf *config.Config, id string, logFile *logroll.File) error {
+func record(conf *config.Config, id string, logFile *logroll.File, ui string) error {
 	socket, err := session.SocketPath(id)
 	if err != nil {
 		return err
@@ -124,5 +124,5 @@ func record(conf *config.Config, id string, logFile *logroll.File) error {
 	name, _ := conf.String("spindle.app.name")
 	master, _ := conf.String("spindle.master")
 	return session.Save(session.Record{ID: id, Master: master, Name: name, Socket: socket, PID: os.Getpid(),
-		Log: logFile.Name(), Started: time.Now()})
+		Log: logFile.Name(), UI: ui, Started: time.Now()})
 }

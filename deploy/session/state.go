@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"syscall"
 	"time"
+
+	"github.com/spindle-yarn/spindle/deploy/staging"
 )
 
 // Record is what the user's state directory keeps of a session.
@@ -17,6 +19,9 @@ type Record struct {
 	ID     string `json:"id"`
 	Master string `json:"master"` // "yarn", or local mode's local[N]
 	Name   string `json:"name,omitempty"`
+	// UI is a local session's web UI (a YARN session's is its tracking
+	// URL).
+	UI string `json:"ui,omitempty"`
 	// Socket is the Unix socket a local session takes clients on, in its
 	// directory (a YARN session's address is in its application report).
 	Socket string `json:"socket,omitempty"`
@@ -43,15 +48,11 @@ var validID = regexp.MustCompile(`^(application_\d+_\d+|local-\d+-[0-9a-f]+)$`)
 // StateDir is the user's directory of session records:
 // $XDG_STATE_HOME/spindle/sessions, or ~/.local/state/spindle/sessions.
 func StateDir() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("the session state directory: %w (set XDG_STATE_HOME)", err)
-		}
-		base = filepath.Join(home, ".local", "state")
+	state, err := staging.StateDir()
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(base, "spindle", "sessions"), nil
+	return filepath.Join(state, "sessions"), nil
 }
 
 // Dir is session id's directory in the user's state directory.

@@ -71,6 +71,10 @@ func New(conf *hadoopconf.Conf, user string, id *kerberos.Identity) (*Stager, er
 	return &Stager{fs: fsys, origin: o}, nil
 }
 
+// Local is a Stager on this machine's disk, whatever fs.defaultFS is:
+// where local mode keeps its event logs.
+func Local() *Stager { return &Stager{fs: localFS{}, origin: origin{scheme: "file", port: -1}} }
+
 // Close releases the connection to the file system.
 func (s *Stager) Close() error { return s.fs.close() }
 

@@ -13,10 +13,10 @@ import (
 
 // A journal kept through the staging file system reads back, and a
 // segment a dead writer left half-written is overwritten, not in the way.
-func TestJournalStoreOnTheLocalFileSystem(t *testing.T) {
+func TestSegmentsOnTheLocalFileSystem(t *testing.T) {
 	ctx := context.Background()
 	st := &Stager{fs: localFS{}}
-	store, err := st.Journal(filepath.Join(t.TempDir(), "app", "journal"))
+	store, err := st.Segments(filepath.Join(t.TempDir(), "app", "journal"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestJournalStoreOnTheLocalFileSystem(t *testing.T) {
 	if err != nil || next != 2 || len(state.Jobs) != 1 || len(state.Jobs[0].Done) != 1 {
 		t.Fatalf("Load = %+v, %d, %v", state, next, err)
 	}
-	if _, err := st.Journal("relative/dir"); err == nil {
+	if _, err := st.Segments("relative/dir"); err == nil {
 		t.Error("a relative journal directory is accepted")
 	}
 }

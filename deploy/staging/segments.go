@@ -8,29 +8,35 @@ import (
 	"io/fs"
 	"path"
 
+	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/journal"
 )
 
-// JournalStore keeps an application's journal (am/journal) in dir, its
-// staging directory's journal/: where the next attempt of its AM, on
-// whichever node, finds it. A segment is uploaded under a temporary name
-// and renamed once complete, so a reader sees all of it or nothing.
-type JournalStore struct {
+// Segments keeps files written whole in dir: an application's journal
+// (am/journal), in its staging directory's journal/, where the next
+// attempt of its AM, on whichever node, finds it; and its event log
+// (am/history), which outlives it. A segment is uploaded under a
+// temporary name and renamed once complete, so a reader sees all of it
+// or nothing.
+type Segments struct {
 	s   *Stager
 	dir string
 }
 
-// Journal is the journal store in dir, an absolute clean path.
-func (s *Stager) Journal(dir string) (*JournalStore, error) {
+// Segments is the segment store in dir, an absolute clean path.
+func (s *Stager) Segments(dir string) (*Segments, error) {
 	if err := checkDir(dir); err != nil {
 		return nil, err
 	}
-	return &JournalStore{s: s, dir: dir}, nil
+	return &Segments{s: s, dir: dir}, nil
 }
 
-var _ journal.Store = (*JournalStore)(nil)
+var (
+	_ journal.Store        = (*Segments)(nil)
+	_ history.SegmentStore = (*Segments)(nil)
+)
 
-func (j *JournalStore) List(context.Context) ([]string, error) {
+func (j *Segments) List(context.Context) ([]string, error) {
 	infos, err := j.s.fs.readDir(j.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -45,11 +51,11 @@ func (j *JournalStore) List(context.Context) ([]string, error) {
 	return names, nil
 }
 
-func (j *JournalStore) Read(_ context.Context, name string) ([]byte, error) {
+func (j *Segments) Read(_ context.Context, name string) ([]byte, error) {
 	return j.s.fs.readFile(path.Join(j.dir, name), journal.MaxSegmentBytes+1)
 }
 
-func (j *JournalStore) Write(ctx context.Context, name string, data []byte) error {
+func (j *Segments) Write(ctx context.Context, name string, data []byte) error {
 	if err := j.s.fs.mkdirPrivate(j.dir); err != nil {
 		return err
 	}
@@ -63,6 +69,6 @@ func (j *JournalStore) Write(ctx context.Context, name string, data []byte) erro
 	return j.s.fs.rename(tmp, path.Join(j.dir, name))
 }
 
-func (j *JournalStore) Remove(_ context.Context, name string) error {
+func (j *Segments) Remove(_ context.Context, name string) error {
 	return j.s.fs.removeAll(path.Join(j.dir, name))
 }

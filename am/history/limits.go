@@ -1,0 +1,20 @@
+package history
+
+// Limits bound what a Store keeps, as Spark's spark.ui.retained* do: a
+// session that runs for weeks keeps the newest ended jobs, the first
+// tasks of a huge stage, and a timeline that grows coarser, never more.
+type Limits struct {
+	// RetainedJobs is how many ended jobs are kept, the newest; running
+	// jobs are always kept.
+	RetainedJobs int
+	// RetainedTasks is how many tasks of a stage are listed one by one
+	// (those with the lowest indices); its counts cover them all.
+	RetainedTasks int
+	// TimelinePoints is how many points the timeline keeps: once full,
+	// every other point goes and the step doubles.
+	TimelinePoints int
+}
+
+// DefaultLimits are spindle.ui.retainedJobs, retainedTasks and
+// timelinePoints' defaults.
+var DefaultLimits = Limits{RetainedJobs: 1000, RetainedTasks: 100000, TimelinePoints: 1024}

@@ -1,0 +1,147 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// The event log is an application's events as JSON lines (Event, one a
+// line) in segments named events-000001.jsonl, events-000002.jsonl, ...
+// in its directory; they sort as they were written. The writer rewrites
+// the newest segment whole as it grows, and starts the next once it
+// holds RollBytes (log_writer.go), so a reader sees each segment as some
+// whole prefix of what it will hold.
+
+// SegmentStore keeps one application's segments. A Write replaces a
+// segment whole: a reader sees the old or the new, never a mix
+// (deploy/staging's JournalStore, on HDFS or a local directory).
+type SegmentStore interface {
+	List(ctx context.Context) ([]string, error)
+	Read(ctx context.Context, name string) ([]byte, error)
+	Write(ctx context.Context, name string, data []byte) error
+	Remove(ctx context.Context, name string) error
+}
+
+// MaxLineBytes bounds one event's line: the longest real one, a job of
+// many stages, is far shorter.
+const MaxLineBytes = 1 << 20
+
+var segmentRE = regexp.MustCompile(`^events-(\d{6,})\.jsonl$`)
+
+func segmentName(n int) string { return fmt.Sprintf("events-%06d.jsonl", n) }
+
+// segments lists the store's segment numbers in order; other names (a
+// writer's temporary files) are not the log's.
+func segments(ctx context.Context, store SegmentStore) ([]int, error) {
+	names, err := store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var nums []int
+	for _, name := range names {
+		if m := segmentRE.FindStringSubmatch(name); m != nil {
+			n, err := strconv.Atoi(m[1])
+			if err != nil {
+				return nil, fmt.Errorf("event log segment %s: %w", name, err)
+			}
+			nums = append(nums, n)
+		}
+	}
+	slices.Sort(nums)
+	return nums, nil
+}
+
+// Load builds a Store from an event log. A line that does not decode, or
+// an event the Store refuses, fails the load naming segment and line: a
+// history that is not the application's is worse than none.
+func Load(ctx context.Context, store SegmentStore, lim Limits) (*Store, error) {
+	s := NewStore(lim)
+	n, err := s.load(ctx, store)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, errors.New("the event log has no segments")
+	}
+	return s, nil
+}
+
+// load applies an event log's segments to s and says how many there
+// were: the next one written is after them.
+func (s *Store) load(ctx context.Context, store SegmentStore) (int, error) {
+	nums, err := segments(ctx, store)
+	if err != nil {
+		return 0, err
+	}
+	for _, n := range nums {
+		name := segmentName(n)
+		data, err := store.Read(ctx, name)
+		if err != nil {
+			return 0, fmt.Errorf("event log segment %s: %w", name, err)
+		}
+		events, err := Decode(data)
+		if err != nil {
+			return 0, fmt.Errorf("event log segment %s: %w", name, err)
+		}
+		for i := range events {
+			if err := s.Record(events[i].Event); err != nil {
+				return 0, fmt.Errorf("event log segment %s line %d: %w", name, events[i].Line, err)
+			}
+		}
+	}
+	if len(nums) == 0 {
+		return 0, nil
+	}
+	return nums[len(nums)-1], nil
+}
+
+// LineEvent is an event and the line it was read from.
+type LineEvent struct {
+	Event
+	Line int
+}
+
+// Decode reads a segment's events. A line that is not one JSON event
+// setting exactly one kind, with a time, is an error naming it.
+func Decode(data []byte) ([]LineEvent, error) {
+	var out []LineEvent
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, MaxLineBytes)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var e Event
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("line %d: more than one JSON value", line)
+		}
+		if n := e.kinds(); n != 1 {
+			return nil, fmt.Errorf("line %d: an event sets %d kinds, not one", line, n)
+		}
+		if e.Time.IsZero() {
+			return nil, fmt.Errorf("line %d: an event with no time", line)
+		}
+		out = append(out, LineEvent{Event: e, Line: line})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %w", line+1, err)
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		return nil, fmt.Errorf("line %d: cut short (no newline at the end)", line)
+	}
+	return out, nil
+}

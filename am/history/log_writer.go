@@ -1,0 +1,145 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+)
+
+// RollBytes is how large a segment grows before the next one starts.
+const RollBytes = 4 << 20
+
+// FlushInterval is how often the writer writes what came.
+const FlushInterval = 2 * time.Second
+
+// Writer writes an application's events to its event log from its own
+// goroutine: Append never waits on the store. A write that fails is
+// tried again with the next flush, with everything since; what waits is
+// bounded by the events the driver makes while the store is away.
+type Writer struct {
+	store SegmentStore
+	log   logrus.FieldLogger
+
+	mu      sync.Mutex
+	pending []byte // encoded lines not yet in the store
+	wake    chan struct{}
+
+	// The goroutine's own: the current segment's number and content.
+	seg  int
+	data []byte
+}
+
+// NewWriter writes to store, which must hold no segments yet.
+func NewWriter(store SegmentStore, log logrus.FieldLogger) *Writer {
+	return &Writer{store: store, log: log, seg: 1, wake: make(chan struct{}, 1)}
+}
+
+// Continue reads into s what store holds (an earlier attempt of the
+// application logged it: its UI shows it all) and returns a Writer that
+// writes after it. A log that does not read is left as it is, and
+// written after, with an error saying so: the history is the poorer,
+// the application goes on.
+func Continue(ctx context.Context, store SegmentStore, s *Store, log logrus.FieldLogger) (*Writer, error) {
+	w := NewWriter(store, log)
+	n, err := s.load(ctx, store)
+	if err != nil {
+		nums, lerr := segments(ctx, store)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if len(nums) > 0 {
+			n = nums[len(nums)-1]
+		}
+	}
+	w.seg = n + 1
+	return w, err
+}
+
+// Append queues events to write.
+func (w *Writer) Append(events ...Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := range events {
+		line, err := json.Marshal(&events[i])
+		if err != nil {
+			w.log.WithError(err).Error("event log: an event does not encode")
+			continue
+		}
+		w.pending = append(append(w.pending, line...), '\n')
+	}
+	if len(w.pending) >= RollBytes {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Run writes every FlushInterval until ctx ends, then what is pending,
+// within a short while.
+func (w *Writer) Run(ctx context.Context) {
+	t := time.NewTicker(FlushInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if err := w.flush(fctx); err != nil {
+				w.log.WithError(err).Warn("event log: the last events were not written")
+			}
+			return
+		case <-t.C:
+		case <-w.wake:
+		}
+		if err := w.flush(ctx); err != nil && ctx.Err() == nil {
+			w.log.WithError(err).Warn("event log: not written; trying again")
+		}
+	}
+}
+
+// flush moves what is pending into segments: it fills the current one
+// to RollBytes (cutting only at line ends) and rolls to the next.
+func (w *Writer) flush(ctx context.Context) error {
+	w.mu.Lock()
+	pending := w.pending
+	w.pending = nil
+	w.mu.Unlock()
+	for len(pending) > 0 {
+		n := take(pending, RollBytes-len(w.data), len(w.data) == 0)
+		if n == 0 {
+			w.seg, w.data = w.seg+1, nil
+			continue
+		}
+		data := append(w.data[:len(w.data):len(w.data)], pending[:n]...)
+		if err := w.store.Write(ctx, segmentName(w.seg), data); err != nil {
+			w.mu.Lock()
+			w.pending = append(pending, w.pending...)
+			w.mu.Unlock()
+			return err
+		}
+		w.data, pending = data, pending[n:]
+	}
+	return nil
+}
+
+// take is how many bytes of whole lines from the head of p fit in room;
+// an empty segment takes one line however long.
+func take(p []byte, room int, empty bool) int {
+	n := 0
+	for n < len(p) {
+		end := n
+		for end < len(p) && p[end] != '\n' {
+			end++
+		}
+		end++ // the newline
+		if end > room && !(empty && n == 0) {
+			break
+		}
+		n = end
+	}
+	return n
+}

@@ -1,0 +1,309 @@
+package history
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Store is an application as its events tell it, bounded by Limits. The
+// driver's loop records into it while the web UI reads it: one lock,
+// taken once per batch of events and once per query.
+type Store struct {
+	mu  sync.RWMutex
+	lim Limits
+
+	app     AppStarted
+	started time.Time
+	end     *AppEnded
+	ended   time.Time
+	pools   []PoolInfo
+
+	jobs      map[int64]*job
+	jobOrder  []*job // submission order; ended ones beyond RetainedJobs dropped
+	endedJobs int
+	stages    map[int64]*stage
+
+	execs     map[string]*executor
+	execOrder []*executor
+	live      int // executors not removed
+
+	timeline timeline
+}
+
+type job struct {
+	JobSubmitted
+	state, reason    string
+	submitted, ended time.Time
+	stages           []*stage
+}
+
+type stage struct {
+	info                   StageInfo
+	job                    *job
+	tasks                  []task // by index, the first RetainedTasks
+	succeeded, running     int
+	failed, killed         int // attempts
+	started, ended         time.Time
+	firstStarted, allEnded bool
+}
+
+// task is a task's latest attempt. Times are Unix milliseconds, to keep
+// a stage of 100,000 tasks small.
+type task struct {
+	attempt    int32
+	state      taskState
+	exec       *executor
+	gpus       []string
+	start, end int64
+	exit       int32
+	reason     string
+}
+
+type taskState uint8
+
+const (
+	tNone taskState = iota
+	tRunning
+	tSucceeded
+	tFailed
+	tKilled
+)
+
+var taskStates = [...]string{tNone: "pending", tRunning: TaskRunning, tSucceeded: TaskSucceeded, tFailed: TaskFailed, tKilled: TaskKilled}
+
+type executor struct {
+	ExecutorAdded
+	added, removed                     time.Time
+	gone                               *ExecutorRemoved
+	running, succeeded, failed, killed int
+}
+
+// NewStore is an empty Store keeping what lim allows (zero fields take
+// DefaultLimits').
+func NewStore(lim Limits) *Store {
+	if lim.RetainedJobs <= 0 {
+		lim.RetainedJobs = DefaultLimits.RetainedJobs
+	}
+	if lim.RetainedTasks <= 0 {
+		lim.RetainedTasks = DefaultLimits.RetainedTasks
+	}
+	if lim.TimelinePoints < 2 {
+		lim.TimelinePoints = DefaultLimits.TimelinePoints
+	}
+	return &Store{lim: lim, jobs: map[int64]*job{}, stages: map[int64]*stage{}, execs: map[string]*executor{},
+		timeline: timeline{max: lim.TimelinePoints, step: time.Second}}
+}
+
+// Record applies events in order. An event that contradicts the Store (a
+// task of a stage it never heard of) is skipped with an error naming it:
+// the rest still apply.
+func (s *Store) Record(events ...Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var first error
+	for i := range events {
+		if err := s.apply(&events[i]); err != nil && first == nil {
+			first = err
+		}
+	}
+	if len(events) > 0 {
+		s.timeline.sample(events[len(events)-1].Time, s)
+	}
+	return first
+}
+
+func (s *Store) apply(e *Event) error {
+	if n := e.kinds(); n != 1 {
+		return fmt.Errorf("an event sets %d kinds, not one", n)
+	}
+	switch {
+	case e.App != nil:
+		s.app, s.started = *e.App, e.Time
+	case e.Pools != nil:
+		s.pools = append([]PoolInfo(nil), e.Pools...)
+	case e.JobSubmitted != nil:
+		return s.jobSubmitted(e.Time, e.JobSubmitted)
+	case e.JobEnded != nil:
+		return s.jobEnded(e.Time, e.JobEnded)
+	case e.TaskStarted != nil:
+		return s.taskStarted(e.Time, e.TaskStarted)
+	case e.TaskEnded != nil:
+		return s.taskEnded(e.Time, e.TaskEnded)
+	case e.ExecutorAdded != nil:
+		x := &executor{ExecutorAdded: *e.ExecutorAdded, added: e.Time}
+		if old := s.execs[x.ID]; old != nil && old.gone == nil {
+			return fmt.Errorf("executor %s added twice", x.ID)
+		}
+		s.execs[x.ID] = x
+		s.execOrder = append(s.execOrder, x)
+		s.live++
+	case e.ExecutorRemoved != nil:
+		x := s.execs[e.ExecutorRemoved.ID]
+		if x == nil || x.gone != nil {
+			return fmt.Errorf("executor %s removed, but it is not there", e.ExecutorRemoved.ID)
+		}
+		r := *e.ExecutorRemoved
+		x.gone, x.removed = &r, e.Time
+		s.live--
+	case e.AppEnded != nil:
+		end := *e.AppEnded
+		s.end, s.ended = &end, e.Time
+		for _, x := range s.execOrder {
+			if x.gone == nil {
+				x.gone, x.removed = &ExecutorRemoved{ID: x.ID, Reason: "the application ended"}, e.Time
+				s.live--
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Store) jobSubmitted(now time.Time, js *JobSubmitted) error {
+	if s.jobs[js.ID] != nil {
+		return fmt.Errorf("job %d submitted twice", js.ID)
+	}
+	j := &job{JobSubmitted: *js, state: JobRunning, submitted: now}
+	j.Stages = append([]StageInfo(nil), js.Stages...)
+	for _, info := range j.Stages {
+		if s.stages[info.ID] != nil {
+			return fmt.Errorf("job %d: stage %d is another job's", js.ID, info.ID)
+		}
+		st := &stage{info: info, job: j}
+		j.stages = append(j.stages, st)
+		s.stages[info.ID] = st
+	}
+	s.jobs[j.ID] = j
+	s.jobOrder = append(s.jobOrder, j)
+	return nil
+}
+
+func (s *Store) jobEnded(now time.Time, je *JobEnded) error {
+	j := s.jobs[je.ID]
+	if j == nil || j.state != JobRunning {
+		return fmt.Errorf("job %d ended, but it is not running", je.ID)
+	}
+	j.state, j.reason, j.ended = je.State, je.Reason, now
+	for _, st := range j.stages {
+		if st.firstStarted && !st.allEnded {
+			st.ended = now
+		}
+	}
+	s.endedJobs++
+	s.forgetOldJobs()
+	return nil
+}
+
+// forgetOldJobs drops the oldest ended jobs beyond RetainedJobs.
+func (s *Store) forgetOldJobs() {
+	for s.endedJobs > s.lim.RetainedJobs {
+		for i, j := range s.jobOrder {
+			if j.state == JobRunning {
+				continue
+			}
+			for _, st := range j.stages {
+				delete(s.stages, st.info.ID)
+			}
+			delete(s.jobs, j.ID)
+			s.jobOrder = append(s.jobOrder[:i], s.jobOrder[i+1:]...)
+			s.endedJobs--
+			break
+		}
+	}
+}
+
+func (s *Store) stageTask(id int64, index int) (*stage, *task, error) {
+	st := s.stages[id]
+	if st == nil {
+		return nil, nil, fmt.Errorf("stage %d is not known", id)
+	}
+	if index < 0 || index >= st.info.Tasks {
+		return nil, nil, fmt.Errorf("stage %d has no task %d (it has %d)", id, index, st.info.Tasks)
+	}
+	if index >= s.lim.RetainedTasks {
+		return st, nil, nil
+	}
+	if index >= len(st.tasks) {
+		st.tasks = growTasks(st.tasks, index+1, min(st.info.Tasks, s.lim.RetainedTasks))
+	}
+	return st, &st.tasks[index], nil
+}
+
+// growTasks lengthens tasks to n, doubling its capacity up to most.
+func growTasks(tasks []task, n, most int) []task {
+	if n <= cap(tasks) {
+		return tasks[:n]
+	}
+	c := max(n, min(2*cap(tasks), most), 64)
+	grown := make([]task, n, min(c, most))
+	copy(grown, tasks)
+	return grown
+}
+
+func (s *Store) taskStarted(now time.Time, ts *TaskStarted) error {
+	st, t, err := s.stageTask(ts.Stage, ts.Index)
+	if err != nil {
+		return err
+	}
+	x := s.execs[ts.Executor]
+	if x != nil {
+		x.running++
+	}
+	st.running++
+	if !st.firstStarted {
+		st.firstStarted, st.started = true, now
+	}
+	if t != nil {
+		if t.state == tRunning && t.exec != nil {
+			t.exec.running-- // a lost attempt nobody reported
+			st.running--
+		}
+		*t = task{attempt: int32(ts.Attempt), state: tRunning, exec: x, gpus: ts.GPUs, start: now.UnixMilli()}
+	}
+	return nil
+}
+
+func (s *Store) taskEnded(now time.Time, te *TaskEnded) error {
+	st, t, err := s.stageTask(te.Stage, te.Index)
+	if err != nil {
+		return err
+	}
+	state, ok := endStates[te.State]
+	if !ok {
+		return fmt.Errorf("stage %d task %d: no task state %q", te.Stage, te.Index, te.State)
+	}
+	x := s.execs[te.Executor]
+	if t != nil {
+		if t.attempt != int32(te.Attempt) || t.state != tRunning {
+			return nil // an older attempt's end, or told twice
+		}
+		t.state, t.end, t.exit, t.reason = state, now.UnixMilli(), int32(te.ExitCode), te.Reason
+	}
+	st.running = max(st.running-1, 0)
+	if x != nil {
+		x.running = max(x.running-1, 0)
+	}
+	switch state {
+	case tSucceeded:
+		st.succeeded++
+		if x != nil {
+			x.succeeded++
+		}
+		if st.succeeded == st.info.Tasks {
+			st.allEnded, st.ended = true, now
+		}
+	case tFailed:
+		st.failed++
+		if x != nil {
+			x.failed++
+		}
+	case tKilled:
+		st.killed++
+		if x != nil {
+			x.killed++
+		}
+	}
+	return nil
+}
+
+var endStates = map[string]taskState{TaskSucceeded: tSucceeded, TaskFailed: tFailed, TaskKilled: tKilled}

@@ -1,0 +1,188 @@
+package am
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/history"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// The loop tells the application's history (am/history: the web UI's
+// Store and the event log) what it sees: jobs submitted and ended,
+// attempts launched and ended, executors registered and let go. Events
+// gather in d.observed during a turn and go out once per turn
+// (observeTurn), so a turn of many statuses takes the Store's lock once.
+
+// Observation is where a driver's history goes (either may be nil), and
+// the application it is of.
+type Observation struct {
+	Store *history.Store
+	Log   *history.Writer
+	App   history.AppStarted
+}
+
+func (d *Driver) observing() bool { return d.cfg.Observe.Store != nil || d.cfg.Observe.Log != nil }
+
+func (d *Driver) observe(now time.Time, e history.Event) {
+	e.Time = now
+	d.observed = append(d.observed, e)
+}
+
+// observeTurn hands the turn's events on.
+func (d *Driver) observeTurn() {
+	if len(d.observed) == 0 {
+		return
+	}
+	if s := d.cfg.Observe.Store; s != nil {
+		if err := s.Record(d.observed...); err != nil {
+			d.log.WithError(err).Debug("history: an event the store did not take")
+		}
+	}
+	if w := d.cfg.Observe.Log; w != nil {
+		w.Append(d.observed...)
+	}
+	clear(d.observed)
+	d.observed = d.observed[:0]
+}
+
+// observeStart records the application and its pools.
+func (d *Driver) observeStart(now time.Time, job *jobspec.Job) {
+	if !d.observing() {
+		return
+	}
+	app := d.cfg.Observe.App
+	if app.Name == "" && job != nil {
+		app.Name = job.Name // one job's application is named after it
+	}
+	d.observe(now, history.Event{App: &app})
+	var pools []history.PoolInfo
+	for _, p := range d.core.Status(now).Pools {
+		pools = append(pools, history.PoolInfo{Name: p.Name, Mode: p.Mode, Weight: p.Weight, MinShare: p.MinShare})
+	}
+	if len(pools) > 0 { // none is no event: JSON would drop the empty list
+		d.observe(now, history.Event{Pools: pools})
+	}
+	d.observeTurn()
+}
+
+func (d *Driver) observeJob(now time.Time, id scheduler.JobID, spec *jobspec.Job) {
+	if !d.observing() {
+		return
+	}
+	ids := d.core.JobStages(id)
+	if len(ids) != len(spec.Stages) {
+		return
+	}
+	byName := map[string]int64{}
+	js := history.JobSubmitted{ID: int64(id), Name: spec.Name, Pool: spec.Pool}
+	for i, st := range spec.Stages {
+		byName[st.Name] = int64(ids[i])
+		info := history.StageInfo{ID: int64(ids[i]), Name: st.Name, Tasks: st.Tasks, GPUs: st.GPUs, Cores: st.CPUs}
+		for _, p := range st.After {
+			info.Parents = append(info.Parents, byName[p])
+		}
+		js.Stages = append(js.Stages, info)
+	}
+	d.observe(now, history.Event{JobSubmitted: &js})
+}
+
+func (d *Driver) observeReady(now time.Time, rd *core.Ready) {
+	if !d.observing() {
+		return
+	}
+	for i := range rd.Launches {
+		l := &rd.Launches[i]
+		d.observe(now, history.Event{TaskStarted: &history.TaskStarted{Stage: int64(l.Attempt.Task.Stage), Index: l.Attempt.Task.Index,
+			Attempt: l.Attempt.Attempt, Executor: string(l.Executor), GPUs: l.GPUs}})
+	}
+	for _, r := range rd.Removed {
+		d.observe(now, history.Event{ExecutorRemoved: &history.ExecutorRemoved{ID: string(r.Executor), Reason: r.Reason, Lost: r.Lost, TaskFault: r.TaskFault}})
+	}
+	for _, s := range rd.Finished {
+		state := history.JobFailed
+		switch {
+		case s.Succeeded:
+			state = history.JobSucceeded
+		case s.Cancelled:
+			state = history.JobCancelled
+		}
+		d.observe(now, history.Event{JobEnded: &history.JobEnded{ID: int64(s.ID), State: state, Reason: s.Reason}})
+	}
+	if f := rd.Unregister; f != nil {
+		d.observe(now, history.Event{AppEnded: &history.AppEnded{Succeeded: f.Succeeded, Diagnostics: f.Diagnostics}})
+	}
+}
+
+func (d *Driver) observeStatuses(now time.Time, id scheduler.ExecutorID, b *wire.StatusBatch) {
+	if !d.observing() {
+		return
+	}
+	for _, st := range b.GetStatuses() {
+		state := ""
+		switch st.GetState() {
+		case wire.Status_SUCCEEDED:
+			state = history.TaskSucceeded
+		case wire.Status_FAILED:
+			state = history.TaskFailed
+		case wire.Status_KILLED:
+			state = history.TaskKilled
+		default:
+			continue
+		}
+		d.observe(now, history.Event{TaskEnded: &history.TaskEnded{Stage: st.GetStageId(), Index: int(st.GetTaskIndex()), Attempt: int(st.GetAttempt()),
+			Executor: string(id), State: state, ExitCode: int(st.GetExitCode()), Reason: st.GetReason()}})
+	}
+}
+
+func (d *Driver) observeExecutor(now time.Time, id scheduler.ExecutorID, reg *wire.Register) {
+	if !d.observing() {
+		return
+	}
+	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses()}
+	if ct, ok := d.core.Container(string(id)); ok {
+		x.Container, x.Profile = ct.ID, strconv.Itoa(int(ct.Profile))
+	}
+	d.observe(now, history.Event{ExecutorAdded: &x})
+}
+
+// History says where an application's history goes: its UI's Store
+// always, its event log when Log is set.
+type History struct {
+	App    history.AppStarted
+	Limits history.Limits
+	Log    history.SegmentStore
+}
+
+// startHistory makes the Store and starts the event log's writer, going
+// on after what an earlier attempt logged; stop ends the writer once it
+// wrote what is pending.
+func startHistory(ctx context.Context, h History, log logrus.FieldLogger) (o Observation, stop func()) {
+	o = Observation{Store: history.NewStore(h.Limits), App: h.App}
+	if h.Log == nil {
+		return o, func() {}
+	}
+	w, err := history.Continue(ctx, h.Log, o.Store, log)
+	if err != nil {
+		log.WithError(err).Warn("event log: what an earlier attempt logged does not read; the UI shows this attempt's history only")
+		if w == nil {
+			return o, func() {}
+		}
+	}
+	o.Log = w
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(wctx)
+	}()
+	var once sync.Once
+	return o, func() { once.Do(func() { cancel(); <-done }) }
+}

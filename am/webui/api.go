@@ -1,0 +1,196 @@
+package webui
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/history"
+)
+
+// The REST API, versioned under /api/v1/ (docs/ui.md): what the pages
+// show, as JSON.
+
+// MaxPageLength bounds a page of tasks, in the API and the UI.
+const MaxPageLength = 1000
+
+// DefaultPageLength is a page's length when the request names none.
+const DefaultPageLength = 100
+
+// Job is a job as the API gives it: its history, and, while it runs,
+// why its tasks wait.
+type Job struct {
+	history.JobView
+	Waiting []core.WaitingStage `json:"waiting,omitempty"`
+}
+
+// Pool is a pool as the API gives it, in fair-share order while the
+// application runs.
+type Pool struct {
+	history.PoolInfo
+	Jobs    int `json:"jobs"`
+	Running int `json:"running"`
+	Waiting int `json:"waiting"`
+}
+
+func (u *ui) api(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/session", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, u.o.Store.App())
+	})
+	mux.HandleFunc("GET /api/v1/jobs", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, u.jobs(r))
+	})
+	mux.HandleFunc("GET /api/v1/jobs/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if j, ok := u.job(w, r); ok {
+			writeJSON(w, j)
+		}
+	})
+	mux.HandleFunc("GET /api/v1/stages/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if st, ok := u.stage(w, r); ok {
+			writeJSON(w, st)
+		}
+	})
+	mux.HandleFunc("GET /api/v1/stages/{id}/tasks", func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := u.tasks(w, r); ok {
+			writeJSON(w, p)
+		}
+	})
+	mux.HandleFunc("GET /api/v1/pools", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, u.pools(r))
+	})
+	mux.HandleFunc("GET /api/v1/executors", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, u.o.Store.Executors(u.o.Now()))
+	})
+	mux.HandleFunc("GET /api/v1/timeline", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, u.o.Store.Timeline())
+	})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// jobs are the jobs kept, newest first, with why running ones wait.
+func (u *ui) jobs(r *http.Request) []Job {
+	waiting := u.waiting(r)
+	var out []Job
+	for _, j := range u.o.Store.Jobs(u.o.Now()) {
+		out = append(out, Job{JobView: j, Waiting: waiting[j.ID]})
+	}
+	return out
+}
+
+func (u *ui) waiting(r *http.Request) map[int64][]core.WaitingStage {
+	out := map[int64][]core.WaitingStage{}
+	if st := u.live(r); st != nil {
+		for _, j := range st.Jobs {
+			out[j.ID] = j.Waiting
+		}
+	}
+	return out
+}
+
+// job is the job the request's {id} names, or a 404 written.
+func (u *ui) job(w http.ResponseWriter, r *http.Request) (Job, bool) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return Job{}, false
+	}
+	j, ok := u.o.Store.Job(u.o.Now(), id)
+	if !ok {
+		http.Error(w, fmt.Sprintf("no job %d (an ended job beyond spindle.ui.retainedJobs is forgotten)", id), http.StatusNotFound)
+		return Job{}, false
+	}
+	return Job{JobView: j, Waiting: u.waiting(r)[id]}, true
+}
+
+func (u *ui) stage(w http.ResponseWriter, r *http.Request) (history.StageView, bool) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return history.StageView{}, false
+	}
+	st, ok := u.o.Store.Stage(u.o.Now(), id)
+	if !ok {
+		http.Error(w, fmt.Sprintf("no stage %d", id), http.StatusNotFound)
+	}
+	return st, ok
+}
+
+// tasks is the page of the stage's tasks the request asks for: offset,
+// length (at most MaxPageLength) and state.
+func (u *ui) tasks(w http.ResponseWriter, r *http.Request) (history.TaskPage, bool) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return history.TaskPage{}, false
+	}
+	q := r.URL.Query()
+	offset, err := queryInt(q.Get("offset"), 0, 0, 1<<31-1)
+	if err != nil {
+		http.Error(w, "offset: "+err.Error(), http.StatusBadRequest)
+		return history.TaskPage{}, false
+	}
+	length, err := queryInt(q.Get("length"), DefaultPageLength, 1, MaxPageLength)
+	if err != nil {
+		http.Error(w, "length: "+err.Error(), http.StatusBadRequest)
+		return history.TaskPage{}, false
+	}
+	state := q.Get("state")
+	switch state {
+	case "", "pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled:
+	default:
+		http.Error(w, fmt.Sprintf("state: %q is none of pending, running, succeeded, failed, killed", state), http.StatusBadRequest)
+		return history.TaskPage{}, false
+	}
+	p, ok := u.o.Store.Tasks(u.o.Now(), id, state, offset, length)
+	if !ok {
+		http.Error(w, fmt.Sprintf("no stage %d", id), http.StatusNotFound)
+	}
+	return p, ok
+}
+
+// pools are the pools in fair-share order with the scheduler's counts
+// while the application runs, else as the history has them.
+func (u *ui) pools(r *http.Request) []Pool {
+	hist := u.o.Store.Pools()
+	st := u.live(r)
+	if st == nil {
+		out := make([]Pool, 0, len(hist))
+		for _, p := range hist {
+			out = append(out, Pool{PoolInfo: p.PoolInfo, Jobs: p.Jobs, Running: p.Running, Waiting: p.Waiting})
+		}
+		return out
+	}
+	out := make([]Pool, 0, len(st.Pools))
+	for _, p := range st.Pools {
+		out = append(out, Pool{PoolInfo: history.PoolInfo{Name: p.Name, Mode: p.Mode, Weight: p.Weight, MinShare: p.MinShare},
+			Jobs: p.Jobs, Running: p.Running, Waiting: p.Pending})
+	}
+	return out
+}
+
+func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		http.Error(w, fmt.Sprintf("%q is not an id", r.PathValue("id")), http.StatusBadRequest)
+		return 0, false
+	}
+	return id, true
+}
+
+// queryInt reads a query parameter between lo and hi; "" is def.
+func queryInt(s string, def, lo, hi int) (int, error) {
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("%d is not between %d and %d", n, lo, hi)
+	}
+	return n, nil
+}
