@@ -23,6 +23,9 @@ type Writer struct {
 	store SegmentStore
 	log   logrus.FieldLogger
 
+	// roll is the size a segment grows to (RollBytes).
+	roll int
+
 	mu      sync.Mutex
 	pending []byte // encoded lines not yet in the store
 	wake    chan struct{}
@@ -34,7 +37,7 @@ type Writer struct {
 
 // NewWriter writes to store, which must hold no segments yet.
 func NewWriter(store SegmentStore, log logrus.FieldLogger) *Writer {
-	return &Writer{store: store, log: log, seg: 1, wake: make(chan struct{}, 1)}
+	return &Writer{store: store, log: log, roll: RollBytes, seg: 1, wake: make(chan struct{}, 1)}
 }
 
 // Continue reads into s what store holds (an earlier attempt of the
@@ -70,7 +73,7 @@ func (w *Writer) Append(events ...Event) {
 		}
 		w.pending = append(append(w.pending, line...), '\n')
 	}
-	if len(w.pending) >= RollBytes {
+	if len(w.pending) >= w.roll {
 		select {
 		case w.wake <- struct{}{}:
 		default:
@@ -109,7 +112,7 @@ func (w *Writer) flush(ctx context.Context) error {
 	w.pending = nil
 	w.mu.Unlock()
 	for len(pending) > 0 {
-		n := take(pending, RollBytes-len(w.data), len(w.data) == 0)
+		n := take(pending, w.roll-len(w.data), len(w.data) == 0)
 		if n == 0 {
 			w.seg, w.data = w.seg+1, nil
 			continue

@@ -1,0 +1,178 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sirupsen/logrus"
+)
+
+// The event log rolls into segments of whole lines at its roll size,
+// and Load builds from them the Store the live one was.
+func TestTheEventLogRollsAndLoadsAsTheStoreWas(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	w := NewWriter(store, logrus.New())
+	w.roll = 600
+	live := NewStore(Limits{})
+	events := script()
+	for i := range events {
+		record(t, live, events[i])
+		w.Append(events[i])
+		if i%3 == 2 {
+			if err := w.flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := store.List(ctx)
+	if len(names) < 3 {
+		t.Fatalf("segments %q: want the log rolled at 600 bytes", names)
+	}
+	for _, n := range names {
+		data := store.files[n]
+		if len(data) > 600 || data[len(data)-1] != '\n' {
+			t.Errorf("segment %s: %d bytes, ends %q; want at most 600, whole lines", n, len(data), data[len(data)-1])
+		}
+	}
+	loaded, err := Load(ctx, store, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []func(*Store) any{
+		func(s *Store) any { j, _ := s.Job(at(10), 0); return j },
+		func(s *Store) any { p, _ := s.Tasks(at(10), 0, "", 0, 10); return p },
+		func(s *Store) any { return s.Executors(at(10)) },
+		func(s *Store) any { return s.Pools() },
+		func(s *Store) any { return s.App() },
+		func(s *Store) any { return s.Timeline() },
+	} {
+		a, _ := json.Marshal(q(live))
+		b, _ := json.Marshal(q(loaded))
+		if string(a) != string(b) {
+			t.Errorf("loaded:\n%s\nlive:\n%s", b, a)
+		}
+	}
+}
+
+// A write that fails loses nothing: the next flush writes it.
+func TestTheEventLogWritesAgainAfterAFailure(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	w := NewWriter(store, logrus.New())
+	events := script()
+	w.Append(events[:4]...)
+	store.fail = errAway
+	if err := w.flush(ctx); err == nil {
+		t.Fatal("a failed write reported none")
+	}
+	w.Append(events[4:]...)
+	store.fail = nil
+	if err := w.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(store.files[segmentName(1)])
+	if err != nil || len(got) != len(events) {
+		t.Fatalf("%d events logged (%v), want %d", len(got), err, len(events))
+	}
+}
+
+// A writer that continues a log (the AM's next attempt) shows what was
+// logged and writes after it.
+func TestAWriterContinuesAnEarlierAttemptsLog(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	first := NewWriter(store, logrus.New())
+	first.roll = 600
+	first.Append(script()...)
+	first.flush(ctx)
+	before, _ := store.List(ctx)
+	s := NewStore(Limits{})
+	w, err := Continue(ctx, store, s, logrus.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j, ok := s.Job(at(10), 0); !ok || j.Running != 2 {
+		t.Errorf("the earlier attempt's job: %+v", j)
+	}
+	w.Append(Event{Time: at(11), AppEnded: &AppEnded{Succeeded: true}})
+	w.flush(ctx)
+	after, _ := store.List(ctx)
+	if len(after) != len(before)+1 || after[len(after)-1] != segmentName(len(before)+1) {
+		t.Errorf("segments %q after %q: want one more, after them", after, before)
+	}
+	if _, err := Load(ctx, store, Limits{}); err != nil {
+		t.Errorf("the continued log: %v", err)
+	}
+}
+
+func TestDecodeNamesTheLineItRefuses(t *testing.T) {
+	good := `{"t":"2026-11-26T12:00:00Z","appEnded":{"succeeded":true}}` + "\n"
+	for name, tc := range map[string]struct{ data, says string }{
+		"not JSON":        {good + "{nope\n", "line 2: "},
+		"two kinds":       {`{"t":"2026-11-26T12:00:00Z","appEnded":{},"pools":[{"name":"a"}]}` + "\n", "line 1: an event sets 2 kinds"},
+		"no kind":         {good + good + `{"t":"2026-11-26T12:00:00Z"}` + "\n", "line 3: an event sets 0 kinds"},
+		"no time":         {`{"appEnded":{"succeeded":true}}` + "\n", "line 1: an event with no time"},
+		"an unknown name": {`{"t":"2026-11-26T12:00:00Z","appEnded":{"succeeded":true,"why":1}}` + "\n", `line 1: json: unknown field "why"`},
+		"two values":      {`{"t":"2026-11-26T12:00:00Z","appEnded":{}} {}` + "\n", "line 1: more than one JSON value"},
+		"cut short":       {good + good[:20], "line 2: "},
+		"a line too long": {good + `{"t":"` + strings.Repeat("x", MaxLineBytes) + "\n", "line 2: bufio.Scanner: token too long"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.data))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.says) {
+				t.Errorf("error %v, want one starting %q", err, tc.says)
+			}
+		})
+	}
+	if events, err := Decode([]byte(good + "\n" + good)); err != nil || len(events) != 2 || events[1].Line != 3 {
+		t.Errorf("two events around a blank line: %v, %v", events, err)
+	}
+}
+
+// Load names the segment and line of an event the Store refuses, and a
+// log of no segments is an error, not an empty history.
+func TestLoadRefusesALogThatContradictsItself(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	if _, err := Load(ctx, store, Limits{}); err == nil || !strings.Contains(err.Error(), "no segments") {
+		t.Errorf("an empty log: %v", err)
+	}
+	store.files[segmentName(1)] = []byte(`{"t":"2026-11-26T12:00:00Z","jobEnded":{"id":4,"state":"failed"}}` + "\n")
+	store.files["events-tmp.jsonl"] = []byte("ignored: not a segment's name")
+	_, err := Load(ctx, store, Limits{})
+	if want := "event log segment events-000001.jsonl line 1: job 4 ended, but it is not running"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	var b strings.Builder
+	for _, e := range script() {
+		line, _ := json.Marshal(e)
+		fmt.Fprintf(&b, "%s\n", line)
+	}
+	f.Add([]byte(b.String()))
+	f.Add([]byte(`{"t":"2026-11-26T12:00:00Z","taskEnded":{"stage":1,"index":-1,"attempt":0,"executor":"e","state":"failed"}}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		events, err := Decode(data)
+		if err != nil {
+			return
+		}
+		// What decodes, a Store takes or refuses; it never panics.
+		s := NewStore(Limits{RetainedTasks: 8})
+		for _, e := range events {
+			s.Record(e.Event)
+		}
+		s.App()
+		for _, j := range s.Jobs(at(0)) {
+			s.Job(at(0), j.ID)
+		}
+	})
+}
