@@ -2,7 +2,6 @@ package history
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -61,25 +60,28 @@ func Continue(ctx context.Context, store SegmentStore, s *Store, log logrus.Fiel
 	return w, err
 }
 
-// Append queues events to write.
+// Append queues events to write, encoded: a line costs less to hold
+// than the event it is made from.
 func (w *Writer) Append(events ...Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for i := range events {
-		line, err := json.Marshal(&events[i])
-		if err != nil {
+		var err error
+		if w.pending, err = appendEvent(w.pending, &events[i]); err != nil {
 			w.log.WithError(err).Error("event log: an event does not encode")
-			continue
 		}
-		w.pending = append(append(w.pending, line...), '\n')
 	}
-	if len(w.pending) >= w.roll {
+	if len(w.pending) >= wakeBytes {
 		select {
 		case w.wake <- struct{}{}:
 		default:
 		}
 	}
 }
+
+// wakeBytes is how many bytes waiting wake the writer before its tick:
+// a burst is written in pieces, not held.
+const wakeBytes = 1 << 20
 
 // Run writes every FlushInterval until ctx ends, then what is pending,
 // within a short while.

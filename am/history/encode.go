@@ -1,0 +1,86 @@
+package history
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// appendEvent appends e's line to buf. Attempts starting and ending are
+// nearly every event a busy application makes: they are written by hand
+// (encoding/json's reflection cost the loop a fifth of its throughput
+// with 100,000 no-op tasks); the rest go through encoding/json. Both
+// read back the same (TestTheFastEncodingReadsAsJSONs).
+func appendEvent(buf []byte, e *Event) ([]byte, error) {
+	switch {
+	case e.TaskStarted != nil && e.kinds() == 1:
+		ts := e.TaskStarted
+		buf = appendTime(buf, e.Time)
+		buf = append(buf, `,"taskStarted":{"stage":`...)
+		buf = strconv.AppendInt(buf, ts.Stage, 10)
+		buf = appendTask(buf, ts.Index, ts.Attempt, ts.Executor)
+		if len(ts.GPUs) > 0 {
+			buf = append(buf, `,"gpus":[`...)
+			for i, g := range ts.GPUs {
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				buf = appendString(buf, g)
+			}
+			buf = append(buf, ']')
+		}
+		return append(buf, "}}\n"...), nil
+	case e.TaskEnded != nil && e.kinds() == 1:
+		te := e.TaskEnded
+		buf = appendTime(buf, e.Time)
+		buf = append(buf, `,"taskEnded":{"stage":`...)
+		buf = strconv.AppendInt(buf, te.Stage, 10)
+		buf = appendTask(buf, te.Index, te.Attempt, te.Executor)
+		buf = append(buf, `,"state":`...)
+		buf = appendString(buf, te.State)
+		if te.ExitCode != 0 {
+			buf = append(buf, `,"exitCode":`...)
+			buf = strconv.AppendInt(buf, int64(te.ExitCode), 10)
+		}
+		if te.Reason != "" {
+			buf = append(buf, `,"reason":`...)
+			buf = appendString(buf, te.Reason)
+		}
+		return append(buf, "}}\n"...), nil
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return buf, err
+	}
+	return append(append(buf, line...), '\n'), nil
+}
+
+func appendTime(buf []byte, t time.Time) []byte {
+	buf = append(buf, `{"t":"`...)
+	buf = t.AppendFormat(buf, time.RFC3339Nano)
+	return append(buf, '"')
+}
+
+func appendTask(buf []byte, index, attempt int, executor string) []byte {
+	buf = append(buf, `,"index":`...)
+	buf = strconv.AppendInt(buf, int64(index), 10)
+	buf = append(buf, `,"attempt":`...)
+	buf = strconv.AppendInt(buf, int64(attempt), 10)
+	buf = append(buf, `,"executor":`...)
+	return appendString(buf, executor)
+}
+
+// appendString appends s as a JSON string: as it is when it is printable
+// ASCII with nothing to escape, else as encoding/json writes it.
+func appendString(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(buf, q...)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, s...)
+	return append(buf, '"')
+}

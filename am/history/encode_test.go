@@ -1,0 +1,58 @@
+package history
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// The hand-written lines of attempts starting and ending read back as
+// encoding/json's do.
+func TestTheFastEncodingReadsAsJSONs(t *testing.T) {
+	when := time.Date(2026, 11, 26, 12, 0, 0, 123456789, time.UTC)
+	for _, e := range []Event{
+		{Time: when, TaskStarted: &TaskStarted{Stage: 7, Index: 99999, Attempt: 2, Executor: "container_1_0001_01_000002", GPUs: []string{"0", "3"}}},
+		{Time: when, TaskStarted: &TaskStarted{Stage: 0, Index: 0, Executor: "exec-1"}},
+		{Time: when.In(time.FixedZone("x", 3600)), TaskEnded: &TaskEnded{Stage: 1, Index: 2, Attempt: 1, Executor: "e", State: TaskFailed, ExitCode: -9, Reason: "killed by \"signal\" 9\n<&>"}},
+		{Time: when, TaskEnded: &TaskEnded{Stage: 1, Index: 2, Executor: "é\x00\\", State: TaskSucceeded}},
+	} {
+		fast, err := appendEvent(nil, &e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, _ := json.Marshal(&e)
+		var a, b Event
+		if err := json.Unmarshal(fast, &a); err != nil {
+			t.Fatalf("%s: %v", fast, err)
+		}
+		json.Unmarshal(slow, &b)
+		if !reflect.DeepEqual(a, b) || !a.Time.Equal(e.Time) {
+			t.Errorf("fast %s\nreads %+v\nslow %s\nreads %+v", fast, a, slow, b)
+		}
+		if _, err := Decode(fast); err != nil {
+			t.Errorf("%s: %v", fast, err)
+		}
+	}
+}
+
+func FuzzTheFastEncoding(f *testing.F) {
+	f.Add("exec-1", "0", "exit status 3", int64(3), 5, -1)
+	f.Fuzz(func(t *testing.T, executor, gpu, reason string, stage int64, index, code int) {
+		for _, e := range []Event{
+			{Time: time.Unix(0, stage).UTC(), TaskStarted: &TaskStarted{Stage: stage, Index: index, Executor: executor, GPUs: []string{gpu}}},
+			{Time: time.Unix(0, stage).UTC(), TaskEnded: &TaskEnded{Stage: stage, Index: index, Executor: executor, State: TaskFailed, ExitCode: code, Reason: reason}},
+		} {
+			fast, _ := appendEvent(nil, &e)
+			slow, _ := json.Marshal(&e)
+			var a, b Event
+			if err := json.Unmarshal(fast, &a); err != nil {
+				t.Fatalf("%q: %v", fast, err)
+			}
+			json.Unmarshal(slow, &b)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("fast %q reads %+v; slow %q reads %+v", fast, a, slow, b)
+			}
+		}
+	})
+}
