@@ -379,7 +379,7 @@ func (d *Driver) updateFollowers(now time.Time, finished []core.Summary) {
 func jobInfo(j core.JobInfo) *wire.JobInfo {
 	return &wire.JobInfo{Id: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: int32(j.Tasks), Succeeded: int32(j.Succeeded),
 		Running: int32(j.Running), FailedAttempts: int32(j.FailedAttempts), SubmittedUnixMs: j.Submitted.UnixMilli(),
-		DurationMs: j.Duration.Milliseconds(), Reason: j.Reason}
+		DurationMs: j.Duration.Milliseconds(), Reason: j.Reason, Waiting: j.Waiting}
 }
 
 func sessionStats(st core.SessionStats) *wire.Stats {

@@ -10,14 +10,17 @@ import (
 	"testing"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // The tracking page shows the running job and why its tasks wait, and
-// says so plainly once the job has ended.
+// says so plainly once the job has ended; the UI beside it shows the
+// job from the driver's history, during and after.
 func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
-	d, err := New(Config{Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}}, Executors: listen(t, testSecret)})
+	d, err := New(Config{Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}}, Executors: listen(t, testSecret),
+		Observe: Observation{Store: history.NewStore(history.Limits{}), App: history.AppStarted{ID: "application_1_0001"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +43,14 @@ func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	code, text := get("/")
+	code, text := get("/status.txt")
 	if code != 200 || !strings.Contains(text, "application_1_0001: job tracked") || !strings.Contains(text, "tasks 3: 0 succeeded, 0 running, 3 pending") ||
 		!strings.Contains(text, "3 waiting: ") || !strings.Contains(text, "executors 0") {
-		t.Fatalf("GET / = %d\n%s", code, text)
+		t.Fatalf("GET /status.txt = %d\n%s", code, text)
+	}
+	code, page := get("/")
+	if code != 200 || !strings.Contains(page, `<title>Jobs · tracked · Spindle</title>`) || !strings.Contains(page, "main: 3 waiting: no executor of profile 0") {
+		t.Fatalf("GET / = %d\n%s", code, page)
 	}
 	code, body := get("/status.json")
 	var st core.Status
@@ -55,7 +62,10 @@ func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
 	}
 	cancel()
 	<-ran
-	if code, text := get("/"); code != http.StatusServiceUnavailable || !strings.Contains(text, "ended") {
-		t.Errorf("after the job: GET / = %d %q", code, text)
+	if code, text := get("/status.txt"); code != http.StatusServiceUnavailable || !strings.Contains(text, "ended") {
+		t.Errorf("after the job: GET /status.txt = %d %q", code, text)
+	}
+	if code, page := get("/api/v1/jobs"); code != 200 || !strings.Contains(page, `"state":"cancelled"`) {
+		t.Errorf("after the job: GET /api/v1/jobs = %d %s", code, page)
 	}
 }

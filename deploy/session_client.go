@@ -60,8 +60,12 @@ func printJobs(c *cli.Context, jobs []*wire.JobInfo) {
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tNAME\tPOOL\tSTATE\tTASKS\tDURATION\tREASON")
 	for _, j := range jobs {
+		reason := j.GetReason()
+		if reason == "" {
+			reason = j.GetWaiting() // a running job: why its tasks wait
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", j.GetId(), j.GetName(), j.GetPool(), j.GetState(), j.GetSucceeded(), j.GetTasks(),
-			(time.Duration(j.GetDurationMs()) * time.Millisecond).Round(time.Second/10), j.GetReason())
+			(time.Duration(j.GetDurationMs()) * time.Millisecond).Round(time.Second/10), reason)
 	}
 	tw.Flush()
 }

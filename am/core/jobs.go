@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -32,6 +33,9 @@ type JobInfo struct {
 	Duration time.Duration
 	// Reason is why it failed or was cancelled.
 	Reason string
+	// Waiting, as Jobs lists a running job, says why its pending tasks
+	// wait, stage by stage, in the scheduler's words.
+	Waiting string
 }
 
 // JobHistory is how many ended jobs a session remembers for Jobs: the
@@ -44,7 +48,13 @@ const JobHistory = 1000
 func (c *Core) Jobs(now time.Time) []JobInfo {
 	out := append([]JobInfo(nil), c.history...)
 	for _, id := range c.jobIDs() {
-		out = append(out, c.running(now, c.jobs[id]))
+		info := c.running(now, c.jobs[id])
+		var why []string
+		for _, w := range c.sched.WhyPending(now, id) {
+			why = append(why, fmt.Sprintf("%s: %d waiting: %s", w.Name, w.Pending, w.Message))
+		}
+		info.Waiting = strings.Join(why, "; ")
+		out = append(out, info)
 	}
 	// The history is in the order jobs ended.
 	sort.Slice(out, func(i, k int) bool { return out[i].ID < out[k].ID })

@@ -62,3 +62,20 @@ func TestJobsInSubmissionOrder(t *testing.T) {
 		t.Errorf("jobs %+v: want slow (running), then quick (ended)", jobs)
 	}
 }
+
+// Jobs says, for each running job, why its pending tasks wait, in the
+// scheduler's words: `spindle jobs` and the UI show it.
+func TestJobsSayWhyEachRunningJobWaits(t *testing.T) {
+	h := newSession(t, 1, core.SessionLimits{})
+	h.Register(t, "e1", 1)
+	h.Submit(t, "first", 1, jobspec.Defaults{}, "sleep 60")
+	h.Submit(t, "second", 2, jobspec.Defaults{}, "sleep 60")
+	h.Ready()
+	jobs := h.Core.Jobs(h.Now)
+	if len(jobs) != 2 || jobs[0].Waiting != "" {
+		t.Fatalf("the first job, running its one task, waits for nothing: %+v", jobs)
+	}
+	if want := "main: 2 waiting: 0/1 executors can take a task: 1 insufficient cpu"; jobs[1].Waiting != want {
+		t.Errorf("the second job waits: %q, want %q", jobs[1].Waiting, want)
+	}
+}

@@ -1763,8 +1763,11 @@ type JobInfo struct {
 	SubmittedUnixMs int64                  `protobuf:"varint,9,opt,name=submitted_unix_ms,json=submittedUnixMs,proto3" json:"submitted_unix_ms,omitempty"`
 	DurationMs      int64                  `protobuf:"varint,10,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
 	Reason          string                 `protobuf:"bytes,11,opt,name=reason,proto3" json:"reason,omitempty"` // why it failed or was cancelled
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Why a running job's pending tasks wait, stage by stage, in the
+	// scheduler's words.
+	Waiting       string `protobuf:"bytes,12,opt,name=waiting,proto3" json:"waiting,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *JobInfo) Reset() {
@@ -1870,6 +1873,13 @@ func (x *JobInfo) GetDurationMs() int64 {
 func (x *JobInfo) GetReason() string {
 	if x != nil {
 		return x.Reason
+	}
+	return ""
+}
+
+func (x *JobInfo) GetWaiting() string {
+	if x != nil {
+		return x.Waiting
 	}
 	return ""
 }
@@ -2486,7 +2496,7 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x06follow\x18\t \x01(\bR\x06follow\">\n" +
 	"\vJobAccepted\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x18\n" +
-	"\anotices\x18\x02 \x03(\tR\anotices\"\xb3\x02\n" +
+	"\anotices\x18\x02 \x03(\tR\anotices\"\xcd\x02\n" +
 	"\aJobInfo\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
@@ -2500,7 +2510,8 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\vduration_ms\x18\n" +
 	" \x01(\x03R\n" +
 	"durationMs\x12\x16\n" +
-	"\x06reason\x18\v \x01(\tR\x06reason\"\xee\x01\n" +
+	"\x06reason\x18\v \x01(\tR\x06reason\x12\x18\n" +
+	"\awaiting\x18\f \x01(\tR\awaiting\"\xee\x01\n" +
 	"\tJobUpdate\x120\n" +
 	"\x03job\x18\x01 \x01(\v2\x1e.spindle.executor.wire.JobInfoR\x03job\x12\x1c\n" +
 	"\texecutors\x18\x02 \x01(\x05R\texecutors\x12\x14\n" +
