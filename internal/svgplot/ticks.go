@@ -18,12 +18,20 @@ func ticks(lo, hi float64, whole bool) (top float64, at []float64) {
 		step = max(step, 1)
 	}
 	n := math.Ceil(span/step - 1e-9)
+	if !(n >= 1 && n <= maxTicks) {
+		// A span too small or too large for float steps: its ends alone.
+		return lo + span, []float64{lo, lo + span}
+	}
 	top = lo + n*step
 	for i := 0.0; i <= n; i++ {
 		at = append(at, lo+i*step)
 	}
 	return top, at
 }
+
+// maxTicks bounds an axis' ticks: a nice step gives at most 10 for
+// spans floats can step through.
+const maxTicks = 20
 
 // niceStep is the least of 1, 2 or 5 times a power of ten that is at
 // least raw.
