@@ -1,6 +1,9 @@
 package svgplot
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Point is one sample of a step series: from X on, the value is Y, until
 // the next point.
@@ -11,38 +14,43 @@ type Point struct{ X, Y float64 }
 const MaxPoints = 3000
 
 // Recorder keeps a step series in at most a fixed number of points, however
-// many samples it is given. Time from the first sample is cut into
-// buckets of one width; a sample past the last bucket merges neighbouring
-// buckets in pairs, doubling the width, until it fits. Each bucket keeps
-// its lowest and highest samples (the earlier of equals) and its last, so
-// the series' extremes are exact and the level it holds between buckets
-// is the one it really held.
+// many samples it is given. A sample that repeats the value before it
+// changes nothing and is not kept (only the latest time is, so that the
+// series reaches it). Up to the bound every change is kept as it came;
+// past it, time from the first sample is cut into buckets of one width,
+// and a change past the last bucket merges neighbouring buckets in pairs,
+// doubling the width, until it fits. Each bucket keeps its lowest and
+// highest values (the earlier of equals) and its last, so the series'
+// extremes are exact and the level it holds between buckets is the one
+// it really held.
 //
 // Samples must come in time order; one earlier than the last is taken at
 // the last one's time (a clock stepping back), and a sample whose time or
 // value is not a finite number is dropped.
 type Recorder struct {
-	buckets []bucket
+	max     int
+	changes []Point  // every change, until they would pass max
+	buckets []bucket // then these, nil until then
 	origin  float64
 	width   float64
-	last    float64 // the latest sample's time
+	latest  Point // the latest sample
 	started bool
 }
 
-// bucket is what a Recorder keeps of one interval's samples.
+// bucket is what a Recorder keeps of one interval's changes.
 type bucket struct {
 	lo, hi, last Point
 	set          bool
 }
 
-// startWidth is a new Recorder's bucket width, in the series' own unit of
-// time: a millisecond where that is seconds. Doubling reaches any finite
-// span in at most about 1,100 steps.
+// startWidth is the narrowest bucket, in the series' own unit of time: a
+// millisecond where that is seconds. Doubling reaches any finite span in
+// at most about 1,100 steps.
 const startWidth = 1e-3
 
-// NewRecorder keeps at most maxPoints points (at least 3).
+// NewRecorder keeps at most maxPoints points (at least 4).
 func NewRecorder(maxPoints int) *Recorder {
-	return &Recorder{buckets: make([]bucket, max(maxPoints/3, 1)), width: startWidth}
+	return &Recorder{max: max(maxPoints, 4)}
 }
 
 // Add records that the series is y from time x on.
@@ -50,27 +58,52 @@ func (r *Recorder) Add(x, y float64) {
 	if !finite(x) || !finite(y) {
 		return
 	}
-	if !r.started {
-		r.origin, r.last, r.started = x, x, true
+	if r.started {
+		x = max(x, r.latest.X)
 	}
-	x = max(x, r.last)
-	r.last = x
-	i := r.index(x)
+	p := Point{x, y}
+	changed := !r.started || y != r.latest.Y
+	r.latest, r.started = p, true
+	switch {
+	case !changed:
+	case r.buckets != nil:
+		r.bucket(p)
+	case len(r.changes) < r.max-1: // and the latest sample, when later
+		r.changes = append(r.changes, p)
+	default:
+		r.toBuckets()
+		r.bucket(p)
+	}
+}
+
+// toBuckets turns the changes kept so far into buckets: (max-1)/3 of them,
+// three points each and the latest sample keeping to max.
+func (r *Recorder) toBuckets() {
+	r.buckets = make([]bucket, (r.max-1)/3)
+	r.origin, r.width = r.changes[0].X, startWidth
+	for _, p := range r.changes {
+		r.bucket(p)
+	}
+	r.changes = nil
+}
+
+// bucket adds a change to its bucket, widening them as it needs.
+func (r *Recorder) bucket(p Point) {
+	i := r.index(p.X)
 	for i >= len(r.buckets) && !math.IsInf(r.width*2, 1) {
 		r.coarsen()
-		i = r.index(x)
+		i = r.index(p.X)
 	}
 	i = min(i, len(r.buckets)-1)
-	p := Point{x, y}
 	b := &r.buckets[i]
 	if !b.set {
 		*b = bucket{lo: p, hi: p, last: p, set: true}
 		return
 	}
-	if y < b.lo.Y {
+	if p.Y < b.lo.Y {
 		b.lo = p
 	}
-	if y > b.hi.Y {
+	if p.Y > b.hi.Y {
 		b.hi = p
 	}
 	b.last = p
@@ -123,9 +156,10 @@ func merge(a, b bucket) bucket {
 	return m
 }
 
-// Points are the kept samples in time order, each once.
+// Points are the kept changes in time order, each once, and the latest
+// sample where it is later.
 func (r *Recorder) Points() []Point {
-	var out []Point
+	out := slices.Clone(r.changes)
 	for _, b := range r.buckets {
 		if !b.set {
 			continue
@@ -142,6 +176,9 @@ func (r *Recorder) Points() []Point {
 				out = append(out, p)
 			}
 		}
+	}
+	if n := len(out); r.started && (n == 0 || r.latest.X > out[n-1].X) {
+		out = append(out, r.latest)
 	}
 	return out
 }

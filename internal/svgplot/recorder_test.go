@@ -1,6 +1,7 @@
 package svgplot
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -112,5 +113,24 @@ func TestRecorderTakesOddSamples(t *testing.T) {
 		if p.Y == 3 || math.IsInf(p.Y, 0) {
 			t.Errorf("a sample that is not finite was kept: %v", ps)
 		}
+	}
+}
+
+// Up to the bound every change is kept as it came and repeats are not:
+// a series of a few changes over a long time loses nothing, and still
+// reaches its latest sample's time.
+func TestRecorderKeepsEveryChangeUpToItsBound(t *testing.T) {
+	r := NewRecorder(5)
+	for _, p := range []Point{{0, 1}, {1, 1}, {2, 3}, {1e6, 3}, {2e6, 0}, {3e6, 2}, {4e6, 2}} {
+		r.Add(p.X, p.Y)
+	}
+	want := []Point{{0, 1}, {2, 3}, {2e6, 0}, {3e6, 2}, {4e6, 2}}
+	if got := r.Points(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("points %v, want %v", got, want)
+	}
+	// One change more than the bound holds: buckets, within it.
+	r.Add(5e6, 1)
+	if got := r.Points(); len(got) > 5 || got[len(got)-1] != (Point{5e6, 1}) {
+		t.Errorf("one change past the bound: %v", got)
 	}
 }
