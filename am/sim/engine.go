@@ -414,7 +414,6 @@ func (r *run) answer(req *core.AllocateRequest) (core.AllocateResult, error) {
 		r.order = append(r.order, b)
 	}
 	r.res.PeakExecutors = max(r.res.PeakExecutors, r.rm.Held())
-	r.sample() // the peak, before anything at this instant lowers it
 	res.Completed = r.rm.Completed()
 	return res, nil
 }

@@ -3,12 +3,14 @@ package sim
 import "github.com/spindle-yarn/spindle/internal/svgplot"
 
 // Timeline is a run's counts over simulated time (seconds from its
-// start), as step series of at most svgplot.MaxPoints points each: a
-// trace of days keeps its peaks and its shape in a bounded size.
+// start), each as it stands once the core has decided at an instant, as
+// step series of at most svgplot.MaxPoints points: a trace of days keeps
+// its peaks and its shape in a bounded size.
 type Timeline struct {
 	// Held counts the containers the application holds (granted, not yet
-	// released: starting executors included), the figure PeakExecutors
-	// is the highest of.
+	// released: starting executors included). Its highest is
+	// PeakExecutors: the core releases no container at the instant it
+	// is granted (TestTimelineFollowsTheRunsCounts).
 	Held []svgplot.Point
 	// Busy counts executors running at least one task.
 	Busy []svgplot.Point

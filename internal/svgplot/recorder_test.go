@@ -56,15 +56,17 @@ func TestRecorderKeepsExtremesAndLastWithinItsBound(t *testing.T) {
 // sample, however coarse the buckets became: a burst to 10 that settles
 // at 7 reads 7 long after, not 10.
 func TestRecorderKeepsTheLevelBetweenSamples(t *testing.T) {
-	r := NewRecorder(30)
-	for _, p := range []Point{{0, 0}, {1, 5}, {1.5, 10}, {2, 7}, {1000, 0}} {
+	// Seven changes in a bound of 7: two buckets, the first holding the
+	// burst, the second the changes at 3000.
+	r := NewRecorder(7)
+	for _, p := range []Point{{0, 0}, {1, 5}, {1.5, 10}, {2, 7}, {3000, 0}, {3001, 1}, {3002, 2}} {
 		r.Add(p.X, p.Y)
 	}
 	ps := r.Points()
-	if len(ps) > 30 {
-		t.Fatalf("%d points, bound 30", len(ps))
+	if len(ps) > 7 || r.buckets == nil {
+		t.Fatalf("%d points, bound 7; bucketed %v", len(ps), r.buckets != nil)
 	}
-	for _, c := range []struct{ x, want float64 }{{500, 7}, {999, 7}, {1000, 0}, {0, 0}} {
+	for _, c := range []struct{ x, want float64 }{{1500, 7}, {2999, 7}, {3000, 0}, {0, 0}, {3002, 2}} {
 		if got := valueAt(ps, c.x); got != c.want {
 			t.Errorf("value at %v = %v, want %v (points %v)", c.x, got, c.want, ps)
 		}
