@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/spindle-yarn/spindle/internal/svgplot"
@@ -83,4 +84,21 @@ func valueAt(ps []svgplot.Point, x float64) float64 {
 		v = p.Y
 	}
 	return v
+}
+
+// Tasks waiting count every pool's.
+func TestTimelineCountsTasksWaitingInEveryPool(t *testing.T) {
+	jobs, err := ParseTrace(strings.NewReader("submit_s,job,stage,tasks,task_s,cpus,gpus,pool\n0,a,s,8,1,1,0,p1\n0,b,s,5,1,1,0,p2\n"), "pools.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(dynalloc.PolicySpindle, true)
+	opts.Timeline = true
+	res, err := Run(jobs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := valueAt(res.Timeline.Waiting, 0); got != 13 {
+		t.Errorf("%v tasks waiting at 0 in two pools of 8 and 5", got)
+	}
 }

@@ -105,6 +105,11 @@ func TestRecorderTakesOddSamples(t *testing.T) {
 	r.Add(6, math.Inf(1))
 	r.Add(math.MaxFloat64, 4)
 	ps := r.Points()
+	for i := 1; i < len(ps); i++ {
+		if ps[i].X < ps[i-1].X {
+			t.Errorf("points out of time order: %v", ps)
+		}
+	}
 	if len(ps) == 0 || ps[0] != (Point{5, 1}) || valueAt(ps, 5) != 2 {
 		t.Errorf("points %v: want 1 then 2, both at 5", ps)
 	}
@@ -134,5 +139,17 @@ func TestRecorderKeepsEveryChangeUpToItsBound(t *testing.T) {
 	r.Add(5e6, 1)
 	if got := r.Points(); len(got) > 5 || got[len(got)-1] != (Point{5e6, 1}) {
 		t.Errorf("one change past the bound: %v", got)
+	}
+}
+
+// Changes at one instant keep their order in a bucket: the last one is
+// the level that follows.
+func TestRecorderKeepsTheOrderOfChangesAtOneTime(t *testing.T) {
+	r := NewRecorder(4) // one bucket, past three changes
+	for _, y := range []float64{5, 10, 7, 6} {
+		r.Add(0, y)
+	}
+	if ps := r.Points(); r.buckets == nil || valueAt(ps, 1) != 6 {
+		t.Errorf("points %v (bucketed %v): want 6 to follow", ps, r.buckets != nil)
 	}
 }

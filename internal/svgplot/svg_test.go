@@ -59,10 +59,10 @@ func render(t *testing.T, c Chart) node {
 func twoPanels() Chart {
 	return Chart{Title: "a <title> & more", XLabel: "time (s)", Panels: []Panel{
 		{ID: "executors", YLabel: "executors", Whole: true, Series: []Series{
-			{ID: "held", Label: "held", Color: "#123456", Points: []Point{{0, 0}, {10, 3}, {20, 1}}},
-			{ID: "busy", Label: "busy", Color: "#123456", Dashed: true, Points: []Point{{0, 0}, {12, 2}}},
+			{ID: "held", Label: "executors held", Color: "#123456", Points: []Point{{0, 0}, {10, 3}, {20, 1}}},
+			{ID: "busy", Label: "executors busy", Color: "#123456", Dashed: true, Points: []Point{{0, 0}, {12, 2}}},
 		}},
-		{ID: "tasks", YLabel: "tasks waiting", Series: []Series{{ID: "waiting", Label: "waiting", Color: "#000", Points: []Point{{0, 40}, {30, 0}}}}},
+		{ID: "tasks", YLabel: "tasks waiting", Series: []Series{{ID: "waiting", Label: "tasks waiting", Color: "#000", Points: []Point{{0, 40}, {30, 0}}}}},
 	}}
 }
 
@@ -153,5 +153,18 @@ func TestChartRefusesWhatCannotBeRead(t *testing.T) {
 		if err := c.WriteSVG(&bytes.Buffer{}); err == nil {
 			t.Errorf("%s: drawn", name)
 		}
+	}
+}
+
+// A series longer than MaxPoints is drawn in at most MaxPoints points.
+func TestChartDrawsAtMostMaxPointsPerSeries(t *testing.T) {
+	ps := make([]Point, 2*MaxPoints)
+	for i := range ps {
+		ps[i] = Point{float64(i), float64(i % 2)}
+	}
+	root := render(t, Chart{Panels: []Panel{{ID: "p", Series: []Series{{ID: "s", Points: ps}}}}})
+	d := root.find("series")[0].attr("d")
+	if n := strings.Count(d, "V") + 1; n > MaxPoints {
+		t.Errorf("%d points drawn of %d, want at most %d", n, len(ps), MaxPoints)
 	}
 }
