@@ -18,7 +18,7 @@ func simCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "sim",
 		Usage:     "replay a workload trace against a configuration, on a simulated clock and cluster",
-		UsageText: "spindle sim --trace FILE.csv [--properties-file F] [--conf k=v]... [--alloc-delay 2s] [--startup-delay 5s] [--capacity N] [--time-scale X] [--json]",
+		UsageText: "spindle sim --trace FILE.csv [--properties-file F] [--conf k=v]... [--alloc-delay 2s] [--startup-delay 5s] [--capacity N] [--time-scale X] [--json] [--plot FILE.svg]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "trace", Required: true, Usage: "trace CSV: submit_s,job,stage,tasks,task_s,cpus,gpus[,pool][,after]"},
 			&cli.StringFlag{Name: "properties-file", Usage: "spark-defaults.conf-style settings (default $SPINDLE_CONF_DIR/spindle-defaults.conf)"},
@@ -28,6 +28,7 @@ func simCommand() *cli.Command {
 			&cli.IntFlag{Name: "capacity", Usage: "containers the cluster grants at once (0: no limit)"},
 			&cli.Float64Flag{Name: "time-scale", Value: 1, Usage: "run the trace X times faster: submit_s and task_s divided by X (as spindle replay --time-scale)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+			&cli.StringFlag{Name: "plot", Usage: "draw executors held, executors busy and tasks waiting over time to this SVG file, under the other dynamic-allocation policy too"},
 		},
 		Action: runSim,
 	}
@@ -64,27 +65,28 @@ func runSim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// The simulation watches no context: an interrupt ends the command
-	// without waiting for it, and the process with it.
-	type outcome struct {
-		res sim.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := sim.Run(jobs, opts)
-		done <- outcome{res, err}
-	}()
-	var res sim.Result
-	select {
-	case o := <-done:
-		if o.err != nil {
-			return fmt.Errorf("%s: %w", path, o.err)
+	runs := []sim.Options{opts}
+	var plot *plotFile
+	if c.IsSet("plot") {
+		if plot, err = openPlot(c.String("plot")); err != nil {
+			return err
 		}
-		res = o.res
-	case <-c.Context.Done():
-		return context.Cause(c.Context)
+		defer plot.discard()
+		runs[0].Timeline = true
+		if other, ok := comparedPolicy(runs[0]); ok {
+			runs = append(runs, other)
+		}
 	}
+	results, err := simulate(c.Context, jobs, runs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if plot != nil {
+		if err := plot.write(simChart(path, results)); err != nil {
+			return err
+		}
+	}
+	res := results[0]
 	out := c.App.Writer
 	if c.Bool("json") {
 		b, err := json.Marshal(res)
@@ -95,7 +97,41 @@ func runSim(c *cli.Context) error {
 		return err
 	}
 	printSimResult(out, "policy                 "+res.Policy, res)
+	if plot != nil {
+		fmt.Fprintf(out, "plot                   %s\n", plot.path)
+	}
 	return nil
+}
+
+// simulate runs the trace under each of runs at once, and returns their
+// results in order. The simulations watch no context: an interrupt ends
+// the command without waiting for them, and the process with it.
+func simulate(ctx context.Context, jobs []sim.TraceJob, runs []sim.Options) ([]sim.Result, error) {
+	type outcome struct {
+		i   int
+		res sim.Result
+		err error
+	}
+	done := make(chan outcome, len(runs))
+	for i, opts := range runs {
+		go func() {
+			res, err := sim.Run(jobs, opts)
+			done <- outcome{i, res, err}
+		}()
+	}
+	results := make([]sim.Result, len(runs))
+	for range runs {
+		select {
+		case o := <-done:
+			if o.err != nil {
+				return nil, o.err
+			}
+			results[o.i] = o.res
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
+	return results, nil
 }
 
 // printSimResult writes a simulated run, or a replayed one, under its

@@ -14,4 +14,8 @@
 // Rows, the input, times, tasks and work are bounded (trace.go), as are
 // the delays and executors a run takes (engine.go): past a bound is an
 // error, never a wrapped time or an unbounded read.
+//
+// Asked to (Options.Timeline), a run also records its containers held,
+// executors busy and tasks waiting over time, bounded by
+// internal/svgplot's Recorder, for spindle sim --plot.
 package sim

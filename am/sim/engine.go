@@ -31,6 +31,9 @@ type Options struct {
 	// (default 7 days): a trace whose jobs cannot finish ends in an error,
 	// not an endless run.
 	Horizon time.Duration
+	// Timeline has the run record its counts over time (Result.Timeline),
+	// for a chart; unset, it records nothing.
+	Timeline bool
 }
 
 // MaxExecutors bounds the containers a simulation holds and asks for at
@@ -84,6 +87,8 @@ type Result struct {
 	Jobs                int     `json:"jobs"`
 	FailedJobs          int     `json:"failed_jobs"`
 	Tasks               int     `json:"tasks"`
+	// Timeline is set when Options.Timeline was.
+	Timeline *Timeline `json:"-"`
 }
 
 // epoch is simulated time zero.
@@ -168,6 +173,10 @@ type run struct {
 	jobTimes  []float64
 	remaining int
 	res       Result
+	// busy counts executors running a task; rec samples the counts over
+	// time, nil unless Options.Timeline.
+	busy int
+	rec  *recorder
 }
 
 // Run simulates jobs under opts.
@@ -210,6 +219,9 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 		durations: map[scheduler.StageID]time.Duration{}, remaining: len(jobs)}
 	r.rm.Delay, r.rm.Capacity = opts.AllocDelay, opts.Capacity
 	r.res.Policy = policy
+	if opts.Timeline {
+		r.rec = newRecorder()
+	}
 	r.end = epoch.Add(opts.Horizon)
 	for i, j := range jobs {
 		at := epoch.Add(seconds(j.SubmitS))
@@ -280,6 +292,7 @@ func (r *run) handle(e *event) error {
 		b := e.box
 		if b.running--; b.running == 0 {
 			b.idleFrom = r.now
+			r.busy--
 		}
 		r.core.Statuses(r.now, scheduler.ExecutorID(b.id), []core.TaskStatus{{Attempt: e.attempt, State: core.TaskSucceeded}})
 	case evWake:
@@ -314,6 +327,7 @@ func (r *run) ready() error {
 			b := r.boxes[string(l.Executor)]
 			if b.running == 0 {
 				b.idleTotal += r.now.Sub(b.idleFrom)
+				r.busy++
 			}
 			b.running++
 			r.res.Tasks++
@@ -343,6 +357,7 @@ func (r *run) ready() error {
 			return fmt.Errorf("the application ended at %.1fs: %s", r.now.Sub(epoch).Seconds(), rd.Unregister.Diagnostics)
 		}
 		if rd.Allocate == nil {
+			r.sample()
 			r.sleep(rd.Next)
 			return nil
 		}
@@ -422,6 +437,9 @@ func (r *run) result() Result {
 		r.close(b)
 	}
 	res := r.res
+	if r.rec != nil {
+		res.Timeline = r.rec.timeline()
+	}
 	res.ContainerRequests = r.rm.Requested()
 	// Sums of many float seconds carry rounding noise: keep milliseconds.
 	res.ExecutorSeconds = math.Round(res.ExecutorSeconds*1000) / 1000
