@@ -65,7 +65,7 @@ func TestThePagesShowTheSession(t *testing.T) {
 		want []string
 	}{
 		{"/", []string{`<meta http-equiv="refresh" content="5">`, `<a href="/proxy/application_1_0002/jobs/1">1</a>`, `<span class="done">3/3</span>`,
-			"fit: 1 waiting: 0/1 executors can take a task: 1 insufficient gpu", `<svg`, `data-series="executors held"`}},
+			"fit: 1 waiting: 0/1 executors can take a task: 1 insufficient gpu", `<svg`, `data-series="executors-held"`, `data-series="waiting-prod"`}},
 		{"/jobs/1", []string{"Job 1: train", `<a href="/proxy/application_1_0002/stages/1">1</a>`, `<span class="done">0/2</span>`, "1 insufficient gpu"}},
 		{"/stages/0", []string{"Stage 0: map", `<tr class="task"><td class="n">2</td><td class="state-succeeded">succeeded</td>`, "Tasks 1–3 of 3"}},
 		{"/pools", []string{`<tr class="pool" data-pool="adhoc"><td>adhoc</td><td>FIFO</td><td class="n">1</td><td class="n">0</td><td class="n jobs">1</td><td class="n running">1</td>`}},
