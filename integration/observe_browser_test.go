@@ -15,7 +15,7 @@ import (
 // artifacts directory.
 func TestObserveBrowserShowsTheTrackingPageThroughTheProxy(t *testing.T) {
 	c := testcluster.Get(t)
-	spec := writeSpec(t, "name: browser-tracked\nstages:\n  - {name: s, tasks: 2, command: \"sleep 3\"}\n")
+	spec := writeSpec(t, "name: browser-tracked\nstages:\n  - {name: s, tasks: 2, command: \"sleep 4\"}\n")
 	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", spec)
 	defer cmd.Process.Kill() // only when the test fails before the job ends
 	var app, proxied string
@@ -28,12 +28,14 @@ func TestObserveBrowserShowsTheTrackingPageThroughTheProxy(t *testing.T) {
 
 	b := browser.Start(t)
 	var text string
-	waitFor(t, time.Minute, "the tracking page to show the job's executor", func() bool {
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(text, "executors 1"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("after a minute the tracking page %s in the browser does not show the job's executor:\n%s", proxied, text)
+		}
 		b.Open(proxied) // a user pressing reload: the page is not live yet
 		b.PassProxyWarning()
 		text = b.Text()
-		return strings.Contains(text, "executors 1")
-	})
+	}
 	for _, want := range []string{app + ": job browser-tracked", "tasks 2: ", "executors 1\n  container_"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the tracking page in the browser does not say %q:\n%s", want, text)
