@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // site is a little web site for the browser to visit: a page whose
@@ -24,10 +26,14 @@ type site struct {
 func newSite(t *testing.T) *site {
 	s := &site{}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`<!DOCTYPE html><title>first</title>
 <p id="says">the server wrote this</p>
-<script>document.getElementById("says").textContent = "a script wrote this";</script>
+<p id="later">not yet</p>
+<script>
+document.getElementById("says").textContent = "a script wrote this";
+setTimeout(() => { document.getElementById("later").textContent = "a timer wrote this"; }, 500);
+</script>
 <p><a href="/second">to the second page</a></p>`))
 	})
 	mux.HandleFunc("/second", func(w http.ResponseWriter, r *http.Request) {
@@ -70,6 +76,7 @@ func TestBrowserRunsScriptsAndFollowsLinks(t *testing.T) {
 	if !strings.Contains(b.HTML(), `<p id="says">a script wrote this</p>`) {
 		t.Errorf("the DOM is not the script's:\n%s", b.HTML())
 	}
+	b.WaitText("a timer wrote this", 10*time.Second)
 	if s.wasAsked("/second") {
 		t.Fatal("the second page was asked for before the click")
 	}
@@ -78,6 +85,9 @@ func TestBrowserRunsScriptsAndFollowsLinks(t *testing.T) {
 	}
 	if !s.wasAsked("/second") || b.URL() != s.URL+"/second" || !strings.Contains(b.Text(), "the second page") {
 		t.Errorf("the click did not lead to the second page: at %s, asked %v, showing\n%s", b.URL(), s.asked, b.Text())
+	}
+	if code := b.Open(s.URL + "/nowhere/"); code != http.StatusNotFound {
+		t.Errorf("a missing page's status: %d", code)
 	}
 }
 
@@ -151,16 +161,43 @@ func TestBrowserPassesTheProxyWarning(t *testing.T) {
 	}
 }
 
-// A browser ends with its test: once closed, no process of its is left.
+// A browser ends with its test: once closed, no process of its is left,
+// its crash handler included.
 func TestBrowserLeavesNoProcess(t *testing.T) {
 	s := newSite(t)
 	b := Start(t)
 	b.Open(s.URL + "/")
-	if n := len(processesUsing(b.home)); n < 2 {
-		t.Fatalf("a running browser shows %d processes under its home: the search misses some", n)
+	var commands []string
+	for _, pid := range processesUsing(b.home) {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		commands = append(commands, string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+	}
+	all := strings.Join(commands, "\n")
+	for _, kind := range []string{"--type=renderer", "--type=zygote", "chrome_crashpad_handler"} {
+		if !strings.Contains(all, kind) {
+			t.Errorf("the search for the browser's processes misses its %s; it found\n%s", kind, all)
+		}
 	}
 	b.Close()
 	if left := processesUsing(b.home); len(left) > 0 {
 		t.Errorf("processes %v outlived the browser", left)
+	}
+}
+
+// The browser's processes see none of the test's environment: a
+// credential in it stays with the test.
+func TestBrowserKeepsTheTestsEnvironment(t *testing.T) {
+	t.Setenv("SPINDLE_BROWSER_PROBE", "the test's own")
+	b := Start(t)
+	b.Open(newSite(t).URL + "/")
+	pids := processesUsing(b.home)
+	for _, pid := range pids {
+		environ, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err == nil && bytes.Contains(environ, []byte("SPINDLE_BROWSER_PROBE")) {
+			t.Errorf("chromium process %d has the test's environment", pid)
+		}
+	}
+	if len(pids) == 0 {
+		t.Fatal("no chromium process found")
 	}
 }
