@@ -30,7 +30,7 @@ YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 # Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
 FUZZTIME ?= 4s
 
-.PHONY: mutate help build test test-unit test-integration test-hadoop-versions krb5-user fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
+.PHONY: mutate help build test test-unit test-integration test-hadoop-versions krb5-user chromium fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-22s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -44,7 +44,7 @@ test-unit: ## unit tests with the race detector, and the tools' own tests (tools
 	CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
 	$(GO) -C tools test -count=1 ./...
 
-test-integration: krb5-user ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
+test-integration: krb5-user chromium ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
 	$(GO) test -count=1 -p 1 -timeout 30m ./integration/...
 
 # The Kerberos tests log in with MIT's kinit, as users do: Debian's
@@ -56,6 +56,17 @@ krb5-user:
 	  install="$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends krb5-user"; \
 	  $$install >/dev/null 2>&1 || { $$sudo apt-get update -q >/dev/null && $$install >/dev/null; }; \
 	  command -v kinit >/dev/null || { echo "FAIL: krb5-user did not install: kinit is missing"; exit 1; }; }
+
+# The browser tests (integration/browser) drive a real headless browser over
+# its DevTools protocol: Debian's chromium, installed when missing, in the
+# same manner as krb5-user.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing chromium (the headless browser) for the browser tests"; \
+	  sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  install="$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium"; \
+	  $$install >/dev/null 2>&1 || { $$sudo apt-get update -q >/dev/null && $$install >/dev/null; }; \
+	  command -v chromium >/dev/null || { echo "FAIL: chromium did not install: the browser tests need it"; exit 1; }; }
 
 test-hadoop-versions: ## the YARN suite on the other supported Hadoop versions (OTHER_HADOOP_VERSIONS: the newest 3.4.x and 3.3.x)
 	@failed=""; \
