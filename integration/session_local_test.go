@@ -60,13 +60,27 @@ var sessionLine = regexp.MustCompile(`(?m)^SESSION=(\S+)$`)
 // session's id, stopping it when the test ends.
 func (u *sessionUser) startSession(args ...string) string {
 	u.t.Helper()
+	id, _ := u.startSessionUI(args...)
+	return id
+}
+
+// uiLine is the UI= line session start prints just before SESSION=.
+var uiLine = regexp.MustCompile(`(?m)^UI=(\S+)\nSESSION=\S+$`)
+
+// startSessionUI starts a session, returning its id and its web UI's
+// URL, the UI= line it printed just before.
+func (u *sessionUser) startSessionUI(args ...string) (id, ui string) {
+	u.t.Helper()
 	out, err := u.run(append([]string{"session", "start"}, args...)...)
 	m := sessionLine.FindStringSubmatch(out)
 	if err != nil || m == nil || !strings.HasSuffix(strings.TrimSpace(out), m[0]) {
 		u.t.Fatalf("session start: %v; want SESSION=<id> as the last line\n%s", err, out)
 	}
 	u.t.Cleanup(func() { u.run("session", "stop", m[1]) })
-	return m[1]
+	if ui := uiLine.FindStringSubmatch(out); ui != nil {
+		return m[1], ui[1]
+	}
+	return m[1], ""
 }
 
 // sessionRecord reads a session's record in the user's state directory.

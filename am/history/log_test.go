@@ -51,7 +51,7 @@ func TestTheEventLogRollsAndLoadsAsTheStoreWas(t *testing.T) {
 		func(s *Store) any { return s.Executors(at(10)) },
 		func(s *Store) any { return s.Pools() },
 		func(s *Store) any { return s.App() },
-		func(s *Store) any { return s.Timeline() },
+		func(s *Store) any { return s.Timeline(at(10)) },
 	} {
 		a, _ := json.Marshal(q(live))
 		b, _ := json.Marshal(q(loaded))

@@ -134,11 +134,16 @@ func (s *Store) Executors(now time.Time) []ExecutorView {
 	return out
 }
 
-// Timeline is the timeline's points, oldest first.
-func (s *Store) Timeline() []Point {
+// Timeline is the timeline's points, oldest first, and the point now
+// at the end while the application runs: a chart reaches the present.
+func (s *Store) Timeline(now time.Time) []Point {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return slices.Clone(s.timeline.points)
+	points := slices.Clone(s.timeline.points)
+	if n := len(points); s.end == nil && n > 0 && now.After(points[n-1].Time) {
+		points = append(points, s.point(now))
+	}
+	return points
 }
 
 func (j *job) counts() Counts {

@@ -198,14 +198,23 @@ func TestTheTimelineStaysWithinItsPoints(t *testing.T) {
 		record(t, s, Event{Time: at(float64(i)), TaskStarted: &TaskStarted{Stage: 0, Index: i, Executor: "e1"}})
 	}
 	var got []string
-	for _, p := range s.Timeline() {
+	for _, p := range s.Timeline(at(4)) {
 		got = append(got, fmt.Sprintf("%.0fs held=%d busy=%d prod=%d", p.Time.Sub(t0).Seconds(), p.Held, p.Busy, p.Waiting["prod"]))
 	}
 	if want := "0s held=1 busy=0 prod=10; 2s held=1 busy=1 prod=7; 4s held=1 busy=1 prod=5"; strings.Join(got, "; ") != want {
 		t.Errorf("timeline: %s\nwant %s", strings.Join(got, "; "), want)
 	}
 	record(t, s, Event{Time: at(5), TaskStarted: &TaskStarted{Stage: 0, Index: 5, Executor: "e1"}}) // within the doubled step
-	if n := len(s.Timeline()); n != 3 {
+	if n := len(s.Timeline(at(4))); n != 3 {
 		t.Errorf("%d points after an event within the doubled step, want 3", n)
+	}
+	// While the application runs, the chart reaches now; once it ended,
+	// its end.
+	if tl := s.Timeline(at(9)); len(tl) != 4 || !tl[3].Time.Equal(at(9)) || tl[3].Busy != 1 {
+		t.Errorf("the timeline at 9s: %+v, want the point now last", tl)
+	}
+	record(t, s, Event{Time: at(6), AppEnded: &AppEnded{}})
+	if tl := s.Timeline(at(9)); !tl[len(tl)-1].Time.Equal(at(6)) {
+		t.Errorf("an ended application's timeline runs to %v, past its end", tl[len(tl)-1].Time)
 	}
 }

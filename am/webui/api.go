@@ -20,10 +20,10 @@ const MaxPageLength = 1000
 const DefaultPageLength = 100
 
 // Job is a job as the API gives it: its history, and, while it runs,
-// why its tasks wait.
+// why its tasks wait, stage by stage.
 type Job struct {
 	history.JobView
-	Waiting []core.WaitingStage `json:"waiting,omitempty"`
+	Why []core.WaitingStage `json:"why,omitempty"`
 }
 
 // Pool is a pool as the API gives it, in fair-share order while the
@@ -64,7 +64,7 @@ func (u *ui) api(mux *http.ServeMux) {
 		writeJSON(w, u.o.Store.Executors(u.o.Now()))
 	})
 	mux.HandleFunc("GET /api/v1/timeline", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, u.o.Store.Timeline())
+		writeJSON(w, u.o.Store.Timeline(u.o.Now()))
 	})
 }
 
@@ -78,7 +78,7 @@ func (u *ui) jobs(r *http.Request) []Job {
 	waiting := u.waiting(r)
 	var out []Job
 	for _, j := range u.o.Store.Jobs(u.o.Now()) {
-		out = append(out, Job{JobView: j, Waiting: waiting[j.ID]})
+		out = append(out, Job{JobView: j, Why: waiting[j.ID]})
 	}
 	return out
 }
@@ -104,7 +104,7 @@ func (u *ui) job(w http.ResponseWriter, r *http.Request) (Job, bool) {
 		http.Error(w, fmt.Sprintf("no job %d (an ended job beyond spindle.ui.retainedJobs is forgotten)", id), http.StatusNotFound)
 		return Job{}, false
 	}
-	return Job{JobView: j, Waiting: u.waiting(r)[id]}, true
+	return Job{JobView: j, Why: u.waiting(r)[id]}, true
 }
 
 func (u *ui) stage(w http.ResponseWriter, r *http.Request) (history.StageView, bool) {

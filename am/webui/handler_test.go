@@ -139,7 +139,7 @@ func TestTheAPIAnswersWhatThePagesShow(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &jobs); err != nil || len(jobs) != 2 {
 		t.Fatalf("%v\n%s", err, body)
 	}
-	if j := jobs[1]; j.ID != 0 || j.Succeeded != 2 || j.Tasks != 3 || j.Waiting != nil {
+	if j := jobs[1]; j.ID != 0 || j.Succeeded != 2 || j.Tasks != 3 || j.Why != nil || j.Waiting != 1 {
 		t.Errorf("job 0: %+v", j)
 	}
 	for path, code := range map[string]int{"/api/v1/session": 200, "/api/v1/jobs/1": 200, "/api/v1/jobs/9": 404, "/api/v1/jobs/x": 400,

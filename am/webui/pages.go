@@ -78,7 +78,7 @@ type sessionBody struct {
 }
 
 func (u *ui) sessionPage(w http.ResponseWriter, r *http.Request) {
-	b := sessionBody{Jobs: u.jobs(r), Pools: u.pools(r), Chart: timelineSVG(u.o.Store.Timeline())}
+	b := sessionBody{Jobs: u.jobs(r), Pools: u.pools(r), Chart: timelineSVG(u.o.Store.Timeline(u.o.Now()))}
 	u.render(w, "session", "Jobs", b)
 }
 
