@@ -36,15 +36,14 @@ type Browser struct {
 // (no sandbox), with no GPU, and with none of the background
 // connections (updates, sync, QUIC probes) that a closed network refuses
 // and that would make a test's page wait on them. Its environment is its
-// own: none of the test's (credentials, proxies), and a home under home,
-// so that its profile, its settings and its crash handler's database are
-// there — never in the user's ~/.config — and each of its processes
-// names home on its command line.
+// own: none of the test's (credentials, proxies), and HOME=home, so that
+// its profile, its settings and its crash handler's database are there —
+// never in the user's ~/.config — and each of its processes names home
+// on its command line.
 func flags(home string, out *tail) []chromedp.ExecAllocatorOption {
 	return []chromedp.ExecAllocatorOption{
 		chromedp.NoInheritEnv,
-		chromedp.Env("PATH="+os.Getenv("PATH"), "HOME="+home,
-			"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache")),
+		chromedp.Env("PATH="+os.Getenv("PATH"), "HOME="+home),
 		chromedp.ExecPath(ExecPath),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -90,10 +89,16 @@ func Start(t testing.TB) *Browser {
 // Close ends the browser and every process it started; a test need not
 // call it (it runs when the test ends) unless it wants the browser gone
 // sooner. A process that will not end fails the test.
-func (b *Browser) Close() {
+func (b *Browser) Close() { b.closeWithin(10 * time.Second) }
+
+// closeWithin is Close, giving chromium's processes within to end. The
+// tab and the allocator are canceled first, chromedp's orderly end (its
+// goroutines done, the main process reaped); the sweep then ends what
+// chromedp does not follow: the main process's children.
+func (b *Browser) closeWithin(within time.Duration) {
 	b.once.Do(func() {
 		b.stop()
-		if left := endProcessesUsing(b.home, 10*time.Second); len(left) > 0 {
+		if left := endProcessesUsing(b.home, within); len(left) > 0 {
 			b.t.Errorf("chromium processes %v outlived their browser", left)
 		}
 		if b.t.Failed() {

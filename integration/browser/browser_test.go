@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ func newSite(t *testing.T) *site {
 		w.Write([]byte(`<!DOCTYPE html><title>first</title>
 <p id="says">the server wrote this</p>
 <p id="later">not yet</p>
+<p hidden>a hidden paragraph</p>
 <script>
 document.getElementById("says").textContent = "a script wrote this";
 setTimeout(() => { document.getElementById("later").textContent = "a timer wrote this"; }, 500);
@@ -73,10 +75,15 @@ func TestBrowserRunsScriptsAndFollowsLinks(t *testing.T) {
 	if !strings.Contains(text, "a script wrote this") || strings.Contains(text, "the server wrote this") {
 		t.Errorf("the page's script did not run: the page says\n%s", text)
 	}
+	if strings.Contains(text, "hidden") || strings.Contains(text, "getElementById") {
+		t.Errorf("the page's text holds what a user does not see:\n%s", text)
+	}
 	if !strings.Contains(b.HTML(), `<p id="says">a script wrote this</p>`) {
 		t.Errorf("the DOM is not the script's:\n%s", b.HTML())
 	}
-	b.WaitText("a timer wrote this", 10*time.Second)
+	if text := b.WaitText("a timer wrote this", 10*time.Second); !strings.Contains(text, "a timer wrote this") {
+		t.Errorf("WaitText returned before the page said so:\n%s", text)
+	}
 	if s.wasAsked("/second") {
 		t.Fatal("the second page was asked for before the click")
 	}
@@ -162,9 +169,10 @@ func TestBrowserPassesTheProxyWarning(t *testing.T) {
 }
 
 // A browser ends with its test: once closed, no process of its is left,
-// its crash handler included.
+// its crash handler included, and none of chromedp's goroutines.
 func TestBrowserLeavesNoProcess(t *testing.T) {
 	s := newSite(t)
+	before := runtime.NumGoroutine()
 	b := Start(t)
 	b.Open(s.URL + "/")
 	var commands []string
@@ -181,6 +189,15 @@ func TestBrowserLeavesNoProcess(t *testing.T) {
 	b.Close()
 	if left := processesUsing(b.home); len(left) > 0 {
 		t.Errorf("processes %v outlived the browser", left)
+	}
+	if b.ctx.Err() == nil {
+		t.Error("the browser's tab is still open after Close")
+	}
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Errorf("%d goroutines outlived the browser", runtime.NumGoroutine()-before)
+			break
+		}
 	}
 }
 

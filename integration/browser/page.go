@@ -96,11 +96,11 @@ func (b *Browser) Click(linkText string) int {
 	}
 	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
 	defer cancel()
-	resp, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`a[data-spindle-click]`)))
+	led, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`a[data-spindle-click]`)))
 	if err != nil {
 		b.t.Fatalf("following the link %q from %s: %v", linkText, b.URL(), err)
 	}
-	return int(resp.Status)
+	return int(led.Status)
 }
 
 // Screenshot saves the whole page (beyond the window too) as a PNG at

@@ -13,7 +13,7 @@ import (
 // under dir, until none is left or within has passed, and returns those
 // still there. Chromium passes its profile (--user-data-dir) to each
 // process it starts (renderers, the GPU and network services, the
-// zygote) and its crash handler's database (under XDG_CONFIG_HOME) to
+// zygote) and its crash handler's database (under its HOME) to
 // that handler, a test's browser has a home of its own, so the search
 // finds them all: ending the main process alone can leave one behind.
 func endProcessesUsing(dir string, within time.Duration) []int {
