@@ -3,6 +3,7 @@ package integration
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -141,10 +142,13 @@ func TestObserveSessionUIThroughTheProxy(t *testing.T) {
 	if m == nil {
 		t.Fatal("the AM's log names no tracking URL")
 	}
-	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// The proxy is on this host: 127.0.0.2 is an address that is not it.
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}, Timeout: 10 * time.Second}
+	around := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, method := range []string{"GET", "POST"} {
 		req, _ := http.NewRequest(method, strings.TrimSuffix(m[1], "/")+"/api/v1/jobs", nil)
-		resp, err := noFollow.Do(req)
+		resp, err := around.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
