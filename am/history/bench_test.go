@@ -11,7 +11,7 @@ import (
 // batches of 64 events as a busy loop's turns have them.
 func BenchmarkRecordATask(b *testing.B) {
 	s := NewStore(Limits{})
-	w := NewWriter(newMemStore(), logrus.New())
+	w := NewWriter(newMemStore(), nil, logrus.New())
 	const tasks = 1 << 20
 	s.Record(Event{Time: at(0), ExecutorAdded: &ExecutorAdded{ID: "container_1_0001_01_000002"}},
 		Event{Time: at(0), JobSubmitted: &JobSubmitted{ID: 0, Stages: []StageInfo{{ID: 0, Tasks: tasks}}}})

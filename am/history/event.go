@@ -18,9 +18,14 @@ type Event struct {
 	ExecutorAdded   *ExecutorAdded   `json:"executorAdded,omitempty"`
 	ExecutorRemoved *ExecutorRemoved `json:"executorRemoved,omitempty"`
 	AppEnded        *AppEnded        `json:"appEnded,omitempty"`
-	// Snapshot marks the start of a compacted segment: the events after
-	// it, up to the segment's end, rebuild the Store as it was (log.go).
-	Snapshot *SnapshotMark `json:"snapshot,omitempty"`
+
+	// A snapshot (compact.go) is a Snapshot mark, then the events that
+	// rebuild the Store as it was: those above, and these, which set
+	// what replaying a task's latest attempt alone would not.
+	Snapshot       *SnapshotMark   `json:"snapshot,omitempty"`
+	StageCounts    *StageCounts    `json:"stageCounts,omitempty"`
+	ExecutorCounts *ExecutorCounts `json:"executorCounts,omitempty"`
+	Timeline       *TimelineState  `json:"timeline,omitempty"`
 }
 
 // AppStarted names the application.
@@ -130,14 +135,46 @@ type AppEnded struct {
 	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
-// SnapshotMark opens a snapshot (log.go).
-type SnapshotMark struct{}
+// SnapshotMark opens a snapshot of Events events after it: a Store
+// that takes it starts afresh.
+type SnapshotMark struct {
+	Events int `json:"events"`
+}
+
+// StageCounts are a stage's counts and times as a snapshot was taken.
+type StageCounts struct {
+	Stage     int64      `json:"stage"`
+	Succeeded int        `json:"succeeded"`
+	Running   int        `json:"running"`
+	Failed    int        `json:"failed"`
+	Killed    int        `json:"killed"`
+	Started   *time.Time `json:"started,omitempty"`
+	Ended     *time.Time `json:"ended,omitempty"`
+	// Done says every task succeeded.
+	Done bool `json:"done,omitempty"`
+}
+
+// ExecutorCounts are an executor's counts as a snapshot was taken.
+type ExecutorCounts struct {
+	ID        string `json:"id"`
+	Running   int    `json:"running"`
+	Succeeded int    `json:"succeeded"`
+	Failed    int    `json:"failed"`
+	Killed    int    `json:"killed"`
+}
+
+// TimelineState is the timeline as a snapshot was taken.
+type TimelineState struct {
+	Points []Point       `json:"points"`
+	Step   time.Duration `json:"step"`
+}
 
 // kinds counts the fields an event sets.
 func (e *Event) kinds() int {
 	n := 0
 	for _, ok := range []bool{e.App != nil, e.Pools != nil, e.JobSubmitted != nil, e.JobEnded != nil, e.TaskStarted != nil,
-		e.TaskEnded != nil, e.ExecutorAdded != nil, e.ExecutorRemoved != nil, e.AppEnded != nil, e.Snapshot != nil} {
+		e.TaskEnded != nil, e.ExecutorAdded != nil, e.ExecutorRemoved != nil, e.AppEnded != nil, e.Snapshot != nil,
+		e.StageCounts != nil, e.ExecutorCounts != nil, e.Timeline != nil} {
 		if ok {
 			n++
 		}

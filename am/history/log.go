@@ -73,33 +73,61 @@ func Load(ctx context.Context, store SegmentStore, lim Limits) (*Store, error) {
 	return s, nil
 }
 
-// load applies an event log's segments to s and says how many there
-// were: the next one written is after them.
+// load applies an event log's segments to s and says the number of the
+// last: the next one written is after it. A log that holds a whole
+// snapshot is read from the last such (the writer removes what came
+// before once it has written one, but may have died first); a snapshot
+// cut short by its writer's death is passed over for the one before.
 func (s *Store) load(ctx context.Context, store SegmentStore) (int, error) {
 	nums, err := segments(ctx, store)
 	if err != nil {
 		return 0, err
 	}
-	for _, n := range nums {
+	segs := make([][]LineEvent, len(nums))
+	starts := []int{0}
+	for i, n := range nums {
 		name := segmentName(n)
 		data, err := store.Read(ctx, name)
 		if err != nil {
 			return 0, fmt.Errorf("event log segment %s: %w", name, err)
 		}
-		events, err := Decode(data)
-		if err != nil {
+		if segs[i], err = Decode(data); err != nil {
 			return 0, fmt.Errorf("event log segment %s: %w", name, err)
 		}
-		for i := range events {
-			if err := s.Record(events[i].Event); err != nil {
-				return 0, fmt.Errorf("event log segment %s line %d: %w", name, events[i].Line, err)
+		if i > 0 && len(segs[i]) > 0 && segs[i][0].Snapshot != nil {
+			starts = append(starts, i)
+		}
+	}
+	end := len(nums)
+	for k := len(starts) - 1; ; k-- {
+		// From an earlier start, up to the snapshot that failed.
+		err := s.replay(nums[starts[k]:end], segs[starts[k]:end])
+		end = starts[k]
+		if err == nil && s.restoring > 0 {
+			err = fmt.Errorf("event log segment %s: a snapshot cut short, %d events missing", segmentName(nums[starts[k]]), s.restoring)
+		}
+		if err == nil || k == 0 {
+			if len(nums) == 0 {
+				return 0, err
+			}
+			return nums[len(nums)-1], err
+		}
+	}
+}
+
+// replay records segments' events into s, emptied first.
+func (s *Store) replay(nums []int, segs [][]LineEvent) error {
+	s.mu.Lock()
+	s.reset()
+	s.mu.Unlock()
+	for i, events := range segs {
+		for k := range events {
+			if err := s.Record(events[k].Event); err != nil {
+				return fmt.Errorf("event log segment %s line %d: %w", segmentName(nums[i]), events[k].Line, err)
 			}
 		}
 	}
-	if len(nums) == 0 {
-		return 0, nil
-	}
-	return nums[len(nums)-1], nil
+	return nil
 }
 
 // LineEvent is an event and the line it was read from.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sirupsen/logrus"
 )
@@ -15,7 +16,7 @@ import (
 func TestTheEventLogRollsAndLoadsAsTheStoreWas(t *testing.T) {
 	ctx := context.Background()
 	store := newMemStore()
-	w := NewWriter(store, logrus.New())
+	w := NewWriter(store, nil, logrus.New())
 	w.roll = 600
 	live := NewStore(Limits{})
 	events := script()
@@ -65,7 +66,7 @@ func TestTheEventLogRollsAndLoadsAsTheStoreWas(t *testing.T) {
 func TestTheEventLogWritesAgainAfterAFailure(t *testing.T) {
 	ctx := context.Background()
 	store := newMemStore()
-	w := NewWriter(store, logrus.New())
+	w := NewWriter(store, nil, logrus.New())
 	events := script()
 	w.Append(events[:4]...)
 	store.fail = errAway
@@ -88,7 +89,7 @@ func TestTheEventLogWritesAgainAfterAFailure(t *testing.T) {
 func TestAWriterContinuesAnEarlierAttemptsLog(t *testing.T) {
 	ctx := context.Background()
 	store := newMemStore()
-	first := NewWriter(store, logrus.New())
+	first := NewWriter(store, nil, logrus.New())
 	first.roll = 600
 	first.Append(script()...)
 	first.flush(ctx)
@@ -175,4 +176,125 @@ func FuzzDecode(f *testing.F) {
 			s.Job(at(0), j.ID)
 		}
 	})
+}
+
+// A snapshot rebuilds the Store it was taken of: its lists, counts and
+// timeline alike; and events after it apply as they would have.
+func TestASnapshotRebuildsTheStore(t *testing.T) {
+	live := NewStore(Limits{RetainedTasks: 2, TimelinePoints: 4})
+	record(t, live, script()...)
+	record(t, live, Event{Time: at(9), TaskEnded: &TaskEnded{Stage: 0, Index: 2, Executor: "e1", State: TaskKilled, Reason: "drained"}})
+	rebuilt := NewStore(Limits{RetainedTasks: 2, TimelinePoints: 4})
+	record(t, rebuilt, live.Snapshot()...)
+	same(t, live, rebuilt, at(10))
+	more := []Event{
+		{Time: at(11), TaskEnded: &TaskEnded{Stage: 0, Index: 1, Attempt: 1, Executor: "e1", State: TaskSucceeded}},
+		{Time: at(12), JobEnded: &JobEnded{ID: 0, State: JobFailed, Reason: "task 2 failed"}},
+		{Time: at(13), AppEnded: &AppEnded{Diagnostics: "failed"}},
+	}
+	for _, e := range more {
+		record(t, live, e)
+		record(t, rebuilt, e)
+	}
+	same(t, live, rebuilt, at(14))
+}
+
+// same fails unless a and b answer every query alike.
+func same(t *testing.T, a, b *Store, now time.Time) {
+	t.Helper()
+	for name, q := range map[string]func(*Store) any{
+		"jobs":      func(s *Store) any { return s.Jobs(now) },
+		"job":       func(s *Store) any { j, _ := s.Job(now, 0); return j },
+		"stage":     func(s *Store) any { st, _ := s.Stage(now, 0); return st },
+		"tasks":     func(s *Store) any { p, _ := s.Tasks(now, 0, "", 0, 10); return p },
+		"executors": func(s *Store) any { return s.Executors(now) },
+		"pools":     func(s *Store) any { return s.Pools() },
+		"app":       func(s *Store) any { return s.App() },
+		"timeline":  func(s *Store) any { return s.Timeline(now) },
+	} {
+		x, _ := json.Marshal(q(a))
+		y, _ := json.Marshal(q(b))
+		if string(x) != string(y) {
+			t.Errorf("%s differs:\n%s\nrebuilt:\n%s", name, x, y)
+		}
+	}
+}
+
+// Once CompactBytes were written after the last snapshot, the writer
+// writes a snapshot in a segment of its own and removes those before
+// it: the log stays within a snapshot and CompactBytes, and loads as
+// the live Store is.
+func TestTheEventLogCompacts(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	live := NewStore(Limits{})
+	w := NewWriter(store, live, logrus.New())
+	w.roll, w.compact = 400, 1200
+	events := script()
+	record(t, live, events[:5]...)
+	w.Append(events[:5]...)
+	w.flush(ctx)
+	for i := range 40 { // attempts of task 2 failing, over and over
+		e := []Event{{Time: at(9 + float64(i)), TaskStarted: &TaskStarted{Stage: 0, Index: 2, Attempt: i, Executor: "e1"}},
+			{Time: at(9.5 + float64(i)), TaskEnded: &TaskEnded{Stage: 0, Index: 2, Attempt: i, Executor: "e1", State: TaskFailed, ExitCode: 1}}}
+		record(t, live, e...)
+		w.Append(e...)
+		if err := w.flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		total, snapshot := 0, 0
+		for _, data := range store.files {
+			total += len(data)
+		}
+		for _, e := range live.Snapshot() {
+			line, _ := appendEvent(nil, &e)
+			snapshot += len(line)
+		}
+		// A snapshot, what came after it, and one last append.
+		if bound := snapshot + w.compact + 400; total > bound {
+			t.Fatalf("after %d attempts the log holds %d bytes, over %d: not compacted", i+1, total, bound)
+		}
+	}
+	names, _ := store.List(ctx)
+	first, _ := Decode(store.files[names[0]])
+	if first[0].Snapshot == nil {
+		t.Errorf("the log's first segment, %s, is no snapshot", names[0])
+	}
+	loaded, err := Load(ctx, store, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, live, loaded, at(60))
+	if st, _ := loaded.Stage(at(60), 0); st.FailedAttempts != 40 {
+		t.Errorf("%d failed attempts after compaction, want 40", st.FailedAttempts)
+	}
+}
+
+// A snapshot its writer did not finish (the AM died) is passed over: the
+// log reads from the one before, or from its start.
+func TestLoadPassesOverASnapshotCutShort(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	live := NewStore(Limits{})
+	for _, e := range script() { // one at a time, as Load records them
+		record(t, live, e)
+	}
+	var whole, cut []byte
+	for _, e := range script() {
+		whole, _ = appendEvent(whole, &e)
+	}
+	snap := live.Snapshot()
+	for _, e := range snap[:len(snap)/2] {
+		cut, _ = appendEvent(cut, &e)
+	}
+	store.files[segmentName(1)], store.files[segmentName(2)] = whole, cut
+	loaded, err := Load(ctx, store, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, live, loaded, at(10))
+	delete(store.files, segmentName(1)) // nothing before it to fall back on
+	if _, err := Load(ctx, store, Limits{}); err == nil || !strings.Contains(err.Error(), "a snapshot cut short") {
+		t.Errorf("a log of only a snapshot cut short: %v", err)
+	}
 }

@@ -22,21 +22,32 @@ type Writer struct {
 	store SegmentStore
 	log   logrus.FieldLogger
 
-	// roll is the size a segment grows to (RollBytes).
-	roll int
+	// roll is the size a segment grows to (RollBytes); compact how much
+	// is written after a snapshot before the next (CompactBytes) of
+	// from, the Store that records what is appended (nil: never).
+	roll, compact int
+	from          *Store
 
 	mu      sync.Mutex
 	pending []byte // encoded lines not yet in the store
 	wake    chan struct{}
+	// since counts the bytes appended since the last snapshot;
+	// snapshotting says one is being written, newSegment that it starts
+	// the next segment.
+	since                    int
+	snapshotting, newSegment bool
 
-	// The goroutine's own: the current segment's number and content.
-	seg  int
-	data []byte
+	// The goroutine's own: the current segment's number and content,
+	// and the segment the snapshot being written starts (0: none).
+	seg, snapshotAt int
+	data            []byte
 }
 
-// NewWriter writes to store, which must hold no segments yet.
-func NewWriter(store SegmentStore, log logrus.FieldLogger) *Writer {
-	return &Writer{store: store, log: log, roll: RollBytes, seg: 1, wake: make(chan struct{}, 1)}
+// NewWriter writes to store, which must hold no segments yet, compacting
+// it with snapshots of from, the Store that records the same events
+// (nil: never compacted).
+func NewWriter(store SegmentStore, from *Store, log logrus.FieldLogger) *Writer {
+	return &Writer{store: store, from: from, log: log, roll: RollBytes, compact: CompactBytes, seg: 1, wake: make(chan struct{}, 1)}
 }
 
 // Continue reads into s what store holds (an earlier attempt of the
@@ -45,7 +56,7 @@ func NewWriter(store SegmentStore, log logrus.FieldLogger) *Writer {
 // written after, with an error saying so: the history is the poorer,
 // the application goes on.
 func Continue(ctx context.Context, store SegmentStore, s *Store, log logrus.FieldLogger) (*Writer, error) {
-	w := NewWriter(store, log)
+	w := NewWriter(store, s, log)
 	n, err := s.load(ctx, store)
 	if err != nil {
 		nums, lerr := segments(ctx, store)
@@ -61,15 +72,25 @@ func Continue(ctx context.Context, store SegmentStore, s *Store, log logrus.Fiel
 }
 
 // Append queues events to write, encoded: a line costs less to hold
-// than the event it is made from.
+// than the event it is made from. Once CompactBytes came since the last
+// snapshot, what is queued is replaced by a snapshot of the Store, which
+// has recorded it (compact.go).
 func (w *Writer) Append(events ...Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	n := len(w.pending)
 	for i := range events {
 		var err error
 		if w.pending, err = appendEvent(w.pending, &events[i]); err != nil {
 			w.log.WithError(err).Error("event log: an event does not encode")
 		}
+	}
+	if w.since += len(w.pending) - n; w.from != nil && w.since >= w.compact && !w.snapshotting {
+		w.pending = w.pending[:0]
+		for _, e := range w.from.Snapshot() {
+			w.pending, _ = appendEvent(w.pending, &e)
+		}
+		w.since, w.snapshotting, w.newSegment = 0, true, true
 	}
 	if len(w.pending) >= wakeBytes {
 		select {
@@ -112,6 +133,13 @@ func (w *Writer) flush(ctx context.Context) error {
 	w.mu.Lock()
 	pending := w.pending
 	w.pending = nil
+	if w.newSegment {
+		w.newSegment = false
+		if len(w.data) > 0 {
+			w.seg, w.data = w.seg+1, nil
+		}
+		w.snapshotAt = w.seg
+	}
 	w.mu.Unlock()
 	for len(pending) > 0 {
 		n := take(pending, w.roll-len(w.data), len(w.data) == 0)
@@ -128,6 +156,30 @@ func (w *Writer) flush(ctx context.Context) error {
 		}
 		w.data, pending = data, pending[n:]
 	}
+	if w.snapshotAt > 0 {
+		return w.removeBefore(ctx)
+	}
+	return nil
+}
+
+// removeBefore removes the segments before the snapshot just written
+// whole: it holds all they held.
+func (w *Writer) removeBefore(ctx context.Context) error {
+	nums, err := segments(ctx, w.store)
+	if err != nil {
+		return err
+	}
+	for _, n := range nums {
+		if n < w.snapshotAt {
+			if err := w.store.Remove(ctx, segmentName(n)); err != nil {
+				return err
+			}
+		}
+	}
+	w.snapshotAt = 0
+	w.mu.Lock()
+	w.snapshotting = false
+	w.mu.Unlock()
 	return nil
 }
 

@@ -29,6 +29,9 @@ type Store struct {
 	live      int // executors not removed
 
 	timeline timeline
+	// restoring counts the events of a snapshot still to come
+	// (compact.go): while it runs, the timeline takes no samples.
+	restoring int
 }
 
 type job struct {
@@ -91,8 +94,18 @@ func NewStore(lim Limits) *Store {
 	if lim.TimelinePoints < 2 {
 		lim.TimelinePoints = DefaultLimits.TimelinePoints
 	}
-	return &Store{lim: lim, jobs: map[int64]*job{}, stages: map[int64]*stage{}, execs: map[string]*executor{},
-		timeline: timeline{max: lim.TimelinePoints, step: time.Second}}
+	s := &Store{lim: lim}
+	s.reset()
+	return s
+}
+
+// reset empties the Store (its lock and limits stay).
+func (s *Store) reset() {
+	lim := s.lim
+	s.app, s.started, s.end, s.ended, s.pools = AppStarted{}, time.Time{}, nil, time.Time{}, nil
+	s.jobs, s.jobOrder, s.endedJobs, s.stages = map[int64]*job{}, nil, 0, map[int64]*stage{}
+	s.execs, s.execOrder, s.live = map[string]*executor{}, nil, 0
+	s.timeline, s.restoring = timeline{max: lim.TimelinePoints, step: time.Second}, 0
 }
 
 // Record applies events in order. An event that contradicts the Store (a
@@ -102,12 +115,16 @@ func (s *Store) Record(events ...Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var first error
+	restored := false
 	for i := range events {
+		if s.restoring > 0 || events[i].Snapshot != nil {
+			restored = true
+		}
 		if err := s.apply(&events[i]); err != nil && first == nil {
 			first = err
 		}
 	}
-	if len(events) > 0 {
+	if len(events) > 0 && !restored {
 		s.timeline.sample(events[len(events)-1].Time, s)
 	}
 	return first
@@ -116,6 +133,24 @@ func (s *Store) Record(events ...Event) error {
 func (s *Store) apply(e *Event) error {
 	if n := e.kinds(); n != 1 {
 		return fmt.Errorf("an event sets %d kinds, not one", n)
+	}
+	if e.Snapshot != nil {
+		if e.Snapshot.Events < 0 {
+			return fmt.Errorf("a snapshot of %d events", e.Snapshot.Events)
+		}
+		s.reset()
+		s.restoring = e.Snapshot.Events
+		return nil
+	}
+	snapshotOnly := e.StageCounts != nil || e.ExecutorCounts != nil || e.Timeline != nil
+	switch {
+	case s.restoring > 0:
+		s.restoring--
+	case snapshotOnly:
+		return fmt.Errorf("a snapshot's event outside a snapshot")
+	}
+	if snapshotOnly {
+		return s.restore(e)
 	}
 	switch {
 	case e.App != nil:
