@@ -188,9 +188,10 @@ final class ClusterConfig {
   }
 
   /**
-   * yarn-site.xml for clients: the RM's addresses, the resource types, and
+   * yarn-site.xml for clients: the RM's addresses, the resource types,
    * how the scheduler names nodes (host:port here), which an AM needs to
-   * exclude one: a cluster shares its yarn-site.xml with its clients.
+   * exclude one, and where aggregated logs are, which `yarn logs` needs:
+   * a cluster shares its yarn-site.xml with its clients.
    */
   static Configuration clientYarn(Settings s, Kerberos krb) {
     Configuration conf = new Configuration(false);
