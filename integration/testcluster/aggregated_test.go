@@ -46,14 +46,21 @@ func TestParseYarnLogsTakesContentByLength(t *testing.T) {
 	}
 }
 
-// A content of exactly the bytes that follow parses; one byte more is
-// an error naming the file, not a read past the end.
+// A content of exactly the bytes before the end line parses; one byte
+// more than the output holds is an error naming the file, not a read
+// past the end.
 func TestParseYarnLogsLengthAtTheEnd(t *testing.T) {
 	head := "Container: c on n\nLogType:f\nLogLength:3\nLogContents:\n"
 	if logs, err := ParseYarnLogs(head + "abc" + "End of LogType:f"); err != nil || len(logs) != 1 || logs[0].Content != "abc" {
 		t.Fatalf("content reaching the end line: %+v, %v", logs, err)
 	}
-	_, err := ParseYarnLogs(strings.Replace(head, "3", "4", 1) + "abc")
+	// Exactly the bytes that follow, with no end line: the length is
+	// right, the end line missing.
+	_, err := ParseYarnLogs(head + "abc")
+	if err == nil || !strings.Contains(err.Error(), `f: no "End of LogType:f" after its 3 bytes`) {
+		t.Fatalf("content reaching the end of the output: %v", err)
+	}
+	_, err = ParseYarnLogs(strings.Replace(head, "3", "4", 1) + "abc")
 	if err == nil || !strings.Contains(err.Error(), "f: LogLength 4, but 3 bytes follow") {
 		t.Fatalf("a length past the end: %v", err)
 	}
