@@ -15,6 +15,10 @@
 #   integration/minicluster.sh decommission DIR I [TIMEOUT_S]   graceful
 #   integration/minicluster.sh failover-rm DIR     RMS=2: the standby becomes active
 #
+# Hadoop's own `yarn logs` (LogsCLI) against the cluster in DIR, as its
+# client configuration says (LOG_AGGREGATION=1, after an application ends):
+#   integration/minicluster.sh yarn-logs DIR -applicationId APP_ID [LogsCLI options]
+#
 # DIR defaults to integration/.cluster. Logs land in DIR/logs.
 #
 # Knobs (environment):
@@ -24,6 +28,8 @@
 #   RPC_PROTECTION or MINICLUSTER_RPC_PROTECTION (authentication | integrity |
 #     privacy; RPC_PROTECTION wins when both are set)
 #   PREEMPTION (0)  1: queues default and high, the preemption monitor on
+#   LOG_AGGREGATION (1)  NodeManagers upload ended applications' logs to
+#     HDFS (/tmp/logs), where `yarn logs` finds them; 0: local logs only
 #   RMS (1)  2: an HA pair of ResourceManagers, rm0 (active) and rm1, whose
 #     ports are MINICLUSTER_RM1_PORT (18032), _RM1_SCHEDULER_PORT (18030),
 #     _RM1_TRACKER_PORT (18031), _RM1_ADMIN_PORT (18033), _RM1_WEB_PORT (18088)
@@ -53,12 +59,14 @@ main_class=io.spindle.minicluster.Main
 MINICLUSTER_RPC_PROTECTION=${RPC_PROTECTION:-$MINICLUSTER_RPC_PROTECTION}
 : "${KERBEROS:=0}"
 : "${PREEMPTION:=0}"
+: "${LOG_AGGREGATION:=1}"
 : "${RMS:=1}"
 [[ $RMS =~ ^[12]$ ]] || { echo "minicluster: RMS=$RMS: want 1, or 2 for an HA pair" >&2; exit 2; }
 : "${TOKEN_MAX_LIFETIME_S:=0}"
 : "${TOKEN_RENEW_INTERVAL_S:=0}"
 [[ $KERBEROS =~ ^[01]$ ]] || { echo "minicluster: KERBEROS=$KERBEROS: want 0 or 1" >&2; exit 2; }
 [[ $PREEMPTION =~ ^[01]$ ]] || { echo "minicluster: PREEMPTION=$PREEMPTION: want 0 or 1" >&2; exit 2; }
+[[ $LOG_AGGREGATION =~ ^[01]$ ]] || { echo "minicluster: LOG_AGGREGATION=$LOG_AGGREGATION: want 0 or 1" >&2; exit 2; }
 : "${MINICLUSTER_CONTROL_TIMEOUT:=180}"
 : "${MINICLUSTER_RM_PORT:=8032}"
 : "${MINICLUSTER_RM_SCHEDULER_PORT:=8030}"
@@ -108,6 +116,7 @@ die() {
 usage() {
   echo "usage: $0 start|status|stop [DIR]" >&2
   echo "       $0 restart-rm|failover-rm DIR | stop-nm|start-nm DIR I | decommission DIR I [TIMEOUT_S]" >&2
+  echo "       $0 yarn-logs DIR -applicationId APP_ID [LogsCLI options]" >&2
   exit 2
 }
 
@@ -230,7 +239,8 @@ start() {
       --nn-port="$MINICLUSTER_NN_PORT" --nn-http-port="$MINICLUSTER_NN_HTTP_PORT" \
       --owner-pid="$MINICLUSTER_OWNER_PID" --kerberos="$([ "$KERBEROS" = 1 ] && echo true || echo false)" \
       --token-max-lifetime-s="$TOKEN_MAX_LIFETIME_S" --token-renew-interval-s="$TOKEN_RENEW_INTERVAL_S" \
-      --preemption="$([ "$PREEMPTION" = 1 ] && echo true || echo false)"
+      --preemption="$([ "$PREEMPTION" = 1 ] && echo true || echo false)" \
+      --log-aggregation="$([ "$LOG_AGGREGATION" = 1 ] && echo true || echo false)"
   ) </dev/null >"$dir/logs/minicluster.out" 2>&1 &
   pid=$!
   echo "$pid" >"$dir/pid"
@@ -329,6 +339,24 @@ control() {
   exit 1
 }
 
+# Runs Hadoop's LogsCLI, what `yarn logs` runs, from the Hadoop client jars
+# the harness was built with, reading the cluster's client configuration
+# (DIR/conf first on the classpath, as the yarn script puts
+# HADOOP_CONF_DIR). Its own logging is kept to warnings on stderr, so
+# stdout is the logs alone.
+yarn_logs() {
+  local dir version classpath
+  dir=$(abs_dir "$1")
+  shift
+  cluster_pid "$dir" >/dev/null && [ -f "$dir/ready" ] || die "no mini cluster is running in $dir: start one first"
+  version=$(sed -n 's/^HADOOP_VERSION=//p' "$dir/cluster.env")
+  classpath="$harness/target/hadoop-$version/classpath.txt"
+  [ -f "$classpath" ] || die "no harness built for Hadoop $version ($classpath): the cluster in $dir was started from another checkout"
+  exec java "${java_opens[@]}" -Djava.net.preferIPv4Stack=true \
+    -Dlog4j.configuration="file:$harness/src/main/resources/client-log4j.properties" \
+    -cp "$dir/conf:$(cat "$classpath")" org.apache.hadoop.yarn.client.cli.LogsCLI "$@"
+}
+
 # DIR is required for the controls (no default): a control aimed at the
 # wrong cluster would disrupt someone else's tests.
 control_usage() {
@@ -346,6 +374,9 @@ case "${1:-}" in
   decommission)
     [ $# -eq 3 ] || [ $# -eq 4 ] || control_usage "$1" "I [TIMEOUT_S]"
     control "$2" "$1" "$3" ${4:+"$4"} ;;
+  yarn-logs)
+    [ $# -ge 2 ] || control_usage "$1" "-applicationId APP_ID [LogsCLI options]"
+    yarn_logs "$2" "${@:3}" ;;
   start) start "${2:-}" ;;
   status) status "${2:-}" ;;
   stop) stop "${2:-}" ;;

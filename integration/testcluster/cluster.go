@@ -24,6 +24,9 @@ type Cluster struct {
 	NodeManagers  int
 	GPUsPerNode   int
 	RPCProtection string // hadoop.rpc.protection
+	// LogAggregation: NodeManagers upload ended applications' logs to
+	// HDFS, where `yarn logs` (YarnLogs) finds them (LOG_AGGREGATION=1).
+	LogAggregation bool
 
 	RMAddress          string // ApplicationClientProtocol, host:port
 	RMSchedulerAddress string // ApplicationMasterProtocol, host:port
@@ -273,6 +276,7 @@ func Load(dir string) (*Cluster, error) {
 		DefaultFS:          kv["FS_DEFAULT_FS"],
 		NameNodeAddress:    kv["NAMENODE_ADDRESS"],
 		RPCProtection:      kv["RPC_PROTECTION"],
+		LogAggregation:     kv["LOG_AGGREGATION"] == "1",
 		Krb5Config:         kv["KRB5_CONFIG"],
 		Principal:          kv["SPINDLE_TEST_PRINCIPAL"],
 		Keytab:             kv["SPINDLE_TEST_KEYTAB"],

@@ -17,4 +17,8 @@
 // (`make minicluster`) reuses it and leaves it running. GetWith asks for a
 // cluster configured otherwise (hadoop.rpc.protection=privacy, say): each
 // distinct configuration is started once and shared the same way.
+//
+// A cluster aggregates ended applications' logs to its HDFS; YarnLogs runs
+// Hadoop's own `yarn logs` once they are there, and ParseYarnLogs splits
+// its output into the containers' files.
 package testcluster

@@ -79,12 +79,32 @@ final class ClusterConfig {
     // can be diagnosed from DIR.
     conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 600);
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
+    logAggregation(conf, s);
     recovery(conf, s);
 
     // Token-authenticated connections (AM to RM, AM to NM) then negotiate
     // this SASL quality of protection: privacy wraps every packet.
     conf.set("hadoop.rpc.protection", s.rpcProtection);
     return conf;
+  }
+
+  /** Where ended applications' container logs go on HDFS. */
+  static final String REMOTE_APP_LOG_DIR = "/tmp/logs";
+
+  /**
+   * Log aggregation, as on a production cluster: once an application has
+   * ended, each NodeManager uploads its containers' log directories to
+   * REMOTE_APP_LOG_DIR on HDFS, where `yarn logs -applicationId` reads
+   * them. The clients' yarn-site.xml says the same, since `yarn logs`
+   * looks where its own configuration tells it. The local copies stay
+   * for DEBUG_NM_DELETE_DELAY_SEC after the upload, for tests reading
+   * container logs from DIR.
+   */
+  private static void logAggregation(Configuration conf, Settings s) {
+    conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, s.logAggregation);
+    if (s.logAggregation) {
+      conf.set(YarnConfiguration.NM_REMOTE_APP_LOG_DIR, REMOTE_APP_LOG_DIR);
+    }
   }
 
   /**
@@ -168,9 +188,10 @@ final class ClusterConfig {
   }
 
   /**
-   * yarn-site.xml for clients: the RM's addresses, the resource types, and
+   * yarn-site.xml for clients: the RM's addresses, the resource types,
    * how the scheduler names nodes (host:port here), which an AM needs to
-   * exclude one: a cluster shares its yarn-site.xml with its clients.
+   * exclude one, and where aggregated logs are, which `yarn logs` needs:
+   * a cluster shares its yarn-site.xml with its clients.
    */
   static Configuration clientYarn(Settings s, Kerberos krb) {
     Configuration conf = new Configuration(false);
@@ -187,6 +208,7 @@ final class ClusterConfig {
     }
     conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
     conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
+    logAggregation(conf, s);
     return conf;
   }
 

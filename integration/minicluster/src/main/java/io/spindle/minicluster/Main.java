@@ -238,6 +238,7 @@ public final class Main {
         + "RM_SCHEDULER_ADDRESS=" + s.host + ":" + s.rmSchedulerPort + "\n"
         + "RM_WEBAPP_ADDRESS=" + s.host + ":" + s.rmWebPort + "\n"
         + "RMS=" + s.rms + "\n"
+        + "LOG_AGGREGATION=" + (s.logAggregation ? 1 : 0) + "\n"
         + (s.rms == 2
             ? "RM1_ADDRESS=" + s.host + ":" + s.rm1Port + "\n"
                 + "RM1_SCHEDULER_ADDRESS=" + s.host + ":" + s.rm1SchedulerPort + "\n"

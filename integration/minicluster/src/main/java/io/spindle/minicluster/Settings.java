@@ -43,6 +43,8 @@ final class Settings {
   final int tokenRenewIntervalS;
   /** Two queues and the capacity scheduler's preemption monitor. */
   final boolean preemption;
+  /** NodeManagers upload ended applications' container logs to HDFS. */
+  final boolean logAggregation;
 
   private Settings(Map<String, String> kv) {
     dir = new File(take(kv, "dir", "integration/.cluster")).getAbsoluteFile();
@@ -85,6 +87,11 @@ final class Settings {
       throw new IllegalArgumentException("--preemption=" + p + ": want true or false");
     }
     preemption = Boolean.parseBoolean(p);
+    String la = take(kv, "log-aggregation", "true");
+    if (!la.matches("true|false")) {
+      throw new IllegalArgumentException("--log-aggregation=" + la + ": want true or false");
+    }
+    logAggregation = Boolean.parseBoolean(la);
     if (!kv.isEmpty()) {
       throw new IllegalArgumentException("unknown argument(s): " + kv.keySet());
     }
