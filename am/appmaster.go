@@ -19,6 +19,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/journal"
+	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/nodemanager"
@@ -287,7 +288,7 @@ func serveTracking(a AppMaster, driver *Driver, web net.Listener) (stop func()) 
 			base = u.Path
 		}
 	}
-	page := TrackingHandler(driver, base)
+	page := TrackingHandler(driver, webui.Options{Base: base})
 	if a.Web != nil {
 		page = a.Web.Handler(page)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/local"
 )
@@ -71,7 +72,7 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 		return core.Summary{}, err
 	}
 	if l.UI != nil {
-		page := &http.Server{Handler: TrackingHandler(driver, ""), ReadHeaderTimeout: 10 * time.Second}
+		page := &http.Server{Handler: TrackingHandler(driver, webui.Options{TaskFiles: l.Launcher.LogDir}), ReadHeaderTimeout: 10 * time.Second}
 		go page.Serve(l.UI)
 		defer page.Close()
 	}

@@ -146,7 +146,7 @@ func (d *Driver) observeExecutor(now time.Time, id scheduler.ExecutorID, reg *wi
 	if !d.observing() {
 		return
 	}
-	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses()}
+	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses(), LogURL: reg.GetLogUrl()}
 	if ct, ok := d.core.Container(string(id)); ok {
 		x.Container, x.Profile = ct.ID, strconv.Itoa(int(ct.Profile))
 	}

@@ -19,13 +19,14 @@ const UIRefresh = 5 * time.Second
 // TrackingHandler serves the application's web UI and REST API (am/webui,
 // from the driver's history) behind the tracking URL the
 // ApplicationMaster registers, which the RM's web proxy shows as the
-// application's, its links under base ("/proxy/<app>" there); and the
+// application's, its links under ui.Base ("/proxy/<app>" there); and the
 // scheduler's Status now: GET /status.txt for people, /status.json for
-// scripts.
-func TrackingHandler(d *Driver, base string) http.Handler {
+// scripts. ui's Store, Live and Refresh are the driver's.
+func TrackingHandler(d *Driver, ui webui.Options) http.Handler {
 	mux := http.NewServeMux()
 	if st := d.cfg.Observe.Store; st != nil {
-		mux.Handle("/", webui.Handler(webui.Options{Store: st, Live: d.Status, Base: base, Refresh: UIRefresh}))
+		ui.Store, ui.Live, ui.Refresh = st, d.Status, UIRefresh
+		mux.Handle("/", webui.Handler(ui))
 	}
 	get := func(w http.ResponseWriter, r *http.Request) (core.Status, bool) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)

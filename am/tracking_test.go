@@ -12,6 +12,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -31,7 +32,7 @@ func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { d.Run(ctx, job, nil); close(ran) }()
-	srv := httptest.NewServer(TrackingHandler(d, ""))
+	srv := httptest.NewServer(TrackingHandler(d, webui.Options{}))
 	defer srv.Close()
 
 	get := func(path string) (int, string) {

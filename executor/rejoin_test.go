@@ -419,3 +419,15 @@ func TestARejoinWithNothingToReportStillSendsABatch(t *testing.T) {
 	}
 	d.shutdown()
 }
+
+// An executor in a YARN container names its NodeManager's page of the
+// container's logs, where the UI links its tasks' files; elsewhere none.
+func TestAContainersExecutorNamesItsLogsPage(t *testing.T) {
+	env := []string{"NM_HOST=node7.example.com", "NM_HTTP_PORT=8042", "CONTAINER_ID=container_1_0001_01_000002", "USER=alice"}
+	if got, want := (Launch{ExecutorID: "e"}).Config(env, nil).LogURL, "http://node7.example.com:8042/node/containerlogs/container_1_0001_01_000002/alice"; got != want {
+		t.Errorf("LogURL %q, want %q", got, want)
+	}
+	if got := (Launch{ExecutorID: "e"}).Config(env[1:], nil).LogURL; got != "" {
+		t.Errorf("LogURL %q with no NM_HOST, want none", got)
+	}
+}

@@ -58,6 +58,10 @@ type Config struct {
 	// cluster reaches the node by, as the AM advertises its own; Host
 	// when empty.
 	RejoinHost string
+	// LogURL is where a browser reads the executor's task files: in a
+	// YARN container its NodeManager's page of the container's logs
+	// (containerLogsURL); "" elsewhere.
+	LogURL string
 	// replyWait is how long a driver that dialed in has to answer the
 	// executor's Register (0: rejoinReplyWait); tests shorten it.
 	replyWait time.Duration
@@ -491,6 +495,7 @@ func (l Launch) Config(environ []string, secret []byte) Config {
 	cfg.WorkDir, _ = os.Getwd()
 	env := lookupIn(environ)
 	cfg.RejoinHost, _ = env("NM_HOST")
+	cfg.LogURL = containerLogsURL(env)
 	if l.SecretFrom == "credentials" {
 		cfg.TokenFile, _ = env(credentials.EnvTokenFile)
 	}

@@ -3,6 +3,7 @@ package integration
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -66,7 +67,7 @@ func TestObserveSessionUIThroughTheProxy(t *testing.T) {
 
 	// etl (prod): two quick tasks, then two that sleep; train (adhoc):
 	// two that sleep. One executor of 2 cores runs 2 of the 4 sleepers.
-	etl := writeSpec(t, "name: etl\nstages:\n  - {name: quick, tasks: 2, command: \"true\"}\n  - {name: slow, tasks: 2, after: [quick], command: \"sleep 120\"}\n")
+	etl := writeSpec(t, "name: etl\nstages:\n  - {name: quick, tasks: 2, command: \"echo quick-output\"}\n  - {name: slow, tasks: 2, after: [quick], command: \"sleep 120\"}\n")
 	train := writeSpec(t, "name: train\nstages:\n  - {name: fit, tasks: 2, command: \"sleep 120\"}\n")
 	u.start("submit", "--session", id, "--pool", "prod", etl)
 	var jobs []uiJob
@@ -114,6 +115,25 @@ func TestObserveSessionUIThroughTheProxy(t *testing.T) {
 	}
 	b.Screenshot(browser.Artifact(t, "ui-job.png"))
 
+	// The quick stage's tasks, by the stage's link: each links its
+	// stdout on its NodeManager, which shows what the task printed.
+	b.Click("0") // quick: etl, submitted first, has the session's first stage
+	html = b.HTML()
+	link := regexp.MustCompile(`<a href="(http://[^"]+/node/containerlogs/container_[^"]+/job\d+-stage0-task0-attempt0\.stdout)">stdout</a>`).FindStringSubmatch(html)
+	if link == nil {
+		t.Fatalf("the stage page links no task's stdout on its NodeManager:\n%s", html)
+	}
+	resp, err := http.Get(link[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(stdout), "quick-output") {
+		t.Errorf("the task's stdout at %s: %d\n%s", link[1], resp.StatusCode, stdout)
+	}
+	b.Screenshot(browser.Artifact(t, "ui-stage.png"))
+
 	b.Click("Pools")
 	html = b.HTML()
 	for _, pool := range []string{"prod", "adhoc"} {
@@ -157,7 +177,7 @@ func TestObserveSessionUIThroughTheProxy(t *testing.T) {
 			t.Errorf("%s %s around the proxy: %d to %q, want a redirect to the proxy", method, m[1], resp.StatusCode, resp.Header.Get("Location"))
 		}
 	}
-	resp, err := http.Post(fmt.Sprintf("%s/api/v1/jobs/%d", base, byName["train"].ID), "application/json", strings.NewReader(`{"state":"cancelled"}`))
+	resp, err = http.Post(fmt.Sprintf("%s/api/v1/jobs/%d", base, byName["train"].ID), "application/json", strings.NewReader(`{"state":"cancelled"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

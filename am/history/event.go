@@ -118,6 +118,10 @@ type ExecutorAdded struct {
 	Profile   string   `json:"profile,omitempty"`
 	Cores     int      `json:"cores,omitempty"`
 	GPUs      []string `json:"gpus,omitempty"`
+	// LogURL is where a browser reads its task files, each under its
+	// name (executor/tasklog): a NodeManager's page of the container's
+	// logs.
+	LogURL string `json:"logUrl,omitempty"`
 }
 
 // ExecutorRemoved is an executor gone: Lost when nobody asked it to go

@@ -3,6 +3,8 @@ package history
 import (
 	"slices"
 	"time"
+
+	"github.com/spindle-yarn/spindle/executor/tasklog"
 )
 
 // App is the application at a glance.
@@ -77,7 +79,11 @@ func (s *Store) Tasks(now time.Time, id int64, state string, offset, length int)
 			continue
 		}
 		if p.Total >= offset && len(p.Tasks) < length {
-			p.Tasks = append(p.Tasks, t.view(i, nowMs))
+			v := t.view(i, nowMs)
+			if t.state != tNone {
+				v.File = tasklog.Name(st.job.ID, st.index, i, int(t.attempt))
+			}
+			p.Tasks = append(p.Tasks, v)
 		}
 		p.Total++
 	}
@@ -212,7 +218,7 @@ func (t *task) view(index int, nowMs int64) TaskView {
 	}
 	v.Attempts, v.GPUs = int(t.attempt)+1, slices.Clone(t.gpus)
 	if t.exec != nil {
-		v.Executor, v.Host = t.exec.ID, t.exec.Host
+		v.Executor, v.Host, v.LogURL = t.exec.ID, t.exec.Host, t.exec.LogURL
 	}
 	started := time.UnixMilli(t.start)
 	v.Started = &started

@@ -44,6 +44,7 @@ type job struct {
 type stage struct {
 	info                   StageInfo
 	job                    *job
+	index                  int    // its place among its job's stages
 	tasks                  []task // by index, the first RetainedTasks
 	succeeded, running     int
 	failed, killed         int // attempts
@@ -200,11 +201,11 @@ func (s *Store) jobSubmitted(now time.Time, js *JobSubmitted) error {
 	}
 	j := &job{JobSubmitted: *js, state: JobRunning, submitted: now}
 	j.Stages = append([]StageInfo(nil), js.Stages...)
-	for _, info := range j.Stages {
+	for i, info := range j.Stages {
 		if s.stages[info.ID] != nil {
 			return fmt.Errorf("job %d: stage %d is another job's", js.ID, info.ID)
 		}
-		st := &stage{info: info, job: j}
+		st := &stage{info: info, job: j, index: i}
 		j.stages = append(j.stages, st)
 		s.stages[info.ID] = st
 	}

@@ -73,6 +73,10 @@ type TaskView struct {
 	DurationS float64    `json:"durationS"`
 	ExitCode  int        `json:"exitCode,omitempty"`
 	Reason    string     `json:"reason,omitempty"`
+	// File names the latest attempt's files, before their suffix
+	// (executor/tasklog.Name); LogURL is its executor's.
+	File   string `json:"file,omitempty"`
+	LogURL string `json:"logUrl,omitempty"`
 }
 
 // TaskPage is one page of a stage's tasks.

@@ -27,6 +27,11 @@ type Options struct {
 	// Now is the clock running things' durations are measured to (nil:
 	// time.Now).
 	Now func() time.Time
+	// TaskFiles, locally, is the directory of the executors' task files
+	// (a directory per executor): the UI serves a task's stdout and
+	// stderr from there (task_files.go). On YARN each executor names its
+	// NodeManager's page instead (ExecutorAdded.LogURL).
+	TaskFiles string
 }
 
 //go:embed templates/*.html
@@ -44,6 +49,9 @@ func Handler(o Options) http.Handler {
 	mux.HandleFunc("GET /stages/{id}", u.stagePage)
 	mux.HandleFunc("GET /pools", u.poolsPage)
 	mux.HandleFunc("GET /executors", u.executorsPage)
+	if o.TaskFiles != "" {
+		mux.HandleFunc("GET /logs/{executor}/{file}", u.taskFile)
+	}
 	u.api(mux)
 	return mux
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +176,43 @@ func BenchmarkAStageOf100kTasks(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A task's row links its attempt's stdout and stderr: on YARN on its
+// executor's NodeManager page, locally served from the task files'
+// directory, and nothing else from there.
+func TestTasksLinkTheirOutput(t *testing.T) {
+	s := twoPools(t, 3, 1)
+	_, body := get(t, handler(s, nil), "GET", "/stages/0")
+	if strings.Contains(body, ">stdout</a>") {
+		t.Errorf("links to output with nowhere to read it:\n%s", body)
+	}
+	dir := t.TempDir()
+	exec := "container_1_0002_01_000002"
+	os.MkdirAll(filepath.Join(dir, exec), 0o755)
+	os.WriteFile(filepath.Join(dir, exec, "job0-stage0-task0-attempt0.stdout"), []byte("hello from task 0\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, exec, "executor.log"), []byte("not a task's"), 0o644)
+	h := Handler(Options{Store: s, Base: "/b", TaskFiles: dir})
+	_, body = get(t, h, "GET", "/stages/0")
+	if want := `<a href="/b/logs/container_1_0002_01_000002/job0-stage0-task0-attempt0.stdout">stdout</a>`; !strings.Contains(body, want) {
+		t.Errorf("no %s:\n%s", want, body)
+	}
+	for path, want := range map[string]int{
+		"/logs/" + exec + "/job0-stage0-task0-attempt0.stdout":      200,
+		"/logs/" + exec + "/job0-stage0-task0-attempt0.stderr":      404, // not there
+		"/logs/" + exec + "/executor.log":                           404,
+		"/logs/exec-9/job0-stage0-task0-attempt0.stdout":            404,
+		"/logs/..%2F" + exec + "/job0-stage0-task0-attempt0.stdout": 404,
+	} {
+		if code, body := get(t, h, "GET", path); code != want || (code == 200 && body != "hello from task 0\n") {
+			t.Errorf("%s: %d %q, want %d", path, code, body, want)
+		}
+	}
+	s.Record(history.Event{Time: t0, ExecutorAdded: &history.ExecutorAdded{ID: "e2", LogURL: "http://nm2:8042/node/containerlogs/c2/alice"}},
+		history.Event{Time: t0, TaskStarted: &history.TaskStarted{Stage: 0, Index: 2, Attempt: 1, Executor: "e2"}})
+	_, body = get(t, h, "GET", "/stages/0")
+	if want := `<a href="http://nm2:8042/node/containerlogs/c2/alice/job0-stage0-task2-attempt1.stderr">stderr</a>`; !strings.Contains(body, want) {
+		t.Errorf("no %s:\n%s", want, body)
 	}
 }

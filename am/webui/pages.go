@@ -95,6 +95,8 @@ type stageBody struct {
 	Prev, Next string // query strings of the neighbouring pages; "" for none
 	First      int    // the page's first task's place in the list, from 1
 	Last       int
+	// LocalFiles says the UI serves task files (Options.TaskFiles).
+	LocalFiles bool
 	States     []string
 }
 
@@ -107,7 +109,7 @@ func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	b := stageBody{Stage: st, Page: p, State: r.URL.Query().Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks),
+	b := stageBody{Stage: st, Page: p, State: r.URL.Query().Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
 		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}}
 	length := max(len(p.Tasks), DefaultPageLength)
 	if l := r.URL.Query().Get("length"); l != "" {

@@ -567,7 +567,11 @@ type Register struct {
 	// The attempts still starting or running when it registers again, for
 	// the new driver to adopt; their final Status comes later, as any
 	// task's. Empty in a first registration.
-	Running       []*RunningAttempt `protobuf:"bytes,8,rep,name=running,proto3" json:"running,omitempty"`
+	Running []*RunningAttempt `protobuf:"bytes,8,rep,name=running,proto3" json:"running,omitempty"`
+	// Where a browser reads the executor's task files, each under its
+	// name (executor/tasklog): on YARN the NodeManager's page of the
+	// container's logs; "" when there is none.
+	LogUrl        string `protobuf:"bytes,9,opt,name=log_url,json=logUrl,proto3" json:"log_url,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -656,6 +660,13 @@ func (x *Register) GetRunning() []*RunningAttempt {
 		return x.Running
 	}
 	return nil
+}
+
+func (x *Register) GetLogUrl() string {
+	if x != nil {
+		return x.LogUrl
+	}
+	return ""
 }
 
 // A task attempt an executor kept running while it had no driver: the
@@ -2394,7 +2405,7 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"identifier\x18\x01 \x01(\fR\n" +
 	"identifier\x12\x1a\n" +
-	"\bpassword\x18\x02 \x01(\fR\bpassword\"\x92\x02\n" +
+	"\bpassword\x18\x02 \x01(\fR\bpassword\"\xab\x02\n" +
 	"\bRegister\x12\x1f\n" +
 	"\vexecutor_id\x18\x01 \x01(\tR\n" +
 	"executorId\x12\x12\n" +
@@ -2404,7 +2415,8 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x03pid\x18\x05 \x01(\x05R\x03pid\x12%\n" +
 	"\x0erejoin_address\x18\x06 \x01(\tR\rrejoinAddress\x12\x1c\n" +
 	"\trejoining\x18\a \x01(\bR\trejoining\x12?\n" +
-	"\arunning\x18\b \x03(\v2%.spindle.executor.wire.RunningAttemptR\arunning\"\xff\x01\n" +
+	"\arunning\x18\b \x03(\v2%.spindle.executor.wire.RunningAttemptR\arunning\x12\x17\n" +
+	"\alog_url\x18\t \x01(\tR\x06logUrl\"\xff\x01\n" +
 	"\x0eRunningAttempt\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x19\n" +
 	"\bstage_id\x18\x02 \x01(\x03R\astageId\x12\x1f\n" +
