@@ -16,7 +16,11 @@ func writeHistory(w io.Writer, s *history.Store) {
 	if app.Ended != nil {
 		end = *app.Ended
 	}
-	fmt.Fprintf(w, "%s %s (%s): %s after %s", app.ID, app.Name, app.Master, app.State, end.Sub(app.Started).Round(time.Millisecond))
+	name := app.ID
+	if app.Name != "" {
+		name += " " + app.Name
+	}
+	fmt.Fprintf(w, "%s (%s): %s after %s", name, app.Master, app.State, end.Sub(app.Started).Round(time.Millisecond))
 	if app.Diagnostics != "" {
 		fmt.Fprintf(w, ": %s", app.Diagnostics)
 	}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -185,6 +186,12 @@ func (s *Store) apply(e *Event) error {
 	case e.AppEnded != nil:
 		end := *e.AppEnded
 		s.end, s.ended = &end, e.Time
+		s.killRunning(e.Time)
+		for _, j := range slices.Clone(s.jobOrder) { // jobEnded may forget some
+			if j.state == JobRunning { // no end was told of it
+				s.jobEnded(e.Time, &JobEnded{ID: j.ID, State: JobFailed, Reason: "the application ended first: " + end.Diagnostics})
+			}
+		}
 		for _, x := range s.execOrder {
 			if x.gone == nil {
 				x.gone, x.removed = &ExecutorRemoved{ID: x.ID, Reason: "the application ended"}, e.Time
@@ -340,6 +347,30 @@ func (s *Store) taskEnded(now time.Time, te *TaskEnded) error {
 		}
 	}
 	return nil
+}
+
+// killRunning ends, killed, the attempts still running as the
+// application ends: its executors went with it without a word of them.
+func (s *Store) killRunning(now time.Time) {
+	for _, st := range s.stages {
+		if st.running == 0 {
+			continue
+		}
+		for i := range st.tasks {
+			if t := &st.tasks[i]; t.state == tRunning {
+				t.state, t.end, t.reason = tKilled, now.UnixMilli(), "the application ended"
+			}
+		}
+		st.killed += st.running
+		st.running = 0
+		if !st.allEnded && st.firstStarted {
+			st.ended = now
+		}
+	}
+	for _, x := range s.execOrder {
+		x.killed += x.running
+		x.running = 0
+	}
 }
 
 var endStates = map[string]taskState{TaskSucceeded: tSucceeded, TaskFailed: tFailed, TaskKilled: tKilled}

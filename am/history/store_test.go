@@ -218,3 +218,23 @@ func TestTheTimelineStaysWithinItsPoints(t *testing.T) {
 		t.Errorf("an ended application's timeline runs to %v, past its end", tl[len(tl)-1].Time)
 	}
 }
+
+// Attempts still running as the application ends (its executors went
+// with it, reporting nothing) end killed, in their stage's and
+// executor's counts.
+func TestTheApplicationsEndKillsWhatStillRuns(t *testing.T) {
+	s := NewStore(Limits{})
+	record(t, s, script()...)
+	record(t, s, Event{Time: at(10), AppEnded: &AppEnded{Diagnostics: "stopped"}})
+	st, _ := s.Stage(at(20), 0)
+	if got, want := stageLine(st), "0 fit failed done=1 running=0 waiting=0 failed=1 listed=3"; got != want || st.KilledAttempts != 2 || st.Ended == nil || !st.Ended.Equal(at(10)) {
+		t.Errorf("stage: %s, %d killed, ended %v; want %s, 2 killed, ended at 10s", got, st.KilledAttempts, st.Ended, want)
+	}
+	p, _ := s.Tasks(at(20), 0, TaskKilled, 0, 10)
+	if p.Total != 2 || p.Tasks[0].Reason != "the application ended" || p.Tasks[0].DurationS != 4 {
+		t.Errorf("killed tasks: %+v", p)
+	}
+	if x := s.Executors(at(20))[0]; x.Running != 0 || x.Killed != 2 {
+		t.Errorf("executor e1: %d running, %d killed; want 0, 2", x.Running, x.Killed)
+	}
+}
