@@ -427,7 +427,10 @@ func TestAContainersExecutorNamesItsLogsPage(t *testing.T) {
 	if got, want := (Launch{ExecutorID: "e"}).Config(env, nil).LogURL, "http://node7.example.com:8042/node/containerlogs/container_1_0001_01_000002/alice"; got != want {
 		t.Errorf("LogURL %q, want %q", got, want)
 	}
-	if got := (Launch{ExecutorID: "e"}).Config(env[1:], nil).LogURL; got != "" {
-		t.Errorf("LogURL %q with no NM_HOST, want none", got)
+	for i := range env {
+		partial := append(append([]string(nil), env[:i]...), env[i+1:]...)
+		if got := (Launch{ExecutorID: "e"}).Config(partial, nil).LogURL; got != "" {
+			t.Errorf("LogURL %q without %s, want none", got, env[i])
+		}
 	}
 }

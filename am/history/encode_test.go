@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // The hand-written lines of attempts starting and ending read back as
@@ -16,6 +17,7 @@ func TestTheFastEncodingReadsAsJSONs(t *testing.T) {
 		{Time: when, TaskStarted: &TaskStarted{Stage: 0, Index: 0, Executor: "exec-1"}},
 		{Time: when.In(time.FixedZone("x", 3600)), TaskEnded: &TaskEnded{Stage: 1, Index: 2, Attempt: 1, Executor: "e", State: TaskFailed, ExitCode: -9, Reason: "killed by \"signal\" 9\n<&>"}},
 		{Time: when, TaskEnded: &TaskEnded{Stage: 1, Index: 2, Executor: "é\x00\\", State: TaskSucceeded}},
+		{Time: when, TaskEnded: &TaskEnded{Stage: 1, Index: 2, Executor: "\x80\xff", State: TaskFailed, Reason: "a\x80"}},
 	} {
 		fast, err := appendEvent(nil, &e)
 		if err != nil {
@@ -33,6 +35,9 @@ func TestTheFastEncodingReadsAsJSONs(t *testing.T) {
 		if _, err := Decode(fast); err != nil {
 			t.Errorf("%s: %v", fast, err)
 		}
+		if !utf8.Valid(fast) {
+			t.Errorf("%q is not UTF-8, as every line of the log is", fast)
+		}
 	}
 }
 
@@ -45,6 +50,9 @@ func FuzzTheFastEncoding(f *testing.F) {
 		} {
 			fast, _ := appendEvent(nil, &e)
 			slow, _ := json.Marshal(&e)
+			if !utf8.Valid(fast) {
+				t.Errorf("%q is not UTF-8", fast)
+			}
 			var a, b Event
 			if err := json.Unmarshal(fast, &a); err != nil {
 				t.Fatalf("%q: %v", fast, err)

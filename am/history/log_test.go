@@ -116,14 +116,15 @@ func TestAWriterContinuesAnEarlierAttemptsLog(t *testing.T) {
 func TestDecodeNamesTheLineItRefuses(t *testing.T) {
 	good := `{"t":"2026-11-26T12:00:00Z","appEnded":{"succeeded":true}}` + "\n"
 	for name, tc := range map[string]struct{ data, says string }{
-		"not JSON":        {good + "{nope\n", "line 2: "},
-		"two kinds":       {`{"t":"2026-11-26T12:00:00Z","appEnded":{},"pools":[{"name":"a"}]}` + "\n", "line 1: an event sets 2 kinds"},
-		"no kind":         {good + good + `{"t":"2026-11-26T12:00:00Z"}` + "\n", "line 3: an event sets 0 kinds"},
-		"no time":         {`{"appEnded":{"succeeded":true}}` + "\n", "line 1: an event with no time"},
-		"an unknown name": {`{"t":"2026-11-26T12:00:00Z","appEnded":{"succeeded":true,"why":1}}` + "\n", `line 1: json: unknown field "why"`},
-		"two values":      {`{"t":"2026-11-26T12:00:00Z","appEnded":{}} {}` + "\n", "line 1: more than one JSON value"},
-		"cut short":       {good + good[:20], "line 2: "},
-		"a line too long": {good + `{"t":"` + strings.Repeat("x", MaxLineBytes) + "\n", "line 2: bufio.Scanner: token too long"},
+		"not JSON":          {good + "{nope\n", "line 2: "},
+		"two kinds":         {`{"t":"2026-11-26T12:00:00Z","appEnded":{},"pools":[{"name":"a"}]}` + "\n", "line 1: an event sets 2 kinds"},
+		"no kind":           {good + good + `{"t":"2026-11-26T12:00:00Z"}` + "\n", "line 3: an event sets 0 kinds"},
+		"no time":           {`{"appEnded":{"succeeded":true}}` + "\n", "line 1: an event with no time"},
+		"an unknown name":   {`{"t":"2026-11-26T12:00:00Z","appEnded":{"succeeded":true,"why":1}}` + "\n", `line 1: json: unknown field "why"`},
+		"two values":        {`{"t":"2026-11-26T12:00:00Z","appEnded":{}} {}` + "\n", "line 1: more than one JSON value"},
+		"cut short":         {good + good[:20], "line 2: "},
+		"a blank cut short": {" ", "line 1: cut short"},
+		"a line too long":   {good + `{"t":"` + strings.Repeat("x", MaxLineBytes) + "\n", "line 2: bufio.Scanner: token too long"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Decode([]byte(tc.data))
@@ -197,6 +198,45 @@ func TestASnapshotRebuildsTheStore(t *testing.T) {
 		record(t, rebuilt, e)
 	}
 	same(t, live, rebuilt, at(14))
+
+	// A stage whose every task succeeded stays succeeded.
+	// Of its 3 tasks, the snapshot lists 2 (RetainedTasks).
+	record(t, live, Event{Time: at(15), JobSubmitted: &JobSubmitted{ID: 1, Stages: []StageInfo{{ID: 2, Tasks: 3}}}})
+	for i := range 3 {
+		record(t, live, Event{Time: at(15), TaskStarted: &TaskStarted{Stage: 2, Index: i, Executor: "e1"}},
+			Event{Time: at(16), TaskEnded: &TaskEnded{Stage: 2, Index: i, Executor: "e1", State: TaskSucceeded}})
+	}
+	again := NewStore(Limits{RetainedTasks: 2, TimelinePoints: 4})
+	record(t, again, live.Snapshot()...)
+	if st, _ := again.Stage(at(17), 2); st.State != JobSucceeded {
+		t.Errorf("a stage done, from a snapshot: %s", st.State)
+	}
+}
+
+// While a snapshot waits to be written, appends add to it: no second
+// snapshot replaces the first.
+func TestOneSnapshotAtATime(t *testing.T) {
+	live := NewStore(Limits{})
+	w := NewWriter(newMemStore(), live, logrus.New())
+	w.compact = 10
+	events := script()
+	for _, e := range events {
+		record(t, live, e)
+		w.Append(e)
+	}
+	got, err := Decode(w.pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marks := 0
+	for _, e := range got {
+		if e.Snapshot != nil {
+			marks++
+		}
+	}
+	if marks != 1 || got[0].Snapshot == nil || got[len(got)-1].TaskStarted == nil {
+		t.Errorf("%d snapshots pending (first %+v, last %+v); want one, then the events after it", marks, got[0].Event, got[len(got)-1].Event)
+	}
 }
 
 // same fails unless a and b answer every query alike.

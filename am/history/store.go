@@ -31,7 +31,7 @@ type Store struct {
 
 	timeline timeline
 	// restoring counts the events of a snapshot still to come
-	// (compact.go): while it runs, the timeline takes no samples.
+	// (compact.go).
 	restoring int
 }
 
@@ -117,16 +117,14 @@ func (s *Store) Record(events ...Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var first error
-	restored := false
 	for i := range events {
-		if s.restoring > 0 || events[i].Snapshot != nil {
-			restored = true
-		}
 		if err := s.apply(&events[i]); err != nil && first == nil {
 			first = err
 		}
 	}
-	if len(events) > 0 && !restored {
+	// A snapshot's samples, if any, are replaced by its Timeline, its
+	// last event, which is at its last point's time: no sample then.
+	if len(events) > 0 {
 		s.timeline.sample(events[len(events)-1].Time, s)
 	}
 	return first
@@ -297,9 +295,11 @@ func (s *Store) taskStarted(now time.Time, ts *TaskStarted) error {
 		st.firstStarted, st.started = true, now
 	}
 	if t != nil {
-		if t.state == tRunning && t.exec != nil {
-			t.exec.running-- // a lost attempt nobody reported
+		if t.state == tRunning { // a lost attempt nobody reported
 			st.running--
+			if t.exec != nil {
+				t.exec.running--
+			}
 		}
 		*t = task{attempt: int32(ts.Attempt), state: tRunning, exec: x, gpus: ts.GPUs, start: now.UnixMilli()}
 	}

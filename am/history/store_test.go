@@ -111,21 +111,29 @@ func TestAStoreIgnoresAnOlderAttemptsEnd(t *testing.T) {
 
 func TestAStoreRefusesWhatContradictsIt(t *testing.T) {
 	for name, e := range map[string]Event{
-		"a task of no stage":           {Time: at(9), TaskStarted: &TaskStarted{Stage: 7, Index: 0, Executor: "e1"}},
-		"a task past its stage's end":  {Time: at(9), TaskStarted: &TaskStarted{Stage: 0, Index: 3, Executor: "e1"}},
-		"a job submitted twice":        {Time: at(9), JobSubmitted: &JobSubmitted{ID: 0, Name: "again"}},
-		"a stage of another job":       {Time: at(9), JobSubmitted: &JobSubmitted{ID: 5, Stages: []StageInfo{{ID: 1, Tasks: 1}}}},
-		"an executor added twice":      {Time: at(9), ExecutorAdded: &ExecutorAdded{ID: "e1"}},
-		"an executor removed twice":    {Time: at(9), ExecutorRemoved: &ExecutorRemoved{ID: "e2"}},
-		"a job ended that never began": {Time: at(9), JobEnded: &JobEnded{ID: 9, State: JobFailed}},
-		"no task state":                {Time: at(9), TaskEnded: &TaskEnded{Stage: 0, Index: 2, State: "exploded"}},
-		"two kinds":                    {Time: at(9), AppEnded: &AppEnded{}, Pools: []PoolInfo{{Name: "x"}}},
+		"a task of no stage":                      {Time: at(9), TaskStarted: &TaskStarted{Stage: 7, Index: 0, Executor: "e1"}},
+		"a task past its stage's end":             {Time: at(9), TaskStarted: &TaskStarted{Stage: 0, Index: 3, Executor: "e1"}},
+		"a job submitted twice":                   {Time: at(9), JobSubmitted: &JobSubmitted{ID: 0, Name: "again"}},
+		"a stage of another job":                  {Time: at(9), JobSubmitted: &JobSubmitted{ID: 5, Stages: []StageInfo{{ID: 1, Tasks: 1}}}},
+		"an executor added twice":                 {Time: at(9), ExecutorAdded: &ExecutorAdded{ID: "e1"}},
+		"an executor removed twice":               {Time: at(9), ExecutorRemoved: &ExecutorRemoved{ID: "e2"}},
+		"a job ended that never began":            {Time: at(9), JobEnded: &JobEnded{ID: 9, State: JobFailed}},
+		"an executor's counts outside a snapshot": {Time: at(9), ExecutorCounts: &ExecutorCounts{ID: "e1"}},
+		"no task state":                           {Time: at(9), TaskEnded: &TaskEnded{Stage: 0, Index: 2, State: "exploded"}},
+		"two kinds":                               {Time: at(9), AppEnded: &AppEnded{}, Pools: []PoolInfo{{Name: "x"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := NewStore(Limits{})
 			record(t, s, script()...)
 			if err := s.Record(e); err == nil {
 				t.Error("taken")
+			}
+			if name == "a job ended that never began" {
+				record(t, s, Event{Time: at(9), JobEnded: &JobEnded{ID: 0, State: JobFailed}})
+				if err := s.Record(Event{Time: at(9), JobEnded: &JobEnded{ID: 0, State: JobSucceeded}}); err == nil {
+					t.Error("a job ended twice: taken")
+				}
+				return
 			}
 			// What was there is untouched.
 			if j, _ := s.Job(at(10), 0); j.Name != "train" || j.Running != 2 {
@@ -236,5 +244,30 @@ func TestTheApplicationsEndKillsWhatStillRuns(t *testing.T) {
 	}
 	if x := s.Executors(at(20))[0]; x.Running != 0 || x.Killed != 2 {
 		t.Errorf("executor e1: %d running, %d killed; want 0, 2", x.Running, x.Killed)
+	}
+}
+
+// A task launched again with no end told of its last attempt (written
+// off with its executor) runs once, not twice; an executor gone may
+// come back under its name.
+func TestAStoreCountsARelaunchOnce(t *testing.T) {
+	s := NewStore(Limits{})
+	record(t, s, script()...)
+	record(t, s, Event{Time: at(9), ExecutorRemoved: &ExecutorRemoved{ID: "e1", Reason: "lost", Lost: true}},
+		Event{Time: at(9), ExecutorAdded: &ExecutorAdded{ID: "e2", Host: "n2"}},
+		Event{Time: at(9), TaskStarted: &TaskStarted{Stage: 0, Index: 2, Attempt: 1, Executor: "e2"}},
+		Event{Time: at(9), TaskStarted: &TaskStarted{Stage: 0, Index: 1, Attempt: 2, Executor: "gone"}},
+		Event{Time: at(9), TaskStarted: &TaskStarted{Stage: 0, Index: 1, Attempt: 3, Executor: "e2"}})
+	st, _ := s.Stage(at(10), 0)
+	if st.Running != 2 {
+		t.Errorf("%d running after tasks 1 and 2 were launched again, want 2", st.Running)
+	}
+	var got []string
+	for _, x := range s.Executors(at(10)) {
+		got = append(got, fmt.Sprintf("%s %s running=%d", x.ID, x.State, x.Running))
+	}
+	// e1's attempts were launched again elsewhere: it runs none of them.
+	if want := "e1 lost running=0; e2 lost running=0; e2 active running=2"; strings.Join(got, "; ") != want {
+		t.Errorf("executors: %s\nwant %s", strings.Join(got, "; "), want)
 	}
 }

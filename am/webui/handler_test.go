@@ -94,7 +94,7 @@ func TestThePagesShowTheSession(t *testing.T) {
 // An ended application's pages (spindle history) do not refresh and say
 // they are history.
 func TestHistoryPagesDoNotRefresh(t *testing.T) {
-	h := Handler(Options{Store: twoPools(t, 3, 3)})
+	h := Handler(Options{Store: twoPools(t, 3, 3), Refresh: 5 * time.Second})
 	_, body := get(t, h, "GET", "/")
 	if strings.Contains(body, "http-equiv") || !strings.Contains(body, "(history)") || !strings.Contains(body, `<a href="/jobs/0">`) {
 		t.Errorf("the history page:\n%s", body)

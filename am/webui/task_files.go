@@ -19,7 +19,8 @@ func (u *ui) taskFile(w http.ResponseWriter, r *http.Request) {
 	for _, x := range u.o.Store.Executors(u.o.Now()) {
 		known = known || x.ID == executor
 	}
-	if !known || filepath.Base(executor) != executor || !taskFileName.MatchString(file) {
+	// A path segment each: neither can climb out of the directory.
+	if !known || !taskFileName.MatchString(file) {
 		http.Error(w, "no such task file: want an executor of the application and an attempt's .stdout or .stderr", http.StatusNotFound)
 		return
 	}

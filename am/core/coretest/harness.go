@@ -91,6 +91,9 @@ func Format(rd core.Ready, now time.Time) string {
 	for _, d := range rd.Disconnects {
 		fmt.Fprintf(&b, "disconnect %s: %s\n", d.Executor, d.Reason)
 	}
+	for _, r := range rd.Removed {
+		fmt.Fprintf(&b, "removed %s lost=%v task-fault=%v: %s\n", r.Executor, r.Lost, r.TaskFault, r.Reason)
+	}
 	for _, s := range rd.StartContainers {
 		fmt.Fprintf(&b, "start %s on %s profile=%d gpus=%v\n", s.Container, s.Node, s.Profile.ID, s.GPUIndices)
 	}
