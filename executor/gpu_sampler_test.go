@@ -204,3 +204,28 @@ func TestGPUSamplingOffRunsNoNvidiaSMI(t *testing.T) {
 		})
 	}
 }
+
+// While the executor has no driver (its ApplicationMaster gone, the next
+// not yet come) it goes on sampling, keeping only the latest, which the
+// next driver gets.
+func TestGPUSamplesWaitForARejoiningDriver(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	d := startExecutor(t, ctx, 10*time.Second, withGPUs("0", fakeNvidiaSMI(t, dir, threeGPUs), 10*time.Millisecond))
+	d.gpuHeartbeat()
+	d.drop()
+	d.log.waitFor(t, "keeping the tasks running for a new ApplicationMaster", 1)
+	dropped := runs(dir)
+	for deadline := time.Now().Add(10 * time.Second); runs(dir) < dropped+3; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("nvidia-smi ran %d times after the driver went, in 10s; want it run on", runs(dir)-dropped)
+		}
+	}
+	d.rejoin()
+	d.accept()
+	if gpus := d.gpuHeartbeat(); len(gpus) != 1 || gpus[0].GetUtilizationPct() <= uint32(dropped) {
+		t.Errorf("the next driver's first figures: %v; want GPU 0's, sampled after the first driver went (run > %d)", gpus, dropped)
+	}
+	d.shutdown()
+}
