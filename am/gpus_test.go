@@ -77,6 +77,11 @@ func TestGPUSamplesReachTheStatus(t *testing.T) {
 	}
 	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(99)})
 	executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":99}]`)
+	// A heartbeat without GPUs is no news: the figures stay.
+	sendGPUs(t, conn)
+	for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":99}]`)
+	}
 	conn.Close()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		var kept int

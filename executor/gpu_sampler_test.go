@@ -145,7 +145,11 @@ func TestFailingNvidiaSMIIsLoggedOnce(t *testing.T) {
 	if gpus := d.gpuHeartbeat(); len(gpus) != 1 || gpus[0].GetIndex() != 2 || gpus[0].GetUtilizationPct() != 99 {
 		t.Errorf("once mended: %v; want GPU 2's figures", gpus)
 	}
-	d.log.waitFor(t, "GPU figures again: nvidia-smi answers", 1)
+	d.gpuHeartbeat()
+	d.gpuHeartbeat()
+	if n := d.log.count("GPU figures again: nvidia-smi answers"); n != 1 {
+		t.Errorf("nvidia-smi answering again was logged %d times; want once", n)
+	}
 	d.shutdown()
 }
 
@@ -228,4 +232,25 @@ func TestGPUSamplesWaitForARejoiningDriver(t *testing.T) {
 		t.Errorf("the next driver's first figures: %v; want GPU 0's, sampled after the first driver went (run > %d)", gpus, dropped)
 	}
 	d.shutdown()
+}
+
+// An nvidia-smi that names none of the executor's GPUs gives no figures,
+// and the log says why.
+func TestNvidiaSMINamingNoneOfTheExecutorsGPUs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	d := startExecutor(t, ctx, 0, withGPUs("7", fakeNvidiaSMI(t, t.TempDir(), threeGPUs), 10*time.Millisecond), beatEvery(10*time.Millisecond))
+	d.log.waitFor(t, "no GPU figures until nvidia-smi answers", 1)
+	if err, _ := d.log.field("no GPU figures until nvidia-smi answers", "error").(error); err == nil || err.Error() != "nvidia-smi names none of the executor's GPUs" {
+		t.Errorf("logged: %v", err)
+	}
+	d.noGPUHeartbeat(5)
+	d.shutdown()
+}
+
+// The launch's interval is the executor's.
+func TestLaunchConfigCarriesTheGPUSampleInterval(t *testing.T) {
+	if cfg := (Launch{ExecutorID: "e", GPUSampleInterval: 7 * time.Second}).Config(nil, nil); cfg.GPUSampleInterval != 7*time.Second {
+		t.Errorf("Config's GPUSampleInterval = %v; want the launch's 7s", cfg.GPUSampleInterval)
+	}
 }

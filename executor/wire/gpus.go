@@ -34,9 +34,6 @@ func GPUUses(samples []gpuuse.Sample) []*GPUUse {
 // be wrong, and the driver keeps what it is sent.
 func (h *Heartbeat) GPUSamples() ([]gpuuse.Sample, error) {
 	uses := h.GetGpus()
-	if len(uses) > gpuuse.MaxGPUs {
-		return nil, fmt.Errorf("heartbeat: %d GPU samples; at most %d expected", len(uses), gpuuse.MaxGPUs)
-	}
 	out := make([]gpuuse.Sample, len(uses))
 	for i, u := range uses {
 		s := gpuuse.Sample{Index: int(u.GetIndex()), UUID: u.GetUuid()}
