@@ -14,6 +14,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/journal"
+	"github.com/spindle-yarn/spindle/executor/gpuuse"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
@@ -80,6 +81,8 @@ type Driver struct {
 	// the executors' tasks get: nil until the first update.
 	tokens      []credentials.Token
 	credentials []byte
+	// gpus are the live executors' latest GPU figures (gpus.go).
+	gpus map[scheduler.ExecutorID][]gpuuse.Sample
 	// loopCtx ends when Run returns: the goroutines the loop starts
 	// (allocates, rejoins) stop with it.
 	loopCtx context.Context
@@ -133,7 +136,7 @@ func New(cfg Config) (*Driver, error) {
 		log = logrus.StandardLogger()
 	}
 	d := &Driver{cfg: cfg, core: c, ln: cfg.Executors, log: log, events: make(chan event, 1024), done: make(chan struct{}),
-		conns: map[scheduler.ExecutorID]*outbox{}}
+		conns: map[scheduler.ExecutorID]*outbox{}, gpus: map[scheduler.ExecutorID][]gpuuse.Sample{}}
 	if cfg.YARN != nil {
 		d.rm = newRMState(cfg.YARN)
 		d.tokens = cfg.YARN.Tokens
@@ -295,6 +298,7 @@ func (d *Driver) serve(conn *wire.Conn) {
 	out := newOutbox(conn, outboxSize, d.cfg.Core.HeartbeatTimeout, d.log.WithField("executor", id))
 	go out.write()
 	d.send(registered{out, reg})
+	warned := false
 	for {
 		m, err := conn.Recv()
 		if err != nil {
@@ -306,6 +310,9 @@ func (d *Driver) serve(conn *wire.Conn) {
 			d.send(statuses{id, m.GetStatusBatch()})
 		case m.GetHeartbeat() != nil:
 			d.send(seen{id})
+			if samples := readGPUSamples(m.GetHeartbeat(), d.log.WithField("executor", id), &warned); samples != nil {
+				d.send(gpuSamples{id, out, samples})
+			}
 		}
 	}
 }

@@ -31,12 +31,20 @@ func (ev connEnded) feed(d *Driver, now time.Time) {
 	if d.conns[ev.id] == ev.out {
 		delete(d.conns, ev.id)
 		d.core.ConnectionEnded(now, ev.id, ev.err.Error())
+		d.gpusSampled(ev.id, nil, now)
+	}
+}
+
+func (ev gpuSamples) feed(d *Driver, now time.Time) {
+	// Only a registered executor's live connection speaks for it.
+	if d.conns[ev.id] == ev.out {
+		d.gpusSampled(ev.id, ev.samples, now)
 	}
 }
 
 func (rejected) feed(d *Driver, _ time.Time) { d.core.Rejected() }
 
-func (ev statusRequest) feed(d *Driver, now time.Time) { ev.reply <- d.core.Status(now) }
+func (ev statusRequest) feed(d *Driver, now time.Time) { ev.reply <- d.withGPUs(d.core.Status(now)) }
 
 func (ev allocateDone) feed(d *Driver, now time.Time) { d.allocated(now, ev) }
 

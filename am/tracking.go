@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/webui"
+	"github.com/spindle-yarn/spindle/executor/gpuuse"
 )
 
 // UIRefresh is how often the UI's pages reload themselves while the
@@ -63,7 +65,7 @@ func writeStatus(w io.Writer, st core.Status) {
 	}
 	fmt.Fprintf(w, "executors %d\n", len(st.Executors))
 	for _, e := range st.Executors {
-		fmt.Fprintf(w, "  %s on %s: %d running\n", e.ID, e.Host, e.Running)
+		fmt.Fprintf(w, "  %s on %s: %d running%s\n", e.ID, e.Host, e.Running, gpusText(e.GPUs))
 	}
 	if len(st.Jobs) > 1 || len(st.Pools) > 1 {
 		fmt.Fprintf(w, "pools %d, in fair-share order\n", len(st.Pools))
@@ -80,4 +82,21 @@ func writeStatus(w io.Writer, st core.Status) {
 			fmt.Fprintln(w, line)
 		}
 	}
+}
+
+// gpusText is an executor's GPU figures for its line: "; GPU 0 37%
+// 1024/81559 MiB", a "?" for each figure nvidia-smi did not give.
+func gpusText(gpus []gpuuse.Sample) string {
+	var b strings.Builder
+	for _, g := range gpus {
+		fmt.Fprintf(&b, "; GPU %d %s%% %s/%s MiB", g.Index, orUnknown(g.UtilizationPct), orUnknown(g.MemoryUsedMiB), orUnknown(g.MemoryTotalMiB))
+	}
+	return b.String()
+}
+
+func orUnknown[N int | int64](n *N) string {
+	if n == nil {
+		return "?"
+	}
+	return fmt.Sprint(*n)
 }

@@ -29,6 +29,11 @@
 // local mode WorkerGPUs reads the machine's addresses from the
 // spindle.worker.* keys and SplitDisjoint deals them out.
 //
+// Every Config.GPUSampleInterval an executor with GPUs asks nvidia-smi
+// what they are doing and sends the figures (package gpuuse) to its
+// driver in a heartbeat (gpu_sampler.go); without nvidia-smi it has none,
+// and works as before.
+//
 // The JSON formats are Apache Spark's (resources.go): a discovery script
 // prints one ResourceInformation, a resources file lists
 // ResourceAllocations, and each task gets its ResourceInformation map in

@@ -34,6 +34,7 @@ const (
 	envTaskLogsMaxJobs    = "SPINDLE_EXECUTOR_TASK_LOGS_MAX_JOBS"
 	envTaskLogsMaxBytes   = "SPINDLE_EXECUTOR_TASK_LOGS_MAX_BYTES"
 	envRejoinTimeout      = "SPINDLE_EXECUTOR_REJOIN_TIMEOUT"
+	envGPUSampleInterval  = "SPINDLE_EXECUTOR_GPU_SAMPLE_INTERVAL"
 )
 
 // Launch is everything a launcher (local processes, or the
@@ -45,7 +46,7 @@ const (
 // only that part's fields, since Env leaves out those not set. On YARN the
 // ApplicationMaster puts the application's part (DriverAddress, AppID,
 // GPUDiscoveryScript, TaskLogMaxBytes, SecretFrom, LogLevel, LogMaxBytes,
-// LogMaxFiles, TaskLogs, RejoinTimeout) in the launch context its containers share, each
+// LogMaxFiles, TaskLogs, RejoinTimeout, GPUSampleInterval) in the launch context its containers share, each
 // container's (ExecutorID, Cores, GPUs, AMGPUIndices) in that container's,
 // and LogDir and LogFile on the command line: only the NodeManager knows
 // the container's log directory, and it expands <LOG_DIR> there.
@@ -98,6 +99,10 @@ type Launch struct {
 	// reach it (rejoin.go): it listens for one, and tells every driver
 	// where. 0: none; it stops its tasks and exits at once.
 	RejoinTimeout time.Duration
+	// GPUSampleInterval is spindle.executor.gpuSampleInterval: how often
+	// the executor asks nvidia-smi what its GPUs are doing
+	// (gpu_sampler.go). 0: never.
+	GPUSampleInterval time.Duration
 }
 
 // Env returns l's variables by name, leaving out the fields not set: empty
@@ -139,8 +144,10 @@ func (l Launch) Env() map[string]string {
 	limit(envLogMaxFiles, int64(l.LogMaxFiles))
 	limit(envTaskLogsMaxJobs, int64(l.TaskLogs.MaxJobs))
 	limit(envTaskLogsMaxBytes, l.TaskLogs.MaxBytes)
-	if l.RejoinTimeout != 0 {
-		env[envRejoinTimeout] = l.RejoinTimeout.String()
+	for name, d := range map[string]time.Duration{envRejoinTimeout: l.RejoinTimeout, envGPUSampleInterval: l.GPUSampleInterval} {
+		if d != 0 {
+			env[name] = d.String()
+		}
 	}
 	return env
 }
@@ -204,9 +211,14 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 		}
 	}
 	l.LogMaxFiles, l.TaskLogs.MaxJobs = int(files), int(jobs)
-	if r := get(envRejoinTimeout); r != "" {
-		if l.RejoinTimeout, err = time.ParseDuration(r); err != nil || l.RejoinTimeout < 0 {
-			return Launch{}, fmt.Errorf("executor: %s=%q: want a duration such as 30s or 2m", envRejoinTimeout, r)
+	for _, d := range []struct {
+		name string
+		to   *time.Duration
+	}{{envRejoinTimeout, &l.RejoinTimeout}, {envGPUSampleInterval, &l.GPUSampleInterval}} {
+		if r := get(d.name); r != "" {
+			if *d.to, err = time.ParseDuration(r); err != nil || *d.to < 0 {
+				return Launch{}, fmt.Errorf("executor: %s=%q: want a duration such as 30s or 2m", d.name, r)
+			}
 		}
 	}
 	// DiscoverGPUs reads the lists again, weighed against the container's

@@ -19,9 +19,10 @@ import (
 func TestLaunchRoundTrip(t *testing.T) {
 	local := Launch{DriverAddress: "127.0.0.1:4000", AppID: "local-1-abc", ExecutorID: "exec-1", Cores: 2, GPUs: 2,
 		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 1 << 20, SecretFrom: "stdin",
-		LogFile: "/tmp/app/exec-1/executor.log", LogMaxBytes: 4096, LogMaxFiles: 2, TaskLogs: tasklog.Policy{MaxJobs: 3}}
+		LogFile: "/tmp/app/exec-1/executor.log", LogMaxBytes: 4096, LogMaxFiles: 2, TaskLogs: tasklog.Policy{MaxJobs: 3}, GPUSampleInterval: 1500 * time.Millisecond}
 	app := Launch{DriverAddress: "node-1:4000", AppID: "application_1_0001", GPUDiscoveryScript: "getGpus.sh", TaskLogMaxBytes: 2048, SecretFrom: "credentials", LogLevel: "debug",
-		LogMaxBytes: 1 << 26, LogMaxFiles: 4, TaskLogs: tasklog.Policy{MaxJobs: 100, MaxBytes: 1 << 30}, RejoinTimeout: 90 * time.Second}
+		LogMaxBytes: 1 << 26, LogMaxFiles: 4, TaskLogs: tasklog.Policy{MaxJobs: 100, MaxBytes: 1 << 30}, RejoinTimeout: 90 * time.Second,
+		GPUSampleInterval: 5 * time.Second}
 	cpuOnly := Launch{ExecutorID: "container_1_0001_01_000002", Cores: 1}
 	gpu := Launch{ExecutorID: "container_1_0001_01_000003", Cores: 4, GPUs: 2, AMGPUIndices: []string{"0", "1"}}
 	logDir := Launch{LogDir: "/var/log/yarn/container_1_0001_01_000002", LogFile: "/var/log/yarn/container_1_0001_01_000002/executor.stderr"}
@@ -98,6 +99,8 @@ func TestLaunchFromEnvRefuses(t *testing.T) {
 		{"task logs' bytes with a unit", map[string]string{"SPINDLE_EXECUTOR_TASK_LOGS_MAX_BYTES": "1g"}, `SPINDLE_EXECUTOR_TASK_LOGS_MAX_BYTES="1g": want a number of bytes`},
 		{"rejoin timeout without a unit", map[string]string{"SPINDLE_EXECUTOR_REJOIN_TIMEOUT": "30"}, `SPINDLE_EXECUTOR_REJOIN_TIMEOUT="30": want a duration such as 30s or 2m`},
 		{"negative rejoin timeout", map[string]string{"SPINDLE_EXECUTOR_REJOIN_TIMEOUT": "-1s"}, `SPINDLE_EXECUTOR_REJOIN_TIMEOUT="-1s": want a duration`},
+		{"GPU sample interval without a unit", map[string]string{"SPINDLE_EXECUTOR_GPU_SAMPLE_INTERVAL": "5"}, `SPINDLE_EXECUTOR_GPU_SAMPLE_INTERVAL="5": want a duration such as 30s or 2m`},
+		{"negative GPU sample interval", map[string]string{"SPINDLE_EXECUTOR_GPU_SAMPLE_INTERVAL": "-5s"}, `SPINDLE_EXECUTOR_GPU_SAMPLE_INTERVAL="-5s": want a duration`},
 		{"unknown log level", map[string]string{"SPINDLE_LOG_LEVEL": "loud"}, `SPINDLE_LOG_LEVEL="loud": want one of error, warn, info, debug, trace`},
 		{"secret in argv", map[string]string{"SPINDLE_SECRET_FROM": "argv"}, `SPINDLE_SECRET_FROM="argv": want stdin or credentials`},
 		{"GPU listed twice", map[string]string{"SPINDLE_EXECUTOR_GPU_ADDRESSES": "0,0"}, `SPINDLE_EXECUTOR_GPU_ADDRESSES: GPU address "0" is listed twice`},

@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/executor/contain"
+	"github.com/spindle-yarn/spindle/executor/gpuuse"
 	"github.com/spindle-yarn/spindle/executor/tasklog"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
@@ -65,6 +66,13 @@ type Config struct {
 	// replyWait is how long a driver that dialed in has to answer the
 	// executor's Register (0: rejoinReplyWait); tests shorten it.
 	replyWait time.Duration
+	// GPUSampleInterval is how often it asks nvidia-smi what its GPUs
+	// are doing, for the driver (spindle.executor.gpuSampleInterval;
+	// gpu_sampler.go); 0: never.
+	GPUSampleInterval time.Duration
+	// gpuSampleTimeout bounds each nvidia-smi run (0:
+	// defaultGPUSampleTimeout); tests shorten it.
+	gpuSampleTimeout time.Duration
 	// Log is where the executor says what it does: registering, each
 	// task's start and end, kills, and why it stopped. Nil logs nothing.
 	Log logrus.FieldLogger
@@ -171,6 +179,10 @@ type executor struct {
 	out      chan *wire.Status
 	readers  sync.WaitGroup // one per driver connection
 
+	// gpuSamples holds the latest samples of its GPUs not yet sent (nil
+	// without a sampler: gpu_sampler.go).
+	gpuSamples chan []gpuuse.Sample
+
 	// preempted are tasks still starting when the executor was drained:
 	// they get the checkpoint signal, with drainGrace, once started.
 	preempted  map[attemptKey]bool
@@ -189,6 +201,16 @@ func (e *executor) run(ctx context.Context, conn *wire.Conn) error {
 		defer close(filesDone)
 		e.files.run(stopFiles)
 	}()
+	stopSampling, samplingDone := make(chan struct{}), make(chan struct{})
+	if s := newGPUSampler(e.cfg, e.gpus); s != nil {
+		e.gpuSamples = make(chan []gpuuse.Sample, 1)
+		go func() {
+			defer close(samplingDone)
+			s.run(e.cfg.GPUSampleInterval, e.gpuSamples, stopSampling)
+		}()
+	} else {
+		close(samplingDone)
+	}
 	defer func() {
 		// No driver will come again: what the stopped tasks say (a
 		// success; a failure is the executor's end, not theirs: ended)
@@ -203,6 +225,8 @@ func (e *executor) run(ctx context.Context, conn *wire.Conn) error {
 		e.readers.Wait()
 		close(stopFiles)
 		<-filesDone
+		close(stopSampling)
+		<-samplingDone
 	}()
 	for {
 		dialed, err := e.serveDriver(ctx, conn)
@@ -274,6 +298,9 @@ func (e *executor) serveDriver(ctx context.Context, conn *wire.Conn) (*wire.Conn
 			return c, fmt.Errorf("%w: a new ApplicationMaster dialed in from %s", errDriverLost, c.RemoteAddr())
 		case now := <-beat.C:
 			conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{UnixNanos: now.UnixNano()}}})
+		case samples := <-e.gpuSamples:
+			conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{UnixNanos: time.Now().UnixNano(),
+				Gpus: wire.GPUUses(samples)}}})
 		case r := <-msgs:
 			if r.err != nil {
 				return nil, fmt.Errorf("%w: %w", errDriverLost, r.err)
@@ -487,7 +514,7 @@ func (e *executor) killAll() {
 func (l Launch) Config(environ []string, secret []byte) Config {
 	cfg := Config{ID: l.ExecutorID, AppID: l.AppID, DriverAddr: l.DriverAddress, Secret: secret, Cores: l.Cores, WantGPUs: l.GPUs,
 		GPUSources: Sources{Env: environ, DiscoveryScript: l.GPUDiscoveryScript}, LogDir: l.LogDir, MaxTaskOutput: l.TaskLogMaxBytes, TaskLogs: l.TaskLogs,
-		RejoinTimeout: l.RejoinTimeout}
+		RejoinTimeout: l.RejoinTimeout, GPUSampleInterval: l.GPUSampleInterval}
 	var err error
 	if cfg.Host, err = os.Hostname(); err != nil {
 		cfg.Host = "localhost"

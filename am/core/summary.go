@@ -3,6 +3,7 @@ package core
 import (
 	"time"
 
+	"github.com/spindle-yarn/spindle/executor/gpuuse"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -130,4 +131,8 @@ type ExecutorStatus struct {
 	ID      string `json:"id"`
 	Host    string `json:"host"`
 	Running int    `json:"running"`
+	// GPUs are its GPUs' latest figures, as nvidia-smi gave them: the
+	// driver adds them (am/gpus.go), the core holds none. Absent where
+	// the executor has no GPUs, no nvidia-smi, or sampling is off.
+	GPUs []gpuuse.Sample `json:"gpus,omitempty"`
 }

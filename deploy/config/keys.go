@@ -28,6 +28,8 @@ var registry = []Key{
 		Meaning: "GPUs per executor (the container asks yarn.io/gpu)"},
 	{Name: "spindle.executor.resource.gpu.discoveryScript", Kind: KindString,
 		Meaning: "Spark-compatible script printing the executor's GPU addresses"},
+	{Name: "spindle.executor.gpuSampleInterval", Default: "5s", Kind: KindDuration, Unit: time.Second,
+		Meaning: "how often an executor with GPUs asks nvidia-smi their utilization and memory, for its driver to show (0: never; no nvidia-smi: no figures)"},
 	{Name: "spindle.task.cpus", Default: "1", Kind: KindInt, check: atLeast(1),
 		Meaning: "CPU cores per task"},
 	{Name: "spindle.task.resource.gpu.amount", Default: "0", Kind: KindFloat,

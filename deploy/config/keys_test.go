@@ -52,6 +52,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.executor.memory":                                    int64(1024),
 		"spindle.executor.resource.gpu.amount":                       0,
 		"spindle.executor.resource.gpu.discoveryScript":              "",
+		"spindle.executor.gpuSampleInterval":                         5 * time.Second,
 		"spindle.task.cpus":                                          1,
 		"spindle.task.resource.gpu.amount":                           0.0,
 		"spindle.task.maxFailures":                                   4,

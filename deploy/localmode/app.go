@@ -56,6 +56,7 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 	// Executors log to their executor.log, not the terminal: at the level
 	// set, not the terminal's quiet one.
 	execLevel := s.Enum("spindle.log.level")
+	sampling := s.Duration("spindle.executor.gpuSampleInterval")
 	if err := errors.Join(s.Err(), err, rollErr, taskLogsErr); err != nil {
 		return am.Local{}, nil, err
 	}
@@ -77,5 +78,6 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 	}
 	return am.Local{Core: cfg, GPUs: split, Log: log.WithField("app", appID), History: h, UI: ui,
 		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: dir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
-			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs}}, dir, nil
+			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs,
+			GPUSampleInterval: sampling}}, dir, nil
 }

@@ -43,6 +43,31 @@ func TestCoreForEachProcess(t *testing.T) {
 	}
 }
 
+// spindle.executor.gpuSampleInterval reaches the executors' launch: 5s
+// unless set, 0 turning sampling off.
+func TestGPUSampleIntervalReachesTheLaunch(t *testing.T) {
+	for _, tc := range []struct {
+		set  []string
+		want time.Duration
+	}{
+		{nil, 5 * time.Second},
+		{[]string{"spindle.executor.gpuSampleInterval=30"}, 30 * time.Second},
+		{[]string{"spindle.executor.gpuSampleInterval=0"}, 0},
+	} {
+		conf, err := config.Load(nil, tc.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := ExecutorLaunch(conf, "application_1_0001")
+		if err != nil || l.GPUSampleInterval != tc.want {
+			t.Errorf("%v: GPU sample interval %v, %v; want %v", tc.set, l.GPUSampleInterval, err, tc.want)
+		}
+	}
+	if _, err := config.Load(nil, []string{"spindle.executor.gpuSampleInterval=-1s"}); err == nil {
+		t.Error("a negative GPU sample interval is taken")
+	}
+}
+
 // Executors outlive their AM for the next attempt only where YARN keeps
 // their containers.
 func TestRejoinTimeoutOnlyWithKeptContainers(t *testing.T) {

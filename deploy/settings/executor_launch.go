@@ -35,8 +35,12 @@ func ExecutorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 	if err != nil {
 		return executor.Launch{}, err
 	}
+	sampling, err := conf.Duration("spindle.executor.gpuSampleInterval")
+	if err != nil {
+		return executor.Launch{}, err
+	}
 	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials", LogLevel: level,
-		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs, RejoinTimeout: rejoin}, nil
+		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs, RejoinTimeout: rejoin, GPUSampleInterval: sampling}, nil
 }
 
 // rejoinTimeout is how long an executor outlives its ApplicationMaster

@@ -216,7 +216,7 @@ func start(req request) (*tree, error) {
 	if len(req.Argv) == 0 {
 		return nil, fmt.Errorf("no command")
 	}
-	path, err := lookPath(req.Argv[0], req.Env)
+	path, err := LookPath(req.Argv[0], req.Env)
 	if err != nil {
 		return nil, err
 	}

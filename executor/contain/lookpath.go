@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// lookPath finds a command as exec.LookPath does, but in the PATH of the
+// LookPath finds a command as exec.LookPath does, but in the PATH of the
 // environment env, the process's own rather than the guard's: a guard runs
 // processes of many environments. The errors are exec's ("exec: "nope":
 // executable file not found in $PATH").
-func lookPath(file string, env []string) (string, error) {
+func LookPath(file string, env []string) (string, error) {
 	if strings.Contains(file, "/") {
 		if err := executable(file); err != nil {
 			return "", &exec.Error{Name: file, Err: err}

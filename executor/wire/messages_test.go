@@ -54,7 +54,8 @@ func everyMessage() []*Envelope {
 		{Message: &Envelope_StatusBatch{StatusBatch: &StatusBatch{Statuses: []*Status{{
 			StageId: 7, TaskIndex: 1, State: Status_FAILED, ExitCode: 137, Reason: "killed by signal 9",
 		}}}}},
-		{Message: &Envelope_Heartbeat{Heartbeat: &Heartbeat{UnixNanos: 1_700_000_000_123_456_789}}},
+		{Message: &Envelope_Heartbeat{Heartbeat: &Heartbeat{UnixNanos: 1_700_000_000_123_456_789,
+			Gpus: []*GPUUse{{Index: 1, Uuid: "GPU-8f2e", UtilizationPct: ptr[uint32](37), MemoryTotalMib: ptr[uint64](81559)}}}}},
 		{Message: &Envelope_Shutdown{Shutdown: &Shutdown{Reason: "job finished"}}},
 		// A session and its clients.
 		{Message: &Envelope_SubmitJob{SubmitJob: &SubmitJob{Spec: []byte("name: j\nstages: [{name: s, tasks: 2, command: \"true\"}]\n"), Source: "job.yaml",

@@ -1348,8 +1348,13 @@ func (x *Status) GetStderrCutBytes() int64 {
 
 // Liveness, and the sender's clock for diagnosing skew.
 type Heartbeat struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	UnixNanos     int64                  `protobuf:"varint,1,opt,name=unix_nanos,json=unixNanos,proto3" json:"unix_nanos,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	UnixNanos int64                  `protobuf:"varint,1,opt,name=unix_nanos,json=unixNanos,proto3" json:"unix_nanos,omitempty"`
+	// executor → driver: what its GPUs are doing, as nvidia-smi said when
+	// last asked (spindle.executor.gpuSampleInterval), sent in a heartbeat
+	// of its own as soon as taken. Empty in the other heartbeats: no news,
+	// not no GPUs. A driver that does not know the field ignores it.
+	Gpus          []*GPUUse `protobuf:"bytes,2,rep,name=gpus,proto3" json:"gpus,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1391,6 +1396,91 @@ func (x *Heartbeat) GetUnixNanos() int64 {
 	return 0
 }
 
+func (x *Heartbeat) GetGpus() []*GPUUse {
+	if x != nil {
+		return x.Gpus
+	}
+	return nil
+}
+
+// One GPU's use (executor/gpuuse.Sample, which says what each figure
+// is). A figure nvidia-smi could not give is absent, not 0.
+type GPUUse struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Index          uint32                 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Uuid           string                 `protobuf:"bytes,2,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	UtilizationPct *uint32                `protobuf:"varint,3,opt,name=utilization_pct,json=utilizationPct,proto3,oneof" json:"utilization_pct,omitempty"`
+	MemoryUsedMib  *uint64                `protobuf:"varint,4,opt,name=memory_used_mib,json=memoryUsedMib,proto3,oneof" json:"memory_used_mib,omitempty"`
+	MemoryTotalMib *uint64                `protobuf:"varint,5,opt,name=memory_total_mib,json=memoryTotalMib,proto3,oneof" json:"memory_total_mib,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *GPUUse) Reset() {
+	*x = GPUUse{}
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GPUUse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GPUUse) ProtoMessage() {}
+
+func (x *GPUUse) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GPUUse.ProtoReflect.Descriptor instead.
+func (*GPUUse) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *GPUUse) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *GPUUse) GetUuid() string {
+	if x != nil {
+		return x.Uuid
+	}
+	return ""
+}
+
+func (x *GPUUse) GetUtilizationPct() uint32 {
+	if x != nil && x.UtilizationPct != nil {
+		return *x.UtilizationPct
+	}
+	return 0
+}
+
+func (x *GPUUse) GetMemoryUsedMib() uint64 {
+	if x != nil && x.MemoryUsedMib != nil {
+		return *x.MemoryUsedMib
+	}
+	return 0
+}
+
+func (x *GPUUse) GetMemoryTotalMib() uint64 {
+	if x != nil && x.MemoryTotalMib != nil {
+		return *x.MemoryTotalMib
+	}
+	return 0
+}
+
 // Fresh delegation tokens for the executor's tasks: a long-lived session's
 // AM fetches new ones before the old expire. The executor replaces its
 // container's credentials file (HADOOP_TOKEN_FILE_LOCATION, which its tasks
@@ -1406,7 +1496,7 @@ type Credentials struct {
 
 func (x *Credentials) Reset() {
 	*x = Credentials{}
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1418,7 +1508,7 @@ func (x *Credentials) String() string {
 func (*Credentials) ProtoMessage() {}
 
 func (x *Credentials) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1431,7 +1521,7 @@ func (x *Credentials) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credentials.ProtoReflect.Descriptor instead.
 func (*Credentials) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Credentials) GetFile() []byte {
@@ -1454,7 +1544,7 @@ type JobsEnded struct {
 
 func (x *JobsEnded) Reset() {
 	*x = JobsEnded{}
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1466,7 +1556,7 @@ func (x *JobsEnded) String() string {
 func (*JobsEnded) ProtoMessage() {}
 
 func (x *JobsEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1479,7 +1569,7 @@ func (x *JobsEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobsEnded.ProtoReflect.Descriptor instead.
 func (*JobsEnded) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *JobsEnded) GetJobIds() []int64 {
@@ -1506,7 +1596,7 @@ type Drain struct {
 
 func (x *Drain) Reset() {
 	*x = Drain{}
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1518,7 +1608,7 @@ func (x *Drain) String() string {
 func (*Drain) ProtoMessage() {}
 
 func (x *Drain) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1531,7 +1621,7 @@ func (x *Drain) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drain.ProtoReflect.Descriptor instead.
 func (*Drain) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Drain) GetReason() string {
@@ -1560,7 +1650,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1572,7 +1662,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1585,7 +1675,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1616,7 +1706,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1628,7 +1718,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1641,7 +1731,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1718,7 +1808,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1730,7 +1820,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1743,7 +1833,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1783,7 +1873,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1795,7 +1885,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1808,7 +1898,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -1913,7 +2003,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1925,7 +2015,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1938,7 +2028,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -1998,7 +2088,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2010,7 +2100,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2023,7 +2113,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 type JobList struct {
@@ -2035,7 +2125,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2047,7 +2137,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2060,7 +2150,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -2079,7 +2169,7 @@ type FollowJob struct {
 
 func (x *FollowJob) Reset() {
 	*x = FollowJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2091,7 +2181,7 @@ func (x *FollowJob) String() string {
 func (*FollowJob) ProtoMessage() {}
 
 func (x *FollowJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2104,7 +2194,7 @@ func (x *FollowJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FollowJob.ProtoReflect.Descriptor instead.
 func (*FollowJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *FollowJob) GetJobId() int64 {
@@ -2124,7 +2214,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2136,7 +2226,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2149,7 +2239,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -2175,7 +2265,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2187,7 +2277,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2200,7 +2290,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StopSession) GetReason() string {
@@ -2222,7 +2312,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2234,7 +2324,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2247,7 +2337,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *StatsRequest) GetCollect() bool {
@@ -2280,7 +2370,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[27]
+	mi := &file_executor_wire_wire_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2292,7 +2382,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[27]
+	mi := &file_executor_wire_wire_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2305,7 +2395,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -2483,10 +2573,20 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"\x06FAILED\x10\x03\x12\n" +
 	"\n" +
-	"\x06KILLED\x10\x04\"*\n" +
+	"\x06KILLED\x10\x04\"]\n" +
 	"\tHeartbeat\x12\x1d\n" +
 	"\n" +
-	"unix_nanos\x18\x01 \x01(\x03R\tunixNanos\"!\n" +
+	"unix_nanos\x18\x01 \x01(\x03R\tunixNanos\x121\n" +
+	"\x04gpus\x18\x02 \x03(\v2\x1d.spindle.executor.wire.GPUUseR\x04gpus\"\xf9\x01\n" +
+	"\x06GPUUse\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\rR\x05index\x12\x12\n" +
+	"\x04uuid\x18\x02 \x01(\tR\x04uuid\x12,\n" +
+	"\x0futilization_pct\x18\x03 \x01(\rH\x00R\x0eutilizationPct\x88\x01\x01\x12+\n" +
+	"\x0fmemory_used_mib\x18\x04 \x01(\x04H\x01R\rmemoryUsedMib\x88\x01\x01\x12-\n" +
+	"\x10memory_total_mib\x18\x05 \x01(\x04H\x02R\x0ememoryTotalMib\x88\x01\x01B\x12\n" +
+	"\x10_utilization_pctB\x12\n" +
+	"\x10_memory_used_mibB\x13\n" +
+	"\x11_memory_total_mib\"!\n" +
 	"\vCredentials\x12\x12\n" +
 	"\x04file\x18\x01 \x01(\fR\x04file\"$\n" +
 	"\tJobsEnded\x12\x17\n" +
@@ -2570,7 +2670,7 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),      // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),       // 1: spindle.executor.wire.Envelope
@@ -2586,21 +2686,22 @@ var file_executor_wire_wire_proto_goTypes = []any{
 	(*StatusBatch)(nil),    // 11: spindle.executor.wire.StatusBatch
 	(*Status)(nil),         // 12: spindle.executor.wire.Status
 	(*Heartbeat)(nil),      // 13: spindle.executor.wire.Heartbeat
-	(*Credentials)(nil),    // 14: spindle.executor.wire.Credentials
-	(*JobsEnded)(nil),      // 15: spindle.executor.wire.JobsEnded
-	(*Drain)(nil),          // 16: spindle.executor.wire.Drain
-	(*Shutdown)(nil),       // 17: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),      // 18: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),    // 19: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),        // 20: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),      // 21: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),       // 22: spindle.executor.wire.ListJobs
-	(*JobList)(nil),        // 23: spindle.executor.wire.JobList
-	(*FollowJob)(nil),      // 24: spindle.executor.wire.FollowJob
-	(*CancelJob)(nil),      // 25: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),    // 26: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil),   // 27: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),          // 28: spindle.executor.wire.Stats
+	(*GPUUse)(nil),         // 14: spindle.executor.wire.GPUUse
+	(*Credentials)(nil),    // 15: spindle.executor.wire.Credentials
+	(*JobsEnded)(nil),      // 16: spindle.executor.wire.JobsEnded
+	(*Drain)(nil),          // 17: spindle.executor.wire.Drain
+	(*Shutdown)(nil),       // 18: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),      // 19: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),    // 20: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),        // 21: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),      // 22: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),       // 23: spindle.executor.wire.ListJobs
+	(*JobList)(nil),        // 24: spindle.executor.wire.JobList
+	(*FollowJob)(nil),      // 25: spindle.executor.wire.FollowJob
+	(*CancelJob)(nil),      // 26: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),    // 27: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil),   // 28: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),          // 29: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
@@ -2610,33 +2711,34 @@ var file_executor_wire_wire_proto_depIdxs = []int32{
 	10, // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
 	11, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
 	13, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	17, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	18, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	19, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	21, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	22, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	23, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	25, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	26, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	27, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	28, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
-	14, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
-	15, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
-	24, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
-	16, // 20: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
+	18, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	19, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	20, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	22, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	23, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	24, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	26, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	27, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	28, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	29, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	15, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
+	16, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
+	25, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
+	17, // 20: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
 	2,  // 21: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
 	4,  // 22: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
 	8,  // 23: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
 	9,  // 24: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
 	12, // 25: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
 	0,  // 26: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	20, // 27: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	20, // 28: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	29, // [29:29] is the sub-list for method output_type
-	29, // [29:29] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	14, // 27: spindle.executor.wire.Heartbeat.gpus:type_name -> spindle.executor.wire.GPUUse
+	21, // 28: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	21, // 29: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	30, // [30:30] is the sub-list for method output_type
+	30, // [30:30] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2667,13 +2769,14 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_FollowJob)(nil),
 		(*Envelope_Drain)(nil),
 	}
+	file_executor_wire_wire_proto_msgTypes[13].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   28,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

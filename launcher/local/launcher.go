@@ -49,6 +49,9 @@ type Config struct {
 	// TaskLogs is how much of ended jobs' task files each executor keeps
 	// in a session (spindle.session.taskLogs.*; executor.Launch's).
 	TaskLogs tasklog.Policy
+	// GPUSampleInterval is spindle.executor.gpuSampleInterval
+	// (executor.Launch's; 0: never).
+	GPUSampleInterval time.Duration
 	// Files are copied into every executor's working directory (--files).
 	Files       []string
 	StopTimeout time.Duration // from SIGTERM to SIGKILL at Stop (default 5s)
@@ -160,7 +163,7 @@ func (l *Launcher) environment(e Executor, dir string) []string {
 	launch := executor.Launch{DriverAddress: l.cfg.DriverAddr, AppID: l.cfg.AppID, ExecutorID: e.ID, Cores: e.Cores,
 		GPUs: len(e.GPUs), GPUAddresses: e.GPUs, LogDir: dir, TaskLogMaxBytes: l.cfg.TaskLogMaxBytes, SecretFrom: "stdin",
 		LogLevel: l.cfg.LogLevel, LogFile: filepath.Join(dir, executorLog), LogMaxBytes: l.cfg.LogMaxBytes, LogMaxFiles: l.cfg.LogMaxFiles,
-		TaskLogs: l.cfg.TaskLogs}
+		TaskLogs: l.cfg.TaskLogs, GPUSampleInterval: l.cfg.GPUSampleInterval}
 	return append(env, launch.Environ()...)
 }
 

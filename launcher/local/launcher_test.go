@@ -20,7 +20,7 @@ import (
 func TestEnvironmentCarriesTheLaunch(t *testing.T) {
 	l, err := New(Config{Binary: "/bin/true", DriverAddr: "127.0.0.1:4000", AppID: "local-1-abc", Secret: []byte("s"),
 		Environ: []string{"PATH=/bin", "SPINDLE_EXECUTOR_ID=stale"}, ExecutorEnv: map[string]string{"MODEL": "m"}, TaskLogMaxBytes: 4096, LogLevel: "debug",
-		LogMaxBytes: 8192, LogMaxFiles: 3, TaskLogs: tasklog.Policy{MaxJobs: 5, MaxBytes: 1 << 20}})
+		LogMaxBytes: 8192, LogMaxFiles: 3, TaskLogs: tasklog.Policy{MaxJobs: 5, MaxBytes: 1 << 20}, GPUSampleInterval: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,8 @@ func TestEnvironmentCarriesTheLaunch(t *testing.T) {
 	})
 	want := executor.Launch{DriverAddress: "127.0.0.1:4000", AppID: "local-1-abc", ExecutorID: "exec-1", Cores: 2, GPUs: 2,
 		GPUAddresses: []string{"1", "3"}, LogDir: "/tmp/app/exec-1", TaskLogMaxBytes: 4096, SecretFrom: "stdin", LogLevel: "debug",
-		LogFile: "/tmp/app/exec-1/executor.log", LogMaxBytes: 8192, LogMaxFiles: 3, TaskLogs: tasklog.Policy{MaxJobs: 5, MaxBytes: 1 << 20}}
+		LogFile: "/tmp/app/exec-1/executor.log", LogMaxBytes: 8192, LogMaxFiles: 3, TaskLogs: tasklog.Policy{MaxJobs: 5, MaxBytes: 1 << 20},
+		GPUSampleInterval: 2 * time.Second}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("the executor reads %+v, %v\nwant %+v", got, err, want)
 	}
