@@ -125,7 +125,7 @@ func TestTasksByStateAndPool(t *testing.T) {
 	}
 
 	m.Observe([]history.Event{ended(3, 10, 0, 0, history.TaskSucceeded), ended(2, 10, 1, 0, history.TaskFailed),
-		ended(3, 10, 1, 0, history.TaskFailed), // told twice: once counted
+		ended(3, 10, 1, 0, history.TaskFailed),    // told twice: once counted
 		ended(4, 10, 2, 7, history.TaskSucceeded), // not the running attempt
 		started(5, 10, 1, 1, "e1")})
 	f = scrape(t, m)

@@ -1,0 +1,141 @@
+package am
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/spindle-yarn/spindle/am/history"
+	"github.com/spindle-yarn/spindle/am/metrics"
+	"github.com/spindle-yarn/spindle/am/webui"
+	"github.com/spindle-yarn/spindle/executor/wire"
+)
+
+// The tracking handler's /metrics parses as Prometheus parses it, and
+// its task counts per pool are the REST API's: while a job runs, after
+// one succeeded, and after one was cancelled and its attempt killed.
+func TestMetricsCountTasksAsTheRESTAPIDoes(t *testing.T) {
+	d, _ := startSessionConfig(t, func(c *Config) {
+		c.Observe = Observation{Store: history.NewStore(history.Limits{}), Metrics: metrics.New(), App: history.AppStarted{ID: "local-session"}}
+	})
+	h := TrackingHandler(d, webui.Options{})
+	out, err := request(t, d, sessionSecret, submit("name: quick\nstages:\n  - {name: s, tasks: 3, command: [\"true\"]}\n", true))
+	if err != nil || len(out) < 2 || !out[len(out)-1].GetJobUpdate().GetEnded() {
+		t.Fatalf("followed submit: %v, %v", out, err)
+	}
+	request(t, d, sessionSecret, submit("name: long\npool: adhoc\nstages:\n  - {name: s, tasks: 3, command: [\"sleep\", \"60\"]}\n", false))
+	// The executor's 2 cores run two tasks of long, the third waits;
+	// quick's 3 succeeded.
+	compareUntil(t, h, "adhoc: 0 succeeded, 2 running, 0 failed, 0 killed; default: 3 succeeded, 0 running, 0 failed, 0 killed; 1 waiting")
+
+	request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_CancelJob{CancelJob: &wire.CancelJob{JobId: 1, Reason: "not needed"}}})
+	compareUntil(t, h, "adhoc: 0 succeeded, 0 running, 0 failed, 2 killed; default: 3 succeeded, 0 running, 0 failed, 0 killed; 0 waiting")
+}
+
+// compareUntil waits until /api/v1/jobs' counts per pool read want, then
+// checks that /metrics' read the same.
+func compareUntil(t *testing.T, h http.Handler, want string) {
+	t.Helper()
+	var api string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if api = apiCounts(t, h); api == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/api/v1/jobs counts %q, want %q", api, want)
+		}
+	}
+	if got := metricsCounts(t, h); got != api {
+		t.Errorf("/metrics counts %q, /api/v1/jobs %q", got, api)
+	}
+}
+
+// countsFormat is a pool's counts; the REST API gives tasks waiting for
+// all pools together (/api/v1/session), its jobs' "waiting" being why.
+const countsFormat = "%s: %v succeeded, %v running, %v failed, %v killed"
+
+func get(t *testing.T, h http.Handler, path string) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s = %d %s", path, rec.Code, rec.Body)
+	}
+	return rec
+}
+
+// apiCounts are /api/v1/jobs' task counts summed per pool, pools in
+// order of name.
+func apiCounts(t *testing.T, h http.Handler) string {
+	var jobs []webui.Job
+	if err := json.Unmarshal(get(t, h, "/api/v1/jobs").Body.Bytes(), &jobs); err != nil {
+		t.Fatal(err)
+	}
+	pools := map[string]*history.Counts{}
+	for _, j := range jobs {
+		if pools[j.Pool] == nil {
+			pools[j.Pool] = &history.Counts{}
+		}
+		c := pools[j.Pool]
+		c.Succeeded += j.Succeeded
+		c.Running += j.Running
+		c.FailedAttempts += j.FailedAttempts
+		c.KilledAttempts += j.KilledAttempts
+	}
+	var lines []string
+	for _, p := range slices.Sorted(maps.Keys(pools)) {
+		c := pools[p]
+		lines = append(lines, fmt.Sprintf(countsFormat, p, c.Succeeded, c.Running, c.FailedAttempts, c.KilledAttempts))
+	}
+	var app history.AppView
+	if err := json.Unmarshal(get(t, h, "/api/v1/session").Body.Bytes(), &app); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(append(lines, fmt.Sprintf("%d waiting", app.Tasks.Waiting)), "; ")
+}
+
+// metricsCounts are /metrics' task counts per pool, as apiCounts.
+func metricsCounts(t *testing.T, h http.Handler) string {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(get(t, h, "/metrics").Body)
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v", err)
+	}
+	pools := map[string]map[string]float64{} // pool, family/state
+	for _, name := range []string{"spindle_tasks", "spindle_tasks_ended_total"} {
+		for _, m := range fams[name].GetMetric() {
+			l := labels(m)
+			if pools[l["pool"]] == nil {
+				pools[l["pool"]] = map[string]float64{}
+			}
+			pools[l["pool"]][name+"/"+l["state"]] = m.GetGauge().GetValue() + m.GetCounter().GetValue()
+		}
+	}
+	var lines []string
+	waiting := 0.0
+	for _, p := range slices.Sorted(maps.Keys(pools)) {
+		c := pools[p]
+		lines = append(lines, fmt.Sprintf(countsFormat, p, c["spindle_tasks_ended_total/succeeded"], c["spindle_tasks/running"],
+			c["spindle_tasks_ended_total/failed"], c["spindle_tasks_ended_total/killed"]))
+		waiting += c["spindle_tasks/waiting"]
+	}
+	return strings.Join(append(lines, fmt.Sprintf("%v waiting", waiting)), "; ")
+}
+
+func labels(m *dto.Metric) map[string]string {
+	out := map[string]string{}
+	for _, l := range m.GetLabel() {
+		out[l.GetName()] = l.GetValue()
+	}
+	return out
+}
