@@ -1,6 +1,7 @@
 package am
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -14,11 +15,14 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/spindle-yarn/spindle/am/history"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/metrics"
 	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
 // The tracking handler's /metrics parses as Prometheus parses it, and
@@ -138,4 +142,81 @@ func labels(m *dto.Metric) map[string]string {
 		out[l.GetName()] = l.GetValue()
 	}
 	return out
+}
+
+// The containers counted are what the RM was sent and answered: asks
+// under new allocation request ids, releases, containers allocated, and
+// one round trip per allocate.
+func TestMetricsCountContainersAsTheRMSawThem(t *testing.T) {
+	f := &fakeRM{respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+		resp := &hadoopyarn.AllocateResponseProto{}
+		if n == 0 { // 2 of the 3 asked: their launches fail (no NodeManager), so they go back
+			for i := range 2 {
+				resp.AllocatedContainers = append(resp.AllocatedContainers, &hadoopyarn.ContainerProto{Id: containerID(int64(i + 2)),
+					NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("n1"), Port: proto.Int32(1)}, AllocationRequestId: proto.Int64(req.GetAsk()[0].GetAllocationRequestId())})
+			}
+		}
+		return resp
+	}}
+	cfg := yarnDriverConfig(t, f)
+	m := metrics.New()
+	cfg.Observe.Metrics = m
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { d.Run(ctx, job, nil); close(ran) }()
+	h := http.Handler(m.Handler())
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(get(t, h, "/metrics").Body.String(), "spindle_containers_released_total 2"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the failed launches' containers were not released:\n%s", get(t, h, "/metrics").Body)
+		}
+	}
+	cancel()
+	<-ran
+
+	var want string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		reqs := f.requests()
+		asked, released, newest := 0, 0, int64(0)
+		for _, r := range reqs {
+			for _, a := range r.GetAsk() {
+				if a.GetAllocationRequestId() > newest {
+					newest, asked = a.GetAllocationRequestId(), asked+int(a.GetNumContainers())
+				}
+			}
+			released += len(r.GetRelease())
+		}
+		want = fmt.Sprintf("asked %d, allocated 2, released %d, %d allocates", asked, released, len(reqs))
+		if got := containerCounts(t, h); got == want { // the last allocate's answer may still be on its way
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("/metrics: %s; the RM saw %s", got, want)
+		}
+	}
+	if reqs := f.requests(); reqs[0].GetAsk()[0].GetNumContainers() != 3 {
+		t.Errorf("the first allocate asks %v, want 3 containers", reqs[0].GetAsk())
+	}
+}
+
+func containerCounts(t *testing.T, h http.Handler) string {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(get(t, h, "/metrics").Body)
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v", err)
+	}
+	one := func(name string) float64 {
+		for _, m := range fams[name].GetMetric() {
+			return m.GetCounter().GetValue() + float64(m.GetHistogram().GetSampleCount())
+		}
+		return -1
+	}
+	return fmt.Sprintf("asked %v, allocated %v, released %v, %v allocates", one("spindle_containers_asked_total"), one("spindle_containers_allocated_total"),
+		one("spindle_containers_released_total"), one("spindle_allocate_duration_seconds"))
 }

@@ -12,9 +12,9 @@ import (
 // AllocateSent counts an allocate's new asks' containers and its
 // releases. The core sends each ask once under a new allocation request
 // id and sends an id again only to lower it (am/core/asks.go): only ids
-// past the newest counted add containers, so that lowering an ask, or
-// sending it again after an RM restart, counts nothing twice. The
-// loop's.
+// past the newest counted add containers, so that lowering an ask counts
+// nothing. (After an RM restart the core asks anew under new ids: those
+// count, asked again of the RM.) The loop's.
 func (m *Metrics) AllocateSent(asks []core.Ask, released int) {
 	if m == nil {
 		return
