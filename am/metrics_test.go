@@ -200,6 +200,10 @@ func TestMetricsCountContainersAsTheRMSawThem(t *testing.T) {
 			t.Fatalf("/metrics: %s; the RM saw %s", got, want)
 		}
 	}
+	// Metrics alone observe: the job's end is counted.
+	if body := get(t, h, "/metrics").Body.String(); !strings.Contains(body, `spindle_jobs_ended_total{pool="default",state="cancelled"} 1`) {
+		t.Errorf("the cancelled job is not counted:\n%s", body)
+	}
 	if reqs := f.requests(); reqs[0].GetAsk()[0].GetNumContainers() != 3 {
 		t.Errorf("the first allocate asks %v, want 3 containers", reqs[0].GetAsk())
 	}

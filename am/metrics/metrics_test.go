@@ -127,7 +127,9 @@ func TestTasksByStateAndPool(t *testing.T) {
 	m.Observe([]history.Event{ended(3, 10, 0, 0, history.TaskSucceeded), ended(2, 10, 1, 0, history.TaskFailed),
 		ended(3, 10, 1, 0, history.TaskFailed),    // told twice: once counted
 		ended(4, 10, 2, 7, history.TaskSucceeded), // not the running attempt
-		started(5, 10, 1, 1, "e1")})
+		started(5, 10, 1, 1, "e1"),
+		started(5, 10, 3, 0, "e1"), started(5, 10, 3, 1, "e1")}) // attempt 0 lost unreported: 1 running
+	m.Observe([]history.Event{ended(6, 10, 3, 1, history.TaskSucceeded)})
 	f = scrape(t, m)
 	for _, c := range []struct {
 		name   string
@@ -135,20 +137,20 @@ func TestTasksByStateAndPool(t *testing.T) {
 		want   float64
 	}{
 		{"spindle_tasks", []string{"state=running", "pool=prod"}, 2},
-		{"spindle_tasks", []string{"state=waiting", "pool=prod"}, 2}, // 5 tasks, 1 succeeded, 2 running
+		{"spindle_tasks", []string{"state=waiting", "pool=prod"}, 1}, // 5 tasks, 2 succeeded, 2 running
 		{"spindle_gpus_in_use", nil, 1},
-		{"spindle_tasks_ended_total", []string{"state=succeeded", "pool=prod"}, 1},
+		{"spindle_tasks_ended_total", []string{"state=succeeded", "pool=prod"}, 2},
 		{"spindle_tasks_ended_total", []string{"state=failed", "pool=prod"}, 1},
 		{"spindle_tasks_ended_total", []string{"state=killed", "pool=prod"}, 0},
-		{"spindle_task_duration_seconds", []string{"state=succeeded", "pool=prod"}, 1},
+		{"spindle_task_duration_seconds", []string{"state=succeeded", "pool=prod"}, 2},
 		{"spindle_task_duration_seconds", []string{"state=failed", "pool=prod"}, 1},
 	} {
 		if got := value(f, c.name, c.labels...); got != c.want {
 			t.Errorf("after 2 ends and a retry: %s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	if s := histogramSum(f, "spindle_task_duration_seconds", "state=succeeded", "pool=prod"); s != 2 {
-		t.Errorf("succeeded durations sum to %vs, want 2s", s)
+	if s := histogramSum(f, "spindle_task_duration_seconds", "state=succeeded", "pool=prod"); s != 3 {
+		t.Errorf("succeeded durations sum to %vs, want 2s + 1s", s)
 	}
 	if s := histogramSum(f, "spindle_task_duration_seconds", "state=failed", "pool=prod"); s != 1 {
 		t.Errorf("failed durations sum to %vs, want 1s", s)
@@ -175,7 +177,7 @@ func TestTasksByStateAndPool(t *testing.T) {
 			t.Errorf("after the job's end: %s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	if n := len(m.loop.stages) + len(m.loop.jobs) + len(m.loop.attempts); n != 0 {
+	if n := len(m.loop.stages) + len(m.loop.jobs) + len(m.loop.attempts) + len(m.loop.inUse); n != 0 {
 		t.Errorf("an ended job leaves %d things kept", n)
 	}
 }
@@ -189,8 +191,12 @@ func TestGPUsInUseSumFractionsExactly(t *testing.T) {
 		t.Errorf("three thirds in use: %v", got)
 	}
 	m.Observe([]history.Event{ended(1, 1, 0, 0, history.TaskSucceeded), ended(1, 1, 1, 0, history.TaskSucceeded), ended(1, 1, 2, 0, history.TaskSucceeded)})
-	if got := value(scrape(t, m), "spindle_gpus_in_use"); got != 0 {
+	f := scrape(t, m)
+	if got := value(f, "spindle_gpus_in_use"); got != 0 {
 		t.Errorf("none in use: %v", got)
+	}
+	if got := value(f, "spindle_tasks", "state=waiting", "pool=p"); got != 0 {
+		t.Errorf("every task succeeded, yet %v wait", got)
 	}
 }
 
@@ -208,6 +214,7 @@ func TestExecutorsAndLossesByBlame(t *testing.T) {
 		{ExecutorAdded: &history.ExecutorAdded{ID: "e2", Profile: "1", GPUs: []string{"0"}}},
 		{ExecutorAdded: &history.ExecutorAdded{ID: "e3", Profile: "1"}},
 		{ExecutorAdded: &history.ExecutorAdded{ID: "e3", Profile: "1"}}, // twice: once counted
+		{ExecutorAdded: &history.ExecutorAdded{ID: "e4", Profile: "1"}},
 		started(1, 10, 0, 0, "e1"), started(1, 10, 1, 0, "e2"), started(1, 10, 2, 0, "e2")})
 	f = scrape(t, m)
 	for _, c := range []struct {
@@ -216,7 +223,7 @@ func TestExecutorsAndLossesByBlame(t *testing.T) {
 		want   float64
 	}{
 		{"spindle_executors", []string{"state=active", "profile=0"}, 1},
-		{"spindle_executors", []string{"state=active", "profile=1"}, 2},
+		{"spindle_executors", []string{"state=active", "profile=1"}, 3},
 		{"spindle_gpus_held", nil, 3},
 		{"spindle_gpus_in_use", nil, 1.5},
 	} {
@@ -226,6 +233,7 @@ func TestExecutorsAndLossesByBlame(t *testing.T) {
 	}
 	m.Observe([]history.Event{{ExecutorRemoved: &history.ExecutorRemoved{ID: "e2", Lost: true, TaskFault: true}},
 		{ExecutorRemoved: &history.ExecutorRemoved{ID: "e3", Lost: true}},
+		{ExecutorRemoved: &history.ExecutorRemoved{ID: "e4", Lost: true}},
 		{ExecutorRemoved: &history.ExecutorRemoved{ID: "e9", Lost: true}}, // never added: no loss
 		{AppEnded: &history.AppEnded{}}})
 	f = scrape(t, m)
@@ -235,8 +243,8 @@ func TestExecutorsAndLossesByBlame(t *testing.T) {
 		want   float64
 	}{
 		{"spindle_executor_losses_total", []string{"blame=task"}, 1},
-		{"spindle_executor_losses_total", []string{"blame=none"}, 1},
-		{"spindle_executors", []string{"state=lost", "profile=1"}, 2},
+		{"spindle_executor_losses_total", []string{"blame=none"}, 2},
+		{"spindle_executors", []string{"state=lost", "profile=1"}, 3},
 		{"spindle_executors", []string{"state=active", "profile=1"}, 0},
 		{"spindle_executors", []string{"state=removed", "profile=0"}, 1}, // at the application's end
 		{"spindle_executors", []string{"state=active", "profile=0"}, 0},
