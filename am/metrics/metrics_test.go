@@ -177,7 +177,7 @@ func TestTasksByStateAndPool(t *testing.T) {
 			t.Errorf("after the job's end: %s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	if n := len(m.loop.stages) + len(m.loop.jobs) + len(m.loop.attempts) + len(m.loop.inUse); n != 0 {
+	if n := len(m.loop.stages) + len(m.loop.jobs) + len(m.loop.attempts); n != 0 || m.loop.inUse != 0 {
 		t.Errorf("an ended job leaves %d things kept", n)
 	}
 }

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"github.com/spindle-yarn/spindle/am/history"
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // loopState is what the figures are kept from: the loop's alone (Observe
@@ -14,10 +15,10 @@ type loopState struct {
 	stages   map[int64]*stage
 	attempts map[taskKey]attempt
 	execs    map[string]executor
-	// inUse counts running attempts by their GPU share: the sum over a
-	// handful of shares, never a running total, so that fractions added
-	// and taken away come back to exactly 0 (thirds too).
-	inUse map[float64]int
+	// inUse sums the running attempts' GPU shares in the scheduler's
+	// fixed point, where 1/n and six-place decimals are exact: fractions
+	// added and taken away come back to exactly 0, thirds to exactly 1.
+	inUse scheduler.Share
 	held  int
 	// lastAsk is the newest allocation request id counted (containers.go).
 	lastAsk int64
@@ -25,7 +26,7 @@ type loopState struct {
 
 func newLoopState() loopState {
 	return loopState{pools: map[string]*pool{}, jobs: map[int64]*job{}, stages: map[int64]*stage{},
-		attempts: map[taskKey]attempt{}, execs: map[string]executor{}, inUse: map[float64]int{}}
+		attempts: map[taskKey]attempt{}, execs: map[string]executor{}}
 }
 
 // Observe takes a turn's events, in order. Events that do not fit what

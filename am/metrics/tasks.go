@@ -1,11 +1,13 @@
 package metrics
 
 import (
+	"math"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/spindle-yarn/spindle/am/history"
+	"github.com/spindle-yarn/spindle/scheduler"
 )
 
 // Task states as labels: spindle_tasks' and those an attempt ends in.
@@ -33,7 +35,7 @@ type job struct {
 
 type stage struct {
 	pool                      *pool
-	share                     float64 // each task's GPUs
+	share                     scheduler.Share // each task's GPUs
 	tasks, succeeded, running int
 	waiting                   int // what it adds to its pool's waiting now
 	jobEnded                  bool
@@ -76,7 +78,7 @@ func (m *Metrics) jobSubmitted(js *history.JobSubmitted) {
 		if m.loop.stages[info.ID] != nil {
 			continue
 		}
-		st := &stage{pool: j.pool, share: info.GPUs, tasks: info.Tasks}
+		st := &stage{pool: j.pool, share: scheduler.Share(math.Round(info.GPUs * float64(scheduler.One))), tasks: info.Tasks}
 		st.recount()
 		m.loop.stages[info.ID] = st
 		j.stages = append(j.stages, info.ID)
@@ -116,7 +118,7 @@ func (m *Metrics) taskStarted(e *history.Event) {
 	m.loop.attempts[key] = attempt{n: ts.Attempt, started: e.Time, stage: st, executor: ts.Executor}
 	st.running++
 	st.pool.running.Inc()
-	m.useGPUs(st.share, 1)
+	m.useGPUs(st.share)
 	st.recount()
 }
 
@@ -146,23 +148,13 @@ func (m *Metrics) taskEnded(e *history.Event) {
 func (m *Metrics) stop(a attempt) {
 	a.stage.running--
 	a.stage.pool.running.Dec()
-	m.useGPUs(a.stage.share, -1)
+	m.useGPUs(-a.stage.share)
 }
 
-// useGPUs counts n more attempts (or fewer) of share GPUs running.
-func (m *Metrics) useGPUs(share float64, n int) {
-	if share == 0 {
-		return
-	}
-	in := m.loop.inUse
-	if in[share] += n; in[share] <= 0 {
-		delete(in, share)
-	}
-	sum := 0.0
-	for s, k := range in {
-		sum += s * float64(k)
-	}
-	m.gpusInUse.Set(sum)
+// useGPUs adds share to the GPUs in use (or takes it away).
+func (m *Metrics) useGPUs(share scheduler.Share) {
+	m.loop.inUse += share
+	m.gpusInUse.Set(float64(m.loop.inUse) / float64(scheduler.One))
 }
 
 // recount brings its pool's waiting tasks up to date: a running job's
