@@ -11,9 +11,9 @@ import (
 // Namespace prefixes every metric of Spindle's own.
 const Namespace = "spindle"
 
-// Buckets of task durations, in seconds: GPU tasks run from a second to
+// Buckets of task durations, in seconds: GPU tasks run from seconds to
 // hours, and a no-op task ends in milliseconds.
-var taskBuckets = []float64{0.01, 0.1, 1, 10, 30, 60, 300, 600, 1800, 3600, 7200, 14400}
+var taskBuckets = []float64{0.01, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400}
 
 // Buckets of the allocate's round trip, in seconds: an RM answers in
 // milliseconds, and one out of reach is tried again for up to a minute.
