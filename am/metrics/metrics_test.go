@@ -105,7 +105,7 @@ var prodJob = history.Event{JobSubmitted: &history.JobSubmitted{ID: 1, Name: "tr
 // running attempts' shares summed.
 func TestTasksByStateAndPool(t *testing.T) {
 	m := New()
-	m.Observe([]history.Event{at(0, prodJob),
+	m.Observe([]history.Event{at(0, prodJob), at(0, prodJob), // twice: once counted
 		started(1, 10, 0, 0, "e1"), started(1, 10, 1, 0, "e1"), started(1, 10, 2, 0, "e1")})
 	f := scrape(t, m)
 	for _, c := range []struct {
@@ -182,15 +182,22 @@ func TestTasksByStateAndPool(t *testing.T) {
 	}
 }
 
-// Thirds of a GPU summed come back to exactly one, and to exactly none.
+// Thirds of a GPU summed come back to exactly one, and to exactly none;
+// 0.7, which float64 times the scheduler's unit puts a hair under its
+// share, to exactly 0.7.
 func TestGPUsInUseSumFractionsExactly(t *testing.T) {
 	m := New()
-	m.Observe([]history.Event{{JobSubmitted: &history.JobSubmitted{ID: 1, Pool: "p", Stages: []history.StageInfo{{ID: 1, Tasks: 3, GPUs: 1.0 / 3}}}},
+	m.Observe([]history.Event{{JobSubmitted: &history.JobSubmitted{ID: 1, Pool: "p", Stages: []history.StageInfo{{ID: 1, Tasks: 3, GPUs: 1.0 / 3}, {ID: 2, Tasks: 1, GPUs: 0.7}}}},
 		started(0, 1, 0, 0, "e"), started(0, 1, 1, 0, "e"), started(0, 1, 2, 0, "e")})
 	if got := value(scrape(t, m), "spindle_gpus_in_use"); got != 1 {
 		t.Errorf("three thirds in use: %v", got)
 	}
-	m.Observe([]history.Event{ended(1, 1, 0, 0, history.TaskSucceeded), ended(1, 1, 1, 0, history.TaskSucceeded), ended(1, 1, 2, 0, history.TaskSucceeded)})
+	m.Observe([]history.Event{started(0, 2, 0, 0, "e")})
+	if got := value(scrape(t, m), "spindle_gpus_in_use"); got != 1.7 {
+		t.Errorf("three thirds and 0.7 in use: %v", got)
+	}
+	m.Observe([]history.Event{ended(1, 1, 0, 0, history.TaskSucceeded), ended(1, 1, 1, 0, history.TaskSucceeded), ended(1, 1, 2, 0, history.TaskSucceeded),
+		ended(1, 2, 0, 0, history.TaskSucceeded)})
 	f := scrape(t, m)
 	if got := value(f, "spindle_gpus_in_use"); got != 0 {
 		t.Errorf("none in use: %v", got)
