@@ -40,10 +40,10 @@ func TestMetricsCountTasksAsTheRESTAPIDoes(t *testing.T) {
 	request(t, d, sessionSecret, submit("name: long\npool: adhoc\nstages:\n  - {name: s, tasks: 3, command: [\"sleep\", \"60\"]}\n", false))
 	// The executor's 2 cores run two tasks of long, the third waits;
 	// quick's 3 succeeded.
-	compareUntil(t, h, "adhoc: 0 succeeded, 2 running, 0 failed, 0 killed; default: 3 succeeded, 0 running, 0 failed, 0 killed; 1 waiting")
+	compareUntil(t, h, "adhoc: 0 succeeded, 2 running, 1 waiting, 0 failed, 0 killed; default: 3 succeeded, 0 running, 0 waiting, 0 failed, 0 killed")
 
 	request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_CancelJob{CancelJob: &wire.CancelJob{JobId: 1, Reason: "not needed"}}})
-	compareUntil(t, h, "adhoc: 0 succeeded, 0 running, 0 failed, 2 killed; default: 3 succeeded, 0 running, 0 failed, 0 killed; 0 waiting")
+	compareUntil(t, h, "adhoc: 0 succeeded, 0 running, 0 waiting, 0 failed, 2 killed; default: 3 succeeded, 0 running, 0 waiting, 0 failed, 0 killed")
 }
 
 // compareUntil waits until /api/v1/jobs' counts per pool read want, then
@@ -64,9 +64,8 @@ func compareUntil(t *testing.T, h http.Handler, want string) {
 	}
 }
 
-// countsFormat is a pool's counts; the REST API gives tasks waiting for
-// all pools together (/api/v1/session), its jobs' "waiting" being why.
-const countsFormat = "%s: %v succeeded, %v running, %v failed, %v killed"
+// countsFormat is a pool's counts.
+const countsFormat = "%s: %v succeeded, %v running, %v waiting, %v failed, %v killed"
 
 func get(t *testing.T, h http.Handler, path string) *httptest.ResponseRecorder {
 	t.Helper()
@@ -93,19 +92,16 @@ func apiCounts(t *testing.T, h http.Handler) string {
 		c := pools[j.Pool]
 		c.Succeeded += j.Succeeded
 		c.Running += j.Running
+		c.Waiting += j.Waiting
 		c.FailedAttempts += j.FailedAttempts
 		c.KilledAttempts += j.KilledAttempts
 	}
 	var lines []string
 	for _, p := range slices.Sorted(maps.Keys(pools)) {
 		c := pools[p]
-		lines = append(lines, fmt.Sprintf(countsFormat, p, c.Succeeded, c.Running, c.FailedAttempts, c.KilledAttempts))
+		lines = append(lines, fmt.Sprintf(countsFormat, p, c.Succeeded, c.Running, c.Waiting, c.FailedAttempts, c.KilledAttempts))
 	}
-	var app history.AppView
-	if err := json.Unmarshal(get(t, h, "/api/v1/session").Body.Bytes(), &app); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(append(lines, fmt.Sprintf("%d waiting", app.Tasks.Waiting)), "; ")
+	return strings.Join(lines, "; ")
 }
 
 // metricsCounts are /metrics' task counts per pool, as apiCounts.
@@ -126,14 +122,12 @@ func metricsCounts(t *testing.T, h http.Handler) string {
 		}
 	}
 	var lines []string
-	waiting := 0.0
 	for _, p := range slices.Sorted(maps.Keys(pools)) {
 		c := pools[p]
 		lines = append(lines, fmt.Sprintf(countsFormat, p, c["spindle_tasks_ended_total/succeeded"], c["spindle_tasks/running"],
-			c["spindle_tasks_ended_total/failed"], c["spindle_tasks_ended_total/killed"]))
-		waiting += c["spindle_tasks/waiting"]
+			c["spindle_tasks/waiting"], c["spindle_tasks_ended_total/failed"], c["spindle_tasks_ended_total/killed"]))
 	}
-	return strings.Join(append(lines, fmt.Sprintf("%v waiting", waiting)), "; ")
+	return strings.Join(lines, "; ")
 }
 
 func labels(m *dto.Metric) map[string]string {
