@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -44,7 +43,7 @@ func TestObserveMetricsThroughTheRMProxy(t *testing.T) {
 		var app struct {
 			Tasks struct{ Succeeded, Running, Waiting int }
 		}
-		if err := getJSON(base+"/api/v1/session", &app); err != nil {
+		if getJSON(t, base+"/api/v1/session", &app) != http.StatusOK {
 			return false
 		}
 		api = fmt.Sprintf("%d succeeded, %d running, %d waiting", app.Tasks.Succeeded, app.Tasks.Running, app.Tasks.Waiting)
@@ -75,18 +74,6 @@ func TestObserveMetricsThroughTheRMProxy(t *testing.T) {
 	if v := sumOf(fams, "spindle_executors", "active"); v != 1 {
 		t.Errorf("spindle_executors{state=active} = %v, want 1", v)
 	}
-}
-
-func getJSON(url string, v any) error {
-	resp, err := http.Get(url)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	return json.NewDecoder(resp.Body).Decode(v)
 }
 
 // scrapeMetrics reads url as Prometheus does.
