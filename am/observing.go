@@ -11,6 +11,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/am/metrics"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -21,15 +22,20 @@ import (
 // gather in d.observed during a turn and go out once per turn
 // (observeTurn), so a turn of many statuses takes the Store's lock once.
 
-// Observation is where a driver's history goes (either may be nil), and
+// Observation is where a driver's history goes (any may be nil), and
 // the application it is of.
 type Observation struct {
 	Store *history.Store
 	Log   *history.Writer
 	App   history.AppStarted
+
+	// Metrics are the driver's Prometheus metrics, served at /metrics.
+	Metrics *metrics.Metrics
 }
 
-func (d *Driver) observing() bool { return d.cfg.Observe.Store != nil || d.cfg.Observe.Log != nil }
+func (d *Driver) observing() bool {
+	return d.cfg.Observe.Store != nil || d.cfg.Observe.Log != nil || d.cfg.Observe.Metrics != nil
+}
 
 func (d *Driver) observe(now time.Time, e history.Event) {
 	e.Time = now
@@ -49,6 +55,7 @@ func (d *Driver) observeTurn() {
 	if w := d.cfg.Observe.Log; w != nil {
 		w.Append(d.observed...)
 	}
+	d.cfg.Observe.Metrics.Observe(d.observed)
 	clear(d.observed)
 	d.observed = d.observed[:0]
 }
@@ -165,7 +172,7 @@ type History struct {
 // on after what an earlier attempt logged; stop ends the writer once it
 // wrote what is pending.
 func startHistory(ctx context.Context, h History, log logrus.FieldLogger) (o Observation, stop func()) {
-	o = Observation{Store: history.NewStore(h.Limits), App: h.App}
+	o = Observation{Store: history.NewStore(h.Limits), Metrics: metrics.New(), App: h.App}
 	if h.Log == nil {
 		return o, func() {}
 	}

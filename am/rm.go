@@ -129,10 +129,14 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	if len(req.Asks)+len(req.Release) > 0 {
 		d.log.WithFields(logrus.Fields{"asks": strings.Join(asks, " "), "released": len(req.Release)}).Info("asking the ResourceManager for containers")
 	}
+	m := d.cfg.Observe.Metrics
+	m.AllocateSent(req.Asks, len(msg.Release))
 	go func() {
 		var resp *hadoopyarn.AllocateResponseProto
 		err := d.reachRM(ctx, "allocate", func() (err error) {
+			start := time.Now()
 			resp, err = r.y.RM.Allocate(ctx, msg)
+			m.AllocateTook(time.Since(start))
 			return err
 		})
 		// An unset command reads as the enum's first value, AM_RESYNC:
@@ -188,6 +192,7 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		r.containers[c.ID] = ct
 		res.Allocated = append(res.Allocated, c)
 	}
+	d.cfg.Observe.Metrics.Allocated(len(res.Allocated))
 	if n := len(res.Allocated); n > 0 {
 		d.log.WithField("allocated", n).Info("containers allocated")
 	}

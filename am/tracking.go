@@ -23,12 +23,16 @@ const UIRefresh = 5 * time.Second
 // ApplicationMaster registers, which the RM's web proxy shows as the
 // application's, its links under ui.Base ("/proxy/<app>" there); and the
 // scheduler's Status now: GET /status.txt for people, /status.json for
-// scripts. ui's Store, Live and Refresh are the driver's.
+// scripts; and Prometheus metrics at /metrics (am/metrics). ui's Store,
+// Live and Refresh are the driver's.
 func TrackingHandler(d *Driver, ui webui.Options) http.Handler {
 	mux := http.NewServeMux()
 	if st := d.cfg.Observe.Store; st != nil {
 		ui.Store, ui.Live, ui.Refresh = st, d.Status, UIRefresh
 		mux.Handle("/", webui.Handler(ui))
+	}
+	if m := d.cfg.Observe.Metrics; m != nil {
+		mux.Handle("GET /metrics", m.Handler())
 	}
 	get := func(w http.ResponseWriter, r *http.Request) (core.Status, bool) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)

@@ -1,0 +1,22 @@
+// Package metrics is the driver's Prometheus metrics, served at /metrics
+// in the text exposition format (docs/metrics.md): tasks by state and
+// pool, task durations, jobs, executors by state and profile, GPUs held
+// and in use, executor losses by blame, and, on YARN, containers asked,
+// allocated and released and the allocate's round-trip time.
+//
+// They come from the same events as the web UI (am/history), handed over
+// once per loop turn (Observe), and from what only the loop sees of the
+// ResourceManager (containers.go). Metrics keeps its own registry, not
+// Prometheus's global one, so that two drivers in one process (tests)
+// never share figures.
+//
+// The caller's duties:
+//   - call Observe and AllocateSent from one goroutine (the loop), in
+//     the order things happened; AllocateTook and Allocated may be
+//     called from any;
+//   - serve Handler behind the same guard as the UI (am.WebAccess on
+//     YARN, a loopback address locally).
+//
+// Labels name pools, profiles, states and blame, never a task, job or
+// executor: a scrape's size grows with pools and profiles only.
+package metrics
