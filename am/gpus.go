@@ -48,6 +48,7 @@ func readGPUSamples(h *wire.Heartbeat, log logrus.FieldLogger, warned *bool) []g
 // the next call for the executor: a sampler that stops answering leaves
 // the last ones.
 func (d *Driver) gpusSampled(executor scheduler.ExecutorID, samples []gpuuse.Sample, now time.Time) {
+	d.cfg.Observe.Metrics.GPUSampled(string(executor), samples)
 	if samples == nil {
 		delete(d.gpus, executor)
 		return

@@ -36,6 +36,7 @@ type Metrics struct {
 
 	asked, allocated, released prometheus.Counter
 	allocateDurations          prometheus.Histogram
+	gpuUse                     *gpuUse
 
 	loop loopState
 }
@@ -59,7 +60,8 @@ func New() *Metrics {
 	m.released = m.counter("containers_released_total", "Containers released to the ResourceManager.")
 	m.allocateDurations = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "allocate_duration_seconds",
 		Help: "Allocate calls' round trips to the ResourceManager.", Buckets: allocateBuckets})
-	m.reg.MustRegister(m.taskDurations, m.allocateDurations,
+	m.gpuUse = newGPUUse()
+	m.reg.MustRegister(m.taskDurations, m.allocateDurations, m.gpuUse,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, blame := range []string{BlameTask, BlameNone} {
 		m.losses.WithLabelValues(blame) // present at 0 from the start

@@ -54,14 +54,14 @@ func (u *ui) api(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /api/v1/stages/{id}/tasks", func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := u.tasks(w, r); ok {
-			writeJSON(w, p)
+			writeJSON(w, u.withGPUUse(r, p))
 		}
 	})
 	mux.HandleFunc("GET /api/v1/pools", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, u.pools(r))
 	})
 	mux.HandleFunc("GET /api/v1/executors", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, u.o.Store.Executors(u.o.Now()))
+		writeJSON(w, u.executors(r))
 	})
 	mux.HandleFunc("GET /api/v1/timeline", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, u.o.Store.Timeline(u.o.Now()))

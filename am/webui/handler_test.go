@@ -14,6 +14,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/history"
+	"github.com/spindle-yarn/spindle/executor/gpuuse"
 )
 
 var t0 = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
@@ -214,5 +215,41 @@ func TestTasksLinkTheirOutput(t *testing.T) {
 	_, body = get(t, h, "GET", "/stages/0")
 	if want := `<a href="http://nm2:8042/node/containerlogs/c2/alice/job0-stage0-task2-attempt1.stderr">stderr</a>`; !strings.Contains(body, want) {
 		t.Errorf("no %s:\n%s", want, body)
+	}
+}
+
+// While the application runs, an executor shows its GPUs' latest
+// figures and a running task those of the GPUs its addresses name (by
+// index or UUID); after, none.
+func TestGPUFiguresShowPerExecutorAndPerTask(t *testing.T) {
+	pct0, pct1, used, total := 5, 93, int64(70000), int64(81559)
+	exec := "container_1_0002_01_000002"
+	live := func(context.Context) (core.Status, error) {
+		return core.Status{Executors: []core.ExecutorStatus{{ID: exec, GPUs: []gpuuse.Sample{
+			{Index: 0, UUID: "GPU-a", UtilizationPct: &pct0},
+			{Index: 7, UUID: "GPU-b", UtilizationPct: &pct1, MemoryUsedMiB: &used, MemoryTotalMiB: &total}}}}}, nil
+	}
+	s := twoPools(t, 3, 1)
+	s.Record(history.Event{Time: t0, TaskStarted: &history.TaskStarted{Stage: 1, Index: 1, Executor: exec, GPUs: []string{"GPU-b"}}})
+	h := handler(s, live)
+	_, body := get(t, h, "GET", "/executors")
+	if want := `<td class="gpu-use">GPU 0 5% ?/? MiB; GPU 7 93% 70000/81559 MiB</td>`; !strings.Contains(body, want) {
+		t.Errorf("the executors page has no %s:\n%s", want, body)
+	}
+	var p TaskPage
+	_, body = get(t, h, "GET", "/api/v1/stages/1/tasks")
+	if err := json.Unmarshal([]byte(body), &p); err != nil || len(p.Tasks) != 2 {
+		t.Fatalf("%v\n%s", err, body)
+	}
+	// Task 0 runs on GPU "1": the executor has no figures of it.
+	if len(p.Tasks[0].GPUUse) != 0 || len(p.Tasks[1].GPUUse) != 1 || *p.Tasks[1].GPUUse[0].UtilizationPct != 93 {
+		t.Errorf("tasks' GPU use: %+v, %+v; want none, then GPU-b's", p.Tasks[0].GPUUse, p.Tasks[1].GPUUse)
+	}
+	_, body = get(t, h, "GET", "/stages/1")
+	if !strings.Contains(body, `GPU-b<div class="gpu-use">GPU 7 93% 70000/81559 MiB</div>`) {
+		t.Errorf("the stage page shows no GPU use of task 1:\n%s", body)
+	}
+	if _, body := get(t, handler(s, nil), "GET", "/executors"); strings.Contains(body, "93%") {
+		t.Error("figures with no live driver")
 	}
 }

@@ -32,7 +32,8 @@ func parsePages(base string) map[string]*template.Template {
 			}
 			return ""
 		},
-		"join": strings.Join,
+		"join":   strings.Join,
+		"gpuUse": formatGPUUse,
 		"pct": func(part, whole int) int {
 			if whole == 0 {
 				return 0
@@ -90,7 +91,7 @@ func (u *ui) jobPage(w http.ResponseWriter, r *http.Request) {
 
 type stageBody struct {
 	Stage      history.StageView
-	Page       history.TaskPage
+	Page       TaskPage
 	State      string
 	Prev, Next string // query strings of the neighbouring pages; "" for none
 	First      int    // the page's first task's place in the list, from 1
@@ -109,7 +110,7 @@ func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	b := stageBody{Stage: st, Page: p, State: r.URL.Query().Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
+	b := stageBody{Stage: st, Page: u.withGPUUse(r, p), State: r.URL.Query().Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
 		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}}
 	length := max(len(p.Tasks), DefaultPageLength)
 	if l := r.URL.Query().Get("length"); l != "" {
@@ -136,5 +137,5 @@ func (u *ui) poolsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (u *ui) executorsPage(w http.ResponseWriter, r *http.Request) {
-	u.render(w, "executors", "Executors", u.o.Store.Executors(u.o.Now()))
+	u.render(w, "executors", "Executors", u.executors(r))
 }
