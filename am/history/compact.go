@@ -81,13 +81,14 @@ func (s *Store) snapshotTasks(st *stage, add func(time.Time, Event)) {
 			continue
 		}
 		exec := ""
-		if t.exec != nil {
-			exec = t.exec.ID
+		if x := s.executorOf(t); x != nil {
+			exec = x.ID
 		}
-		add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec, GPUs: t.gpus}})
+		extra := st.extraOf(t)
+		add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec, GPUs: extra.gpus}})
 		if t.state != tRunning {
 			add(time.UnixMilli(t.end), Event{TaskEnded: &TaskEnded{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec,
-				State: taskStates[t.state], ExitCode: int(t.exit), Reason: t.reason}})
+				State: taskStates[t.state], ExitCode: int(t.exit), Reason: extra.reason}})
 		}
 	}
 }

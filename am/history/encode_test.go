@@ -29,7 +29,11 @@ func TestTheFastEncodingReadsAsJSONs(t *testing.T) {
 			t.Fatalf("%s: %v", fast, err)
 		}
 		json.Unmarshal(slow, &b)
-		if !reflect.DeepEqual(a, b) || !a.Time.Equal(e.Time) {
+		if !a.Time.Equal(e.Time) {
+			t.Errorf("fast %s reads %v, want %v", fast, a.Time, e.Time)
+		}
+		a.Time, b.Time = e.Time, e.Time // in UTC, the same instant
+		if !reflect.DeepEqual(a, b) {
 			t.Errorf("fast %s\nreads %+v\nslow %s\nreads %+v", fast, a, slow, b)
 		}
 		if _, err := Decode(fast); err != nil {
@@ -58,9 +62,28 @@ func FuzzTheFastEncoding(f *testing.F) {
 				t.Fatalf("%q: %v", fast, err)
 			}
 			json.Unmarshal(slow, &b)
+			if !a.Time.Equal(b.Time) {
+				t.Errorf("fast %q reads %v; slow %v", fast, a.Time, b.Time)
+			}
+			a.Time, b.Time = e.Time, e.Time
 			if !reflect.DeepEqual(a, b) {
 				t.Errorf("fast %q reads %+v; slow %q reads %+v", fast, a, slow, b)
 			}
 		}
 	})
+}
+
+// One encoder writes each line's own time: within a second, across
+// seconds forward and back, with leading zeros in the nanoseconds.
+func TestTheEncoderKeepsEachLinesTime(t *testing.T) {
+	var enc encoder
+	base := time.Date(2026, 12, 31, 23, 59, 59, 5, time.UTC)
+	for _, when := range []time.Time{base, base.Add(time.Millisecond), base.Add(time.Second), base.Add(-time.Hour),
+		base.In(time.FixedZone("x", -5*3600)), base.Add(999999995)} {
+		line, _ := enc.appendEvent(nil, &Event{Time: when, TaskEnded: &TaskEnded{State: TaskSucceeded}})
+		got, err := Decode(line)
+		if err != nil || !got[0].Time.Equal(when) {
+			t.Errorf("%s reads %v (%v), want %v", line, got[0].Time, err, when)
+		}
+	}
 }

@@ -29,6 +29,7 @@ type Writer struct {
 	from          *Store
 
 	mu      sync.Mutex
+	enc     encoder
 	pending []byte // encoded lines not yet in the store
 	wake    chan struct{}
 	// since counts the bytes appended since the last snapshot;
@@ -81,14 +82,14 @@ func (w *Writer) Append(events ...Event) {
 	n := len(w.pending)
 	for i := range events {
 		var err error
-		if w.pending, err = appendEvent(w.pending, &events[i]); err != nil {
+		if w.pending, err = w.enc.appendEvent(w.pending, &events[i]); err != nil {
 			w.log.WithError(err).Error("event log: an event does not encode")
 		}
 	}
 	if w.since += len(w.pending) - n; w.from != nil && w.since >= w.compact && !w.snapshotting {
 		w.pending = w.pending[:0]
 		for _, e := range w.from.Snapshot() {
-			w.pending, _ = appendEvent(w.pending, &e)
+			w.pending, _ = w.enc.appendEvent(w.pending, &e)
 		}
 		w.since, w.snapshotting, w.newSegment = 0, true, true
 	}
@@ -101,8 +102,9 @@ func (w *Writer) Append(events ...Event) {
 }
 
 // wakeBytes is how many bytes waiting wake the writer before its tick:
-// a burst is written in pieces, not held.
-const wakeBytes = 1 << 20
+// a segment's worth, so that a burst fills a segment in one write
+// rather than rewriting it as it grows.
+const wakeBytes = RollBytes
 
 // Run writes every FlushInterval until ctx ends, then what is pending,
 // within a short while.

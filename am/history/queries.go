@@ -79,7 +79,7 @@ func (s *Store) Tasks(now time.Time, id int64, state string, offset, length int)
 			continue
 		}
 		if p.Total >= offset && len(p.Tasks) < length {
-			v := t.view(i, nowMs)
+			v := s.taskView(st, &t, i, nowMs)
 			if t.state != tNone {
 				v.File = tasklog.Name(st.job.ID, st.index, i, int(t.attempt))
 			}
@@ -211,14 +211,15 @@ func (st *stage) view(now time.Time, lim Limits) StageView {
 	return v
 }
 
-func (t *task) view(index int, nowMs int64) TaskView {
+func (s *Store) taskView(st *stage, t *task, index int, nowMs int64) TaskView {
 	v := TaskView{Index: index, State: taskStates[t.state]}
 	if t.state == tNone {
 		return v
 	}
-	v.Attempts, v.GPUs = int(t.attempt)+1, slices.Clone(t.gpus)
-	if t.exec != nil {
-		v.Executor, v.Host, v.LogURL = t.exec.ID, t.exec.Host, t.exec.LogURL
+	extra := st.extraOf(t)
+	v.Attempts, v.GPUs, v.Reason = int(t.attempt)+1, slices.Clone(extra.gpus), extra.reason
+	if x := s.executorOf(t); x != nil {
+		v.Executor, v.Host, v.LogURL = x.ID, x.Host, x.LogURL
 	}
 	started := time.UnixMilli(t.start)
 	v.Started = &started
@@ -227,7 +228,7 @@ func (t *task) view(index int, nowMs int64) TaskView {
 		end = t.end
 	}
 	v.DurationS = float64(end-t.start) / 1000
-	v.ExitCode, v.Reason = int(t.exit), t.reason
+	v.ExitCode = int(t.exit)
 	return v
 }
 

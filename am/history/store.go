@@ -47,22 +47,58 @@ type stage struct {
 	job                    *job
 	index                  int    // its place among its job's stages
 	tasks                  []task // by index, the first RetainedTasks
+	extras                 []taskExtra
 	succeeded, running     int
 	failed, killed         int // attempts
 	started, ended         time.Time
 	firstStarted, allEnded bool
 }
 
-// task is a task's latest attempt. Times are Unix milliseconds, to keep
-// a stage of 100,000 tasks small.
+// task is a task's latest attempt, in 40 bytes and no pointer: a stage
+// of 100,000 tasks is 4 MB the garbage collector need not scan. Times
+// are Unix milliseconds; exec is its executor's place in the Store's
+// execOrder and extra its GPUs' and reason's in its stage's extras, each
+// plus one (0: none).
 type task struct {
-	attempt    int32
-	state      taskState
-	exec       *executor
-	gpus       []string
 	start, end int64
+	attempt    int32
+	exec       int32
 	exit       int32
-	reason     string
+	extra      int32
+	state      taskState
+}
+
+// taskExtra is what few tasks have: GPU addresses, a reason.
+type taskExtra struct {
+	gpus   []string
+	reason string
+}
+
+// executor is the executor t's attempt ran on, nil when none known.
+func (s *Store) executorOf(t *task) *executor {
+	if t.exec == 0 {
+		return nil
+	}
+	return s.execOrder[t.exec-1]
+}
+
+// extraOf is t's extra, the zero one when it has none.
+func (st *stage) extraOf(t *task) taskExtra {
+	if t.extra == 0 {
+		return taskExtra{}
+	}
+	return st.extras[t.extra-1]
+}
+
+// setExtra gives t its GPUs and reason, in its slot if it has one.
+func (st *stage) setExtra(t *task, e taskExtra) {
+	switch {
+	case t.extra > 0:
+		st.extras[t.extra-1] = e
+	case e.gpus != nil || e.reason != "":
+		st.extras = append(st.extras, e)
+		t.extra = int32(len(st.extras))
+	}
 }
 
 type taskState uint8
@@ -79,6 +115,7 @@ var taskStates = [...]string{tNone: "pending", tRunning: TaskRunning, tSucceeded
 
 type executor struct {
 	ExecutorAdded
+	slot                               int32 // its place in execOrder
 	added, removed                     time.Time
 	gone                               *ExecutorRemoved
 	running, succeeded, failed, killed int
@@ -171,6 +208,7 @@ func (s *Store) apply(e *Event) error {
 			return fmt.Errorf("executor %s added twice", x.ID)
 		}
 		s.execs[x.ID] = x
+		x.slot = int32(len(s.execOrder))
 		s.execOrder = append(s.execOrder, x)
 		s.live++
 	case e.ExecutorRemoved != nil:
@@ -297,11 +335,15 @@ func (s *Store) taskStarted(now time.Time, ts *TaskStarted) error {
 	if t != nil {
 		if t.state == tRunning { // a lost attempt nobody reported
 			st.running--
-			if t.exec != nil {
-				t.exec.running--
+			if old := s.executorOf(t); old != nil {
+				old.running--
 			}
 		}
-		*t = task{attempt: int32(ts.Attempt), state: tRunning, exec: x, gpus: ts.GPUs, start: now.UnixMilli()}
+		*t = task{attempt: int32(ts.Attempt), state: tRunning, start: now.UnixMilli(), extra: t.extra}
+		if x != nil {
+			t.exec = x.slot + 1
+		}
+		st.setExtra(t, taskExtra{gpus: ts.GPUs})
 	}
 	return nil
 }
@@ -320,7 +362,10 @@ func (s *Store) taskEnded(now time.Time, te *TaskEnded) error {
 		if t.attempt != int32(te.Attempt) || t.state != tRunning {
 			return nil // an older attempt's end, or told twice
 		}
-		t.state, t.end, t.exit, t.reason = state, now.UnixMilli(), int32(te.ExitCode), te.Reason
+		t.state, t.end, t.exit = state, now.UnixMilli(), int32(te.ExitCode)
+		e := st.extraOf(t)
+		e.reason = te.Reason
+		st.setExtra(t, e)
 	}
 	st.running = max(st.running-1, 0)
 	if x != nil {
@@ -358,7 +403,10 @@ func (s *Store) killRunning(now time.Time) {
 		}
 		for i := range st.tasks {
 			if t := &st.tasks[i]; t.state == tRunning {
-				t.state, t.end, t.reason = tKilled, now.UnixMilli(), "the application ended"
+				t.state, t.end = tKilled, now.UnixMilli()
+				e := st.extraOf(t)
+				e.reason = "the application ended"
+				st.setExtra(t, e)
 			}
 		}
 		st.killed += st.running

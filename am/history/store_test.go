@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func jobLine(j JobView) string {
@@ -269,5 +270,12 @@ func TestAStoreCountsARelaunchOnce(t *testing.T) {
 	// e1's attempts were launched again elsewhere: it runs none of them.
 	if want := "e1 lost running=0; e2 lost running=0; e2 active running=2"; strings.Join(got, "; ") != want {
 		t.Errorf("executors: %s\nwant %s", strings.Join(got, "; "), want)
+	}
+}
+
+// A listed task is 40 bytes (docs/ui.md says what 100,000 cost).
+func TestATaskIsSmall(t *testing.T) {
+	if n := unsafe.Sizeof(task{}); n != 40 {
+		t.Errorf("a task is %d bytes, want 40", n)
 	}
 }
