@@ -21,6 +21,21 @@ func getBody(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// waitForUI waits for what prints UI= on a loopback port to print it,
+// and returns the URL.
+func waitForUI(t *testing.T, what string, out *syncBuffer) string {
+	t.Helper()
+	var ui string
+	waitFor(t, 30*time.Second, what+" to print UI=", func() bool {
+		m := regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/)$`).FindStringSubmatch(out.String())
+		if m != nil {
+			ui = m[1]
+		}
+		return m != nil
+	})
+	return ui
+}
+
 // Local mode's UI: a local submit prints UI= as it starts, on a loopback
 // port, and serves its job and a task's output while it runs; a local
 // session prints UI= before SESSION=; once the application ended,
@@ -29,14 +44,7 @@ func TestObserveLocalUIAndHistory(t *testing.T) {
 	u := newSessionUser(t)
 	spec := writeSpec(t, "name: local-ui\nstages:\n  - {name: s, tasks: 2, command: \"echo said-$SPINDLE_TASK_INDEX; sleep 4\"}\n")
 	cmd, out := u.start("submit", "--master", "local[1]", "--conf", "spindle.executor.cores=2", spec)
-	var ui string
-	waitFor(t, 30*time.Second, "submit to print UI=", func() bool {
-		m := regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/)$`).FindStringSubmatch(out.String())
-		if m != nil {
-			ui = m[1]
-		}
-		return m != nil
-	})
+	ui := waitForUI(t, "submit", out)
 	var jobs []uiJob
 	waitFor(t, 30*time.Second, "the job's 2 tasks running in the UI", func() bool {
 		return getJSON(t, ui+"api/v1/jobs", &jobs) == 200 && len(jobs) == 1 && jobs[0].Running == 2
@@ -62,14 +70,7 @@ func TestObserveLocalUIAndHistory(t *testing.T) {
 
 	// After the end: the history, served and as text.
 	hist, histOut := u.start("history", id[1])
-	var served string
-	waitFor(t, 30*time.Second, "spindle history to print UI=", func() bool {
-		m := regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/)$`).FindStringSubmatch(histOut.String())
-		if m != nil {
-			served = m[1]
-		}
-		return m != nil
-	})
+	served := waitForUI(t, "spindle history", histOut)
 	jobs = nil
 	if code := getJSON(t, served+"api/v1/jobs", &jobs); code != 200 || len(jobs) != 1 || jobs[0].State != "succeeded" || jobs[0].Succeeded != 2 {
 		t.Errorf("spindle history's /api/v1/jobs: %d %+v", code, jobs)
