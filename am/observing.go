@@ -89,9 +89,11 @@ func (d *Driver) observeJob(now time.Time, id scheduler.JobID, spec *jobspec.Job
 		return
 	}
 	byName := map[string]int64{}
-	js := history.JobSubmitted{ID: int64(id), Name: spec.Name, Pool: spec.Pool}
 	for i, st := range spec.Stages {
 		byName[st.Name] = int64(ids[i])
+	}
+	js := history.JobSubmitted{ID: int64(id), Name: spec.Name, Pool: spec.Pool}
+	for i, st := range spec.Stages {
 		info := history.StageInfo{ID: int64(ids[i]), Name: st.Name, Tasks: st.Tasks, GPUs: st.GPUs, Cores: st.CPUs}
 		for _, p := range st.After {
 			info.Parents = append(info.Parents, byName[p])
