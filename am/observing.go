@@ -17,7 +17,7 @@ import (
 )
 
 // The loop tells the application's history (am/history: the web UI's
-// Store and the event log) what it sees: jobs submitted and ended,
+// Store and the event log; and am/metrics) what it sees: jobs submitted and ended,
 // attempts launched and ended, executors registered and let go. Events
 // gather in d.observed during a turn and go out once per turn
 // (observeTurn), so a turn of many statuses takes the Store's lock once.
