@@ -1,51 +1,23 @@
 package deploy
 
 import (
-	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/internal/svgplot/svgtest"
 )
 
-// svgNode is any element of a parsed SVG.
-type svgNode struct {
-	XMLName  xml.Name
-	Attrs    []xml.Attr `xml:",any,attr"`
-	Text     string     `xml:",chardata"`
-	Children []svgNode  `xml:",any"`
-}
-
-func (n svgNode) attr(name string) string {
-	for _, a := range n.Attrs {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// find lists the elements under n whose class holds class.
-func (n svgNode) find(class string) []svgNode {
-	var out []svgNode
-	if strings.Contains(" "+n.attr("class")+" ", " "+class+" ") {
-		out = append(out, n)
-	}
-	for _, c := range n.Children {
-		out = append(out, c.find(class)...)
-	}
-	return out
-}
-
-func readSVG(t *testing.T, path string) svgNode {
+func readSVG(t *testing.T, path string) svgtest.Node {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var root svgNode
-	if err := xml.Unmarshal(b, &root); err != nil {
+	root, err := svgtest.Parse(b)
+	if err != nil {
 		t.Fatalf("%s does not parse: %v", path, err)
 	}
 	return root
@@ -54,22 +26,22 @@ func readSVG(t *testing.T, path string) svgNode {
 // peakOf is the highest value a series' path reaches in its panel, read
 // back through the panel's vertical tick labels (each 4 units below its
 // line).
-func peakOf(t *testing.T, panel, path svgNode) float64 {
+func peakOf(t *testing.T, panel, path svgtest.Node) float64 {
 	t.Helper()
-	ticks := panel.find("tick")
+	ticks := panel.Find("tick")
 	var ys, vs []float64
 	for _, tk := range ticks {
-		if tk.attr("class") == "tick y" {
-			y, _ := strconv.ParseFloat(tk.attr("y"), 64)
+		if tk.Attr("class") == "tick y" {
+			y, _ := strconv.ParseFloat(tk.Attr("y"), 64)
 			v, _ := strconv.ParseFloat(tk.Text, 64)
 			ys, vs = append(ys, y-4), append(vs, v)
 		}
 	}
 	if len(ys) < 2 {
-		t.Fatalf("panel %s has %d vertical ticks", panel.attr("data-panel"), len(ys))
+		t.Fatalf("panel %s has %d vertical ticks", panel.Attr("data-panel"), len(ys))
 	}
 	top := 1e9 // the path's least y: its highest point
-	for _, y := range pathYs(t, path.attr("d")) {
+	for _, y := range pathYs(t, path.Attr("d")) {
 		top = min(top, y)
 	}
 	n := len(ys) - 1
@@ -108,22 +80,22 @@ func TestSimPlotDrawsSparksExecutorCurveBesideSpindles(t *testing.T) {
 	spark := simResult(t, simArgs("spark")...)
 	root := readSVG(t, file)
 
-	panels := map[string]svgNode{}
-	for _, p := range root.find("panel") {
-		panels[p.attr("data-panel")] = p
+	panels := map[string]svgtest.Node{}
+	for _, p := range root.Find("panel") {
+		panels[p.Attr("data-panel")] = p
 	}
-	paths := map[string]svgNode{}
-	for _, p := range root.find("series") {
-		paths[p.attr("data-series")] = p
+	paths := map[string]svgtest.Node{}
+	for _, p := range root.Find("series") {
+		paths[p.Attr("data-series")] = p
 	}
 	for _, id := range []string{"spindle-executors-held", "spindle-executors-busy", "spindle-tasks-waiting",
 		"spark-executors-held", "spark-executors-busy", "spark-tasks-waiting"} {
-		if paths[id].attr("d") == "" {
+		if paths[id].Attr("d") == "" {
 			t.Errorf("no curve %q; the chart has %d", id, len(paths))
 		}
 	}
 	var labels []string
-	for _, l := range root.find("axis-label") {
+	for _, l := range root.Find("axis-label") {
 		labels = append(labels, l.Text)
 	}
 	if got := strings.Join(labels, "|"); got != "executors|tasks waiting|time (s)" {
@@ -135,7 +107,7 @@ func TestSimPlotDrawsSparksExecutorCurveBesideSpindles(t *testing.T) {
 			t.Errorf("%s's executors held peak at %.2f on the chart, %v in the run", policy, got, res["peak_executors"])
 		}
 	}
-	if paths["spindle-executors-held"].attr("d") == paths["spark-executors-held"].attr("d") {
+	if paths["spindle-executors-held"].Attr("d") == paths["spark-executors-held"].Attr("d") {
 		t.Error("the two policies' executor curves are the same: one run drawn twice?")
 	}
 }
@@ -147,8 +119,8 @@ func TestSimPlotOfStaticExecutorsDrawsOneRun(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	var ids []string
-	for _, p := range readSVG(t, file).find("series") {
-		ids = append(ids, p.attr("data-series"))
+	for _, p := range readSVG(t, file).Find("series") {
+		ids = append(ids, p.Attr("data-series"))
 	}
 	if got := strings.Join(ids, " "); got != "static-executors-held static-executors-busy static-tasks-waiting" {
 		t.Errorf("series %q", got)

@@ -2,52 +2,21 @@ package svgplot
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/internal/svgplot/svgtest"
 )
 
-// node is any parsed SVG element.
-type node struct {
-	XMLName  xml.Name
-	Attrs    []xml.Attr `xml:",any,attr"`
-	Text     string     `xml:",chardata"`
-	Children []node     `xml:",any"`
-}
-
-func (n node) attr(name string) string {
-	for _, a := range n.Attrs {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// find lists the elements under n (n too) whose class holds class.
-func (n node) find(class string) []node {
-	var out []node
-	for _, c := range strings.Fields(n.attr("class")) {
-		if c == class {
-			out = append(out, n)
-			break
-		}
-	}
-	for _, c := range n.Children {
-		out = append(out, c.find(class)...)
-	}
-	return out
-}
-
-func render(t *testing.T, c Chart) node {
+func render(t *testing.T, c Chart) svgtest.Node {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := c.WriteSVG(&buf); err != nil {
 		t.Fatal(err)
 	}
-	var root node
-	if err := xml.Unmarshal(buf.Bytes(), &root); err != nil {
+	root, err := svgtest.Parse(buf.Bytes())
+	if err != nil {
 		t.Fatalf("the SVG does not parse: %v\n%s", err, buf.String())
 	}
 	if root.XMLName.Space != "http://www.w3.org/2000/svg" || root.XMLName.Local != "svg" {
@@ -70,29 +39,29 @@ func twoPanels() Chart {
 // legend, the time axis its label, and text is escaped.
 func TestChartNamesEverySeriesAndAxis(t *testing.T) {
 	root := render(t, twoPanels())
-	paths := map[string]node{}
-	for _, p := range root.find("series") {
-		paths[p.attr("data-series")] = p
+	paths := map[string]svgtest.Node{}
+	for _, p := range root.Find("series") {
+		paths[p.Attr("data-series")] = p
 	}
 	for _, id := range []string{"held", "busy", "waiting"} {
-		if paths[id].attr("d") == "" {
+		if paths[id].Attr("d") == "" {
 			t.Errorf("no path for series %q", id)
 		}
 	}
-	if paths["busy"].attr("stroke-dasharray") == "" || paths["held"].attr("stroke-dasharray") != "" {
+	if paths["busy"].Attr("stroke-dasharray") == "" || paths["held"].Attr("stroke-dasharray") != "" {
 		t.Error("only the dashed series is dashed")
 	}
 	var labels []string
-	for _, l := range root.find("axis-label") {
+	for _, l := range root.Find("axis-label") {
 		labels = append(labels, l.Text)
 	}
 	if got := strings.Join(labels, "|"); got != "executors|tasks waiting|time (s)" {
 		t.Errorf("axis labels %q", got)
 	}
-	if got := len(root.find("legend-entry")); got != 3 {
+	if got := len(root.Find("legend-entry")); got != 3 {
 		t.Errorf("%d legend entries, want 3", got)
 	}
-	if got := root.find("title"); len(got) != 1 || got[0].Text != "a <title> & more" {
+	if got := root.Find("title"); len(got) != 1 || got[0].Text != "a <title> & more" {
 		t.Errorf("title %v", got)
 	}
 }
@@ -163,7 +132,7 @@ func TestChartDrawsAtMostMaxPointsPerSeries(t *testing.T) {
 		ps[i] = Point{float64(i), float64(i % 2)}
 	}
 	root := render(t, Chart{Panels: []Panel{{ID: "p", Series: []Series{{ID: "s", Points: ps}}}}})
-	d := root.find("series")[0].attr("d")
+	d := root.Find("series")[0].Attr("d")
 	if n := strings.Count(d, "V") + 1; n > MaxPoints {
 		t.Errorf("%d points drawn of %d, want at most %d", n, len(ps), MaxPoints)
 	}
