@@ -28,10 +28,7 @@ func (enc *encoder) appendEvent(buf []byte, e *Event) ([]byte, error) {
 	switch {
 	case e.TaskStarted != nil && e.kinds() == 1:
 		ts := e.TaskStarted
-		buf = enc.appendTime(buf, e.Time)
-		buf = append(buf, `,"taskStarted":{"stage":`...)
-		buf = strconv.AppendInt(buf, ts.Stage, 10)
-		buf = appendTask(buf, ts.Index, ts.Attempt, ts.Executor)
+		buf = enc.appendAttempt(buf, e.Time, `taskStarted`, ts.Stage, ts.Index, ts.Attempt, ts.Executor)
 		if len(ts.GPUs) > 0 {
 			buf = append(buf, `,"gpus":[`...)
 			for i, g := range ts.GPUs {
@@ -45,10 +42,7 @@ func (enc *encoder) appendEvent(buf []byte, e *Event) ([]byte, error) {
 		return append(buf, "}}\n"...), nil
 	case e.TaskEnded != nil && e.kinds() == 1:
 		te := e.TaskEnded
-		buf = enc.appendTime(buf, e.Time)
-		buf = append(buf, `,"taskEnded":{"stage":`...)
-		buf = strconv.AppendInt(buf, te.Stage, 10)
-		buf = appendTask(buf, te.Index, te.Attempt, te.Executor)
+		buf = enc.appendAttempt(buf, e.Time, `taskEnded`, te.Stage, te.Index, te.Attempt, te.Executor)
 		buf = append(buf, `,"state":`...)
 		buf = appendString(buf, te.State)
 		if te.ExitCode != 0 {
@@ -87,7 +81,13 @@ func (enc *encoder) appendTime(buf []byte, t time.Time) []byte {
 	return append(buf, `Z"`...)
 }
 
-func appendTask(buf []byte, index, attempt int, executor string) []byte {
+// appendAttempt opens an attempt's line, up to its kind's fields.
+func (enc *encoder) appendAttempt(buf []byte, t time.Time, kind string, stage int64, index, attempt int, executor string) []byte {
+	buf = enc.appendTime(buf, t)
+	buf = append(buf, `,"`...)
+	buf = append(buf, kind...)
+	buf = append(buf, `":{"stage":`...)
+	buf = strconv.AppendInt(buf, stage, 10)
 	buf = append(buf, `,"index":`...)
 	buf = strconv.AppendInt(buf, int64(index), 10)
 	buf = append(buf, `,"attempt":`...)

@@ -12,8 +12,14 @@ const DefaultDir = "/user/$USER/.spindle"
 // StagingDir is the application's staging directory: template (DefaultDir
 // when empty) with $USER and ${USER} replaced by user, then appID.
 func StagingDir(template, user, appID string) string {
+	return appDir(template, DefaultDir, user, appID)
+}
+
+// appDir is an application's directory under template (def when empty),
+// $USER and ${USER} in it replaced by user.
+func appDir(template, def, user, appID string) string {
 	if template == "" {
-		template = DefaultDir
+		template = def
 	}
 	return path.Join(expandUser(template, user), appID)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 )
 
@@ -17,10 +16,7 @@ const DefaultEventLogDir = "/user/$USER/.spindle/events"
 // (DefaultEventLogDir when empty) with $USER and ${USER} replaced by
 // user, then appID.
 func EventLogDir(template, user, appID string) string {
-	if template == "" {
-		template = DefaultEventLogDir
-	}
-	return path.Join(expandUser(template, user), appID)
+	return appDir(template, DefaultEventLogDir, user, appID)
 }
 
 // LocalEventLogDir is a local application's event log directory:
