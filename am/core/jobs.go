@@ -46,11 +46,20 @@ const JobHistory = 1000
 // Jobs are the application's jobs in submission order: those running
 // and the last JobHistory that ended.
 func (c *Core) Jobs(now time.Time) []JobInfo {
+	jobs, _ := c.jobsWaiting(now)
+	return jobs
+}
+
+// jobsWaiting is Jobs, and why each running job's pending tasks wait,
+// stage by stage: the scheduler is asked once a job (Status wants both).
+func (c *Core) jobsWaiting(now time.Time) ([]JobInfo, map[scheduler.JobID][]WaitingStage) {
 	out := append([]JobInfo(nil), c.history...)
+	waiting := map[scheduler.JobID][]WaitingStage{}
 	for _, id := range c.jobIDs() {
 		info := c.running(now, c.jobs[id])
 		var why []string
 		for _, w := range c.sched.WhyPending(now, id) {
+			waiting[id] = append(waiting[id], WaitingStage{Stage: w.Name, Pending: w.Pending, Why: w.Message})
 			why = append(why, fmt.Sprintf("%s: %d waiting: %s", w.Name, w.Pending, w.Message))
 		}
 		info.Waiting = strings.Join(why, "; ")
@@ -58,7 +67,7 @@ func (c *Core) Jobs(now time.Time) []JobInfo {
 	}
 	// The history is in the order jobs ended.
 	sort.Slice(out, func(i, k int) bool { return out[i].ID < out[k].ID })
-	return out
+	return out, waiting
 }
 
 // Job is one job, running or among the JobHistory last ended.

@@ -37,26 +37,21 @@ func (c *Core) Progress(now time.Time) []Progress {
 // running job in detail, every job, every pool and every executor.
 func (c *Core) Status(now time.Time) Status {
 	st := Status{App: c.cfg.AppID}
+	jobs, waiting := c.jobsWaiting(now)
 	if ids := c.jobIDs(); len(ids) > 0 {
 		j := c.jobs[ids[0]]
 		st.Job, st.ElapsedSeconds = j.spec.Name, now.Sub(j.sum.Started).Seconds()
 		if p, ok := c.sched.JobProgress(j.id); ok {
 			st.Tasks, st.Succeeded, st.Running, st.Pending, st.FailedAttempts = p.Tasks, p.Succeeded, p.Running, p.Pending, p.FailedAttempts
 		}
-		for _, w := range c.sched.WhyPending(now, j.id) {
-			st.Waiting = append(st.Waiting, WaitingStage{Stage: w.Name, Pending: w.Pending, Why: w.Message})
-		}
+		st.Waiting = waiting[j.id]
 	}
 	for _, e := range c.sched.Executors() {
 		st.Executors = append(st.Executors, ExecutorStatus{ID: string(e.ID), Host: e.Host, Running: e.Running})
 	}
-	for _, j := range c.Jobs(now) {
-		js := JobStatus{ID: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: j.Tasks, Succeeded: j.Succeeded,
-			Running: j.Running, FailedAttempts: j.FailedAttempts, DurationS: j.Duration.Seconds(), Reason: j.Reason}
-		for _, w := range c.sched.WhyPending(now, j.ID) {
-			js.Waiting = append(js.Waiting, WaitingStage{Stage: w.Name, Pending: w.Pending, Why: w.Message})
-		}
-		st.Jobs = append(st.Jobs, js)
+	for _, j := range jobs {
+		st.Jobs = append(st.Jobs, JobStatus{ID: int64(j.ID), Name: j.Name, Pool: j.Pool, State: string(j.State), Tasks: j.Tasks, Succeeded: j.Succeeded,
+			Running: j.Running, FailedAttempts: j.FailedAttempts, DurationS: j.Duration.Seconds(), Reason: j.Reason, Waiting: waiting[j.ID]})
 	}
 	for _, p := range c.sched.Pools() {
 		st.Pools = append(st.Pools, PoolStatus{Name: p.Name, Mode: p.Mode.String(), Weight: p.Weight, MinShare: p.MinShare, Running: p.Running,

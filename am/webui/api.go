@@ -40,7 +40,7 @@ func (u *ui) api(mux *http.ServeMux) {
 		writeJSON(w, u.o.Store.App())
 	})
 	mux.HandleFunc("GET /api/v1/jobs", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, u.jobs(r))
+		writeJSON(w, u.jobs(u.live(r)))
 	})
 	mux.HandleFunc("GET /api/v1/jobs/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if j, ok := u.job(w, r); ok {
@@ -58,7 +58,7 @@ func (u *ui) api(mux *http.ServeMux) {
 		}
 	})
 	mux.HandleFunc("GET /api/v1/pools", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, u.pools(r))
+		writeJSON(w, u.pools(u.live(r)))
 	})
 	mux.HandleFunc("GET /api/v1/executors", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, u.executors(r))
@@ -74,8 +74,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // jobs are the jobs kept, newest first, with why running ones wait.
-func (u *ui) jobs(r *http.Request) []Job {
-	waiting := u.waiting(r)
+func (u *ui) jobs(st *core.Status) []Job {
+	waiting := waiting(st)
 	var out []Job
 	for _, j := range u.o.Store.Jobs(u.o.Now()) {
 		out = append(out, Job{JobView: j, Why: waiting[j.ID]})
@@ -83,9 +83,11 @@ func (u *ui) jobs(r *http.Request) []Job {
 	return out
 }
 
-func (u *ui) waiting(r *http.Request) map[int64][]core.WaitingStage {
+// waiting is why each running job waits, by job, as st (nil: not
+// live) says.
+func waiting(st *core.Status) map[int64][]core.WaitingStage {
 	out := map[int64][]core.WaitingStage{}
-	if st := u.live(r); st != nil {
+	if st != nil {
 		for _, j := range st.Jobs {
 			out[j.ID] = j.Waiting
 		}
@@ -104,7 +106,7 @@ func (u *ui) job(w http.ResponseWriter, r *http.Request) (Job, bool) {
 		http.Error(w, fmt.Sprintf("no job %d (an ended job beyond spindle.ui.retainedJobs is forgotten)", id), http.StatusNotFound)
 		return Job{}, false
 	}
-	return Job{JobView: j, Why: u.waiting(r)[id]}, true
+	return Job{JobView: j, Why: waiting(u.live(r))[id]}, true
 }
 
 func (u *ui) stage(w http.ResponseWriter, r *http.Request) (history.StageView, bool) {
@@ -153,9 +155,8 @@ func (u *ui) tasks(w http.ResponseWriter, r *http.Request) (history.TaskPage, bo
 
 // pools are the pools in fair-share order with the scheduler's counts
 // while the application runs, else as the history has them.
-func (u *ui) pools(r *http.Request) []Pool {
+func (u *ui) pools(st *core.Status) []Pool {
 	hist := u.o.Store.Pools()
-	st := u.live(r)
 	if st == nil {
 		out := make([]Pool, 0, len(hist))
 		for _, p := range hist {

@@ -79,7 +79,8 @@ type sessionBody struct {
 }
 
 func (u *ui) sessionPage(w http.ResponseWriter, r *http.Request) {
-	b := sessionBody{Jobs: u.jobs(r), Pools: u.pools(r), Chart: timelineSVG(u.o.Store.Timeline(u.o.Now()))}
+	st := u.live(r) // once: each asks the loop
+	b := sessionBody{Jobs: u.jobs(st), Pools: u.pools(st), Chart: timelineSVG(u.o.Store.Timeline(u.o.Now()))}
 	u.render(w, "session", "Jobs", b)
 }
 
@@ -133,7 +134,7 @@ func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (u *ui) poolsPage(w http.ResponseWriter, r *http.Request) {
-	u.render(w, "pools", "Pools", u.pools(r))
+	u.render(w, "pools", "Pools", u.pools(u.live(r)))
 }
 
 func (u *ui) executorsPage(w http.ResponseWriter, r *http.Request) {
