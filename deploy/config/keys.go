@@ -52,6 +52,8 @@ var registry = []Key{
 	// Scheduling across pools.
 	{Name: "spindle.scheduler.mode", Default: "FIFO", Kind: KindEnum, Values: []string{"FIFO", "FAIR"},
 		Meaning: "order of work across pools: FIFO or FAIR"},
+	{Name: "spindle.scheduler.fairness", Default: "tasks", Kind: KindEnum, Values: []string{"tasks", "drf"},
+		Meaning: "what FAIR mode shares between pools: running tasks (Spark's rule), or drf, dominant resource share (cpus and GPUs against the session's executors)"},
 	{Name: "spindle.scheduler.allocation.file", Kind: KindString,
 		Meaning: "fair scheduler pools file (Spark's fairScheduler.xml format)"},
 	{Name: "spindle.scheduler.pool", Kind: KindString,

@@ -61,6 +61,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.task.preemption.gracePeriod":                        10 * time.Second,
 		"spindle.scheduler.mode":                                     "FIFO",
 		"spindle.scheduler.allocation.file":                          "",
+		"spindle.scheduler.fairness":                                 "tasks",
 		"spindle.dynamicAllocation.enabled":                          false,
 		"spindle.dynamicAllocation.minExecutors":                     0,
 		"spindle.dynamicAllocation.maxExecutors":                     math.MaxInt,
