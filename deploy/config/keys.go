@@ -181,6 +181,14 @@ var registry = []Key{
 	{Name: "spindle.yarn.mode", Default: "coarse", Kind: KindEnum, Values: []string{"coarse", "fine"},
 		Meaning: "coarse (long-lived executors) or fine (a container per task)"},
 
+	// Executors in a Docker image (docs/yarn.md, "Executors in a Docker image").
+	{Name: "spindle.yarn.executor.docker.image", Kind: KindString,
+		Meaning: "YARN: run executor containers in this Docker image (YARN_CONTAINER_RUNTIME_TYPE=docker); the cluster must allow Docker containers and the image's registry"},
+	{Name: "spindle.yarn.executor.docker.mounts", Kind: KindString,
+		Meaning: "YARN: comma-separated src:dst:ro|rw mounts of host paths into the executors' image, each one the cluster's mount whitelist allows"},
+	{Name: "spindle.yarn.executor.docker.network", Kind: KindString,
+		Meaning: "YARN: the Docker network of the executors' containers (host, bridge, ...), one the cluster allows"},
+
 	// Kerberos (hadoop.security.authentication=kerberos).
 	{Name: "spindle.kerberos.principal", Kind: KindString,
 		Meaning: "principal to log in as with spindle.kerberos.keytab (default: the ticket cache kinit wrote, KRB5CCNAME)"},
