@@ -169,3 +169,21 @@ func TestParseFairness(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// An attempt adopted after an AM restart counts in its pool's share as a
+// launched one does, until it ends.
+func TestDRFAdoptedAttemptsCount(t *testing.T) {
+	h := newHarness(t, Config{Mode: FAIR, Fairness: FairDRF}, Profile{ID: 0, Cores: 4, GPUs: 2})
+	h.exec("e1", "h1", 4, "0", "1")
+	gpuJob := oneStage("g", 4, 1, WholeGPUs(1))
+	gpuJob.Pool = "gpu"
+	h.submit(gpuJob)
+	h.adopt("e1", attempt(0, 2, 0), "1")
+	if g := h.s.pools["gpu"].share; g != 0.5 {
+		t.Fatalf("gpu pool's share %v, want the adopted attempt's half of the GPUs", g)
+	}
+	h.finish(attempt(0, 2, 0), TaskResult{Outcome: Succeeded})
+	if g := h.s.pools["gpu"].share; g != 0 {
+		t.Fatalf("gpu pool's share %v after its one attempt ended, want 0", g)
+	}
+}
