@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -124,6 +125,7 @@ func findGPUs(environ []string, src Sources) (found, error) {
 	if runtime, _ := env(EnvContainerRuntime); runtime == "docker" {
 		if f, ok, _, err := runtimeGPUs(env); ok || err != nil {
 			f.source += " (set by the NodeManager in its Docker container)"
+			f.addrs = inContainer(f.addrs)
 			return f, err
 		}
 	}
@@ -173,6 +175,25 @@ func runtimeGPUs(env func(string) (string, bool)) (f found, ok bool, deferred st
 		return found{addrs, key}, true, deferred, err
 	}
 	return f, false, deferred, nil
+}
+
+// inContainer turns the node's GPU indices the nvidia-docker plugin
+// listed into the ordinals CUDA gives them inside the container: the
+// runtime exposes only those GPUs, numbered from 0 in the list's order,
+// so node GPUs 2,3 are CUDA's 0,1 there. UUIDs (GPU-...) name the same
+// device inside and out, and stay; a list mixing the two is kept as it
+// is, since no ordinal can be trusted then.
+func inContainer(addrs []string) []string {
+	for _, a := range addrs {
+		if _, err := strconv.Atoi(a); err != nil {
+			return addrs
+		}
+	}
+	out := make([]string, len(addrs))
+	for i := range addrs {
+		out[i] = strconv.Itoa(i)
+	}
+	return out
 }
 
 // launcherGPUs reads source 1; ok reports whether the launcher set it.

@@ -117,7 +117,7 @@ func TestDiscoverGPUsOrderInYARN(t *testing.T) {
 		{"no GPU plugin: AM last", with(noPlugin, am), "", []string{"4", "5"}},
 		{"404 and NVIDIA all: AM last", with(notFound, "NVIDIA_VISIBLE_DEVICES=all", am), "", []string{"4", "5"}},
 		{"not in YARN: AM last", []string{am}, "", []string{"4", "5"}},
-		{"Docker: the plugin's NVIDIA beats the NodeManager", with(indexed, docker, "NVIDIA_VISIBLE_DEVICES=0,2", am), script, []string{"0", "2"}},
+		{"Docker: the plugin's NVIDIA beats the NodeManager, as CUDA numbers them inside", with(indexed, docker, "NVIDIA_VISIBLE_DEVICES=2,3", am), script, []string{"0", "1"}},
 		{"Docker, NVIDIA all: the NodeManager", with(indexed, docker, "NVIDIA_VISIBLE_DEVICES=all", am), script, []string{"1", "3"}},
 		{"Docker, no variable: the NodeManager", with(indexed, docker, am), script, []string{"1", "3"}},
 	}
