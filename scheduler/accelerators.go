@@ -64,6 +64,16 @@ func (a Accelerators) Amount(name string) int {
 	return 0
 }
 
+// Within says whether b holds every amount a names.
+func (a Accelerators) Within(b Accelerators) bool {
+	for _, x := range a.List() {
+		if x.Amount > b.Amount(x.Name) {
+			return false
+		}
+	}
+	return true
+}
+
 // Len is how many kinds a names.
 func (a Accelerators) Len() int {
 	n := 0

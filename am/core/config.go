@@ -17,6 +17,10 @@ type Config struct {
 	Scheduler scheduler.Config
 	// Profiles are the shapes of the executors; the first is the default.
 	Profiles []scheduler.Profile
+	// TaskAccels are the accelerators besides GPUs every task asks for
+	// (spindle.task.resource.NAME.amount): application-wide, as the
+	// configuration that sets them.
+	TaskAccels scheduler.Accelerators
 	// HeartbeatTimeout declares an executor lost when it has sent nothing
 	// for this long; zero never does (a simulation's executors do not
 	// heartbeat).

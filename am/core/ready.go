@@ -69,6 +69,8 @@ type TaskLaunch struct {
 	// GPUs are the exact addresses the task may use; CPUs its cores.
 	GPUs []string
 	CPUs int
+	// Accels are the exact addresses of each accelerator besides GPUs.
+	Accels []scheduler.Assigned
 }
 
 // JobEnded is a session's job that ended and the executors that ran its

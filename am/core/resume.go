@@ -82,6 +82,7 @@ type KeptContainer struct {
 type RunningAttempt struct {
 	Attempt scheduler.AttemptID
 	GPUs    []string
+	Accels  []scheduler.Assigned
 }
 
 // Kept takes over the containers an earlier attempt ran: they hold their
@@ -173,7 +174,7 @@ func sortedIDs(m map[scheduler.ExecutorID]bool) []scheduler.ExecutorID {
 func (c *Core) adopt(now time.Time, x *executor, running []RunningAttempt) {
 	x.rejoined = true
 	for _, r := range running {
-		if err := c.sched.Adopt(now, x.id, r.Attempt, r.GPUs); err != nil {
+		if err := c.sched.AdoptHolding(now, x.id, r.Attempt, r.GPUs, r.Accels); err != nil {
 			c.notice(Notice{Warning: true, Executor: x.id, Message: fmt.Sprintf("%v not adopted: %v; it is stopped", r.Attempt, err)})
 			c.rd.Kills = append(c.rd.Kills, scheduler.Kill{Attempt: r.Attempt, Executor: x.id, Reason: "not adopted: " + err.Error()})
 			continue

@@ -1,11 +1,11 @@
 package config
 
 import (
-	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 )
 
 // Resource keys name a resource of the user's, as Spark's
@@ -34,20 +34,10 @@ var resourceFields = map[string]resourceField{
 	"worker.discoveryScript": {KindString, nil, "local mode: Spark-compatible discovery script of this resource"},
 }
 
-// ResourceNameRule is what a resource name must be: it is spelled in
-// keys, in SPINDLE_<NAME>_ADDRESSES and in the executor's launch
-// variables, so it has neither dots nor upper case.
-const ResourceNameRule = "lower-case letters, digits and _, starting with a letter, at most 32"
-
-var resourceName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
-
-// CheckResourceName holds name to ResourceNameRule.
-func CheckResourceName(name string) error {
-	if !resourceName.MatchString(name) {
-		return fmt.Errorf("resource name %q: want %s", name, ResourceNameRule)
-	}
-	return nil
-}
+// CheckResourceName holds a resource's name to taskenv's rule: it is
+// spelled in keys, in SPINDLE_<NAME>_ADDRESSES and in the executor's
+// launch variables, so it has neither dots nor upper case.
+func CheckResourceName(name string) error { return taskenv.CheckResourceName(name) }
 
 // splitResourceKey reads spindle.SCOPE.resource.NAME.FIELD into NAME and
 // "SCOPE.FIELD"; ok is false
