@@ -100,12 +100,13 @@ type Removed struct {
 }
 
 // ContainerStart starts an executor in an allocated container with these
-// GPU indices on its node.
+// GPU indices on its node, and these of each accelerator.
 type ContainerStart struct {
-	Container  string
-	Node       string
-	Profile    scheduler.Profile
-	GPUIndices []string
+	Container    string
+	Node         string
+	Profile      scheduler.Profile
+	GPUIndices   []string
+	AccelIndices []scheduler.Assigned
 }
 
 // AllocateRequest is what the next allocate call carries: the asks that

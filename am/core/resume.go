@@ -72,6 +72,7 @@ type KeptContainer struct {
 	ID, Node, NodeName string
 	Profile            scheduler.ProfileID
 	GPUIndices         []string
+	AccelIndices       []scheduler.Assigned
 	// Journalled says the journal knows its executor. Without that the
 	// AM has no address to reach it at: the container is released.
 	Journalled bool
@@ -106,7 +107,7 @@ func (c *Core) Kept(now time.Time, kept []KeptContainer, wait time.Duration) {
 		case !ok:
 			why = fmt.Sprintf("profile %d is not this configuration's", ct.Profile)
 		default:
-			if err := k.gpus.Take(ct.Node, k.cfg.MaxGPUsPerNode, ct.GPUIndices); err != nil {
+			if err := k.takeDevices(ct.Node, ct.GPUIndices, ct.AccelIndices); err != nil {
 				why = err.Error()
 			}
 		}
@@ -116,7 +117,7 @@ func (c *Core) Kept(now time.Time, kept []KeptContainer, wait time.Duration) {
 			c.notice(Notice{Warning: true, Container: ct.ID, Node: ct.Node, Message: "kept container released: " + why})
 			continue
 		}
-		k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: prof, gpus: ct.GPUIndices}
+		k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: prof, gpus: ct.GPUIndices, accels: ct.AccelIndices}
 		if c.awaiting == nil {
 			c.awaiting = map[scheduler.ExecutorID]bool{}
 		}

@@ -27,3 +27,31 @@ func Accelerators(conf *config.Config) (executor, task scheduler.Accelerators, e
 	task, err = scheduler.NewAccelerators(want)
 	return executor, task, err
 }
+
+// ResourceTypes are the YARN resource types the accelerators executors
+// have are asked as, by name (config.YARNResourceType: fpga is
+// yarn.io/fpga, others what spindle.yarn.resourceMapping says). One
+// neither names is an error naming the key to set.
+func ResourceTypes(conf *config.Config) (map[string]string, error) {
+	raw, err := conf.String("spindle.yarn.resourceMapping")
+	if err != nil {
+		return nil, err
+	}
+	mapping, err := config.ParseResourceMapping(raw)
+	if err != nil {
+		return nil, err
+	}
+	types := map[string]string{}
+	for _, r := range conf.Resources() {
+		if r.ExecutorAmount == 0 {
+			continue
+		}
+		t := config.YARNResourceType(mapping, r.Name)
+		if t == "" {
+			return nil, fmt.Errorf("spindle.executor.resource.%s.amount %d: %s has no YARN resource type; name it in spindle.yarn.resourceMapping, e.g. %s=example.com/%s",
+				r.Name, r.ExecutorAmount, r.Name, r.Name, r.Name)
+		}
+		types[r.Name] = t
+	}
+	return types, nil
+}
