@@ -123,10 +123,10 @@ func TestNewAcceleratorsBounds(t *testing.T) {
 }
 
 func TestTasksPerExecutorCountsAccelerators(t *testing.T) {
-	p := Profile{Cores: 8, GPUs: 4, Accels: accels(t, map[string]int{"fpga": 3})}
-	r := TaskRequest{CPUs: 1, GPU: WholeGPUs(1), Accels: accels(t, map[string]int{"fpga": 1})}
-	if n := p.TasksPerExecutor(r); n != 3 {
-		t.Errorf("%d tasks per executor, want 3 (the FPGAs bound it)", n)
+	p := Profile{Cores: 8, GPUs: 4, Accels: accels(t, map[string]int{"fpga": 5})}
+	r := TaskRequest{CPUs: 1, GPU: WholeGPUs(1), Accels: accels(t, map[string]int{"fpga": 2})}
+	if n := p.TasksPerExecutor(r); n != 2 {
+		t.Errorf("%d tasks per executor, want 2 (5 FPGAs of 2 each bound it)", n)
 	}
 }
 
@@ -148,5 +148,41 @@ func TestAdoptHoldingAccelerators(t *testing.T) {
 	rd := h.ready()
 	if len(rd.Launches) != 1 || fmtAccels(rd.Launches[0]) != "fpga=0" {
 		t.Errorf("launched %v, want the other task on the FPGA the adopted one does not hold", rd.Launches)
+	}
+}
+
+func TestAcceleratorsWithinAtTheAmountAndOnePast(t *testing.T) {
+	have := accels(t, map[string]int{"fpga": 2, "tpu": 1})
+	for _, c := range []struct {
+		want map[string]int
+		ok   bool
+	}{{map[string]int{"fpga": 2}, true}, {map[string]int{"fpga": 2, "tpu": 1}, true}, {map[string]int{"fpga": 3}, false},
+		{map[string]int{"tpu": 2}, false}, {map[string]int{"vpu": 1}, false}, {nil, true}} {
+		if got := accels(t, c.want).Within(have); got != c.ok {
+			t.Errorf("%v within %v: %v, want %v", c.want, have, got, c.ok)
+		}
+	}
+}
+
+// An adoption refused for one of its resources takes none of the others:
+// what it took first is given back.
+func TestAdoptRefusedTakesNothing(t *testing.T) {
+	prof := Profile{ID: 0, Cores: 4, GPUs: 1, Accels: accels(t, map[string]int{"fpga": 1, "tpu": 1})}
+	h := newHarness(t, Config{}, prof)
+	if err := h.s.AddExecutor(h.now, ExecutorSpec{ID: "e1", Host: "h1", Cores: 4, GPUs: []string{"g"},
+		Accels: []Assigned{{"fpga", []string{"f"}}, {"tpu", []string{"t"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	spec := oneStage("s", 1, 1, WholeGPUs(1))
+	spec.Stages[0].Request.Accels = accels(t, map[string]int{"fpga": 1, "tpu": 1})
+	h.submit(spec)
+	id := AttemptID{Task: TaskID{Stage: 0, Index: 0}}
+	// The tpu is not the executor's: the fpga taken before it goes back.
+	wantErr(t, h.s.AdoptHolding(h.now, "e1", id, []string{"g"}, []Assigned{{"fpga", []string{"f"}}, {"tpu", []string{"x"}}}), `tpu address "x"`)
+	// The GPU is not the executor's: both accelerators go back.
+	wantErr(t, h.s.AdoptHolding(h.now, "e1", id, []string{"x"}, []Assigned{{"fpga", []string{"f"}}, {"tpu", []string{"t"}}}), `GPU address "x"`)
+	rd := h.ready()
+	if len(rd.Launches) != 1 || fmtAccels(rd.Launches[0]) != "fpga=f tpu=t" || strings.Join(rd.Launches[0].Addresses, ",") != "g" {
+		t.Errorf("launched %v, want the task on everything the refused adoptions left", rd.Launches)
 	}
 }

@@ -77,3 +77,29 @@ func TestSubmitRefusesATaskAskingMoreFPGAsThanExecutorsHave(t *testing.T) {
 		t.Errorf("submit: %v", err)
 	}
 }
+
+// A container refused for want of an accelerator on its node gives back
+// the GPU indices it was given first: another profile's container takes
+// them.
+func TestContainerRefusedForAnAcceleratorKeepsNoGPU(t *testing.T) {
+	fpga1, _ := scheduler.NewAccelerators(map[string]int{"fpga": 1})
+	h, err := coretest.New(core.Config{Profiles: []scheduler.Profile{{ID: 0, Cores: 1, GPUs: 1, Accels: fpga1}, {ID: 1, Cores: 1, GPUs: 1}},
+		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 2, 1: 1}, MaxGPUsPerNode: 2, MaxAccelsPerNode: map[string]int{"fpga": 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Advance(time.Second)
+	h.Ready()
+	res := core.AllocateResult{ClusterNodes: 1}
+	for i, p := range []scheduler.ProfileID{0, 0, 1} {
+		res.Allocated = append(res.Allocated, core.Container{ID: fmt.Sprintf("c%d", i+1), Node: "n:1", NodeName: "n", Ask: h.ContainerFor(p)})
+	}
+	h.Core.Allocated(h.Now, res)
+	var starts []string
+	for _, s := range h.Ready().StartContainers {
+		starts = append(starts, fmt.Sprintf("%s %v %v", s.Container, s.GPUIndices, s.AccelIndices))
+	}
+	if want := []string{"c1 [0] [{fpga [0]}]", "c3 [1] []"}; !reflect.DeepEqual(starts, want) {
+		t.Errorf("started %q, want %q", starts, want)
+	}
+}

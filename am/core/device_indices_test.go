@@ -76,3 +76,15 @@ func TestDeviceIndicesArePerResource(t *testing.T) {
 		t.Errorf("a third FPGA on a node of 2: %v", err)
 	}
 }
+
+// What one resource's Release gives back is that resource's.
+func TestDeviceIndicesReleasePerResource(t *testing.T) {
+	g := NewDeviceIndices()
+	a, _ := g.Assign("fpga", "n", 1, 1)
+	if err := g.Release("fpga", "n", a); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := g.Assign("fpga", "n", 1, 1); err != nil || !reflect.DeepEqual(b, []string{"0"}) {
+		t.Errorf("after its release: %v, %v", b, err)
+	}
+}
