@@ -137,13 +137,14 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	containers := *a.Core.Containers
 	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
+	fields := logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
+		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}
 	containers.MaxAccelsPerNode = map[string]int{}
 	for name, t := range a.ResourceTypes {
 		containers.MaxAccelsPerNode[name] = int(yarn.ResourceValue(reg.GetMaximumCapability(), t))
+		fields["max_"+name+"_per_node"] = containers.MaxAccelsPerNode[name]
 	}
-	a.Log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
-		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode,
-		"max_accelerators_per_node": containers.MaxAccelsPerNode}).Info("registered with the ResourceManager")
+	a.Log.WithFields(fields).Info("registered with the ResourceManager")
 	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,
 		ResourceTypes: a.ResourceTypes, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
 		Register: func(ctx context.Context) error {

@@ -217,10 +217,13 @@ func (d *Driver) startContainers(ctx context.Context, starts []core.ContainerSta
 			continue
 		}
 		l := executor.Launch{ExecutorID: s.Container, Cores: s.Profile.Cores, GPUs: s.Profile.GPUs, AMGPUIndices: s.GPUIndices}
+		fields := logrus.Fields{"container": s.Container, "node": s.Node, "gpu_indices": s.GPUIndices}
 		for _, x := range s.Profile.Accels.List() {
-			l.Accels = append(l.Accels, executor.Accelerator{Name: x.Name, Amount: x.Amount, AMIndices: scheduler.Addresses(s.AccelIndices, x.Name)})
+			indices := scheduler.Addresses(s.AccelIndices, x.Name)
+			l.Accels = append(l.Accels, executor.Accelerator{Name: x.Name, Amount: x.Amount, AMIndices: indices})
+			fields[x.Name+"_indices"] = indices // only where there are some: log readers match the line as it was
 		}
-		d.log.WithFields(logrus.Fields{"container": s.Container, "node": s.Node, "gpu_indices": s.GPUIndices, "accelerator_indices": s.AccelIndices}).Info("launching executor")
+		d.log.WithFields(fields).Info("launching executor")
 		env := l.Env()
 		id := s.Container
 		d.rm.y.Launcher.Start(ctx, ct, env, func(err error) {

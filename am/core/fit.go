@@ -41,23 +41,6 @@ func fits(st jobspec.Stage, accels scheduler.Accelerators, p scheduler.Profile) 
 	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB) && accels.Within(p.Accels)
 }
 
-// assignedText is ", " and each accelerator's addresses, or "" for none.
-func assignedText(a []scheduler.Assigned) string {
-	s := ""
-	for _, x := range a {
-		s += fmt.Sprintf(", %s %v", x.Name, x.Addresses)
-	}
-	return s
-}
-
-// accelsText is ", " and a's amounts, or "" for none.
-func accelsText(a scheduler.Accelerators) string {
-	if a.Len() == 0 {
-		return ""
-	}
-	return ", " + a.String()
-}
-
 // needs says what one task of st asks for.
 func needs(st jobspec.Stage) string {
 	s := fmt.Sprintf("%d cpus, %s GPUs", max(st.CPUs, 1), strconv.FormatFloat(st.GPUs, 'g', -1, 64))
