@@ -348,7 +348,7 @@ stages:
 
 // container is what the RM's REST API says of a running container.
 type container struct {
-	Priority, VCores, GPUs int
+	Priority, VCores, GPUs, FPGAs int
 }
 
 // appContainers lists the running containers of an application's first
@@ -386,8 +386,11 @@ func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container
 	for _, ct := range got.Container {
 		k := container{Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores)}
 		for _, e := range ct.AllocatedResources.Entry {
-			if e.Key == "yarn.io/gpu" {
+			switch e.Key {
+			case "yarn.io/gpu":
 				k.GPUs = int(e.Value)
+			case "yarn.io/fpga":
+				k.FPGAs = int(e.Value)
 			}
 		}
 		out = append(out, k)

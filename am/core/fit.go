@@ -18,7 +18,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 	for i, st := range spec.Stages {
 		found := false
 		for _, p := range c.cfg.Profiles {
-			if fits(st, p) {
+			if fits(st, c.cfg.TaskAccels, p) {
 				out[i], found = p.ID, true
 				break
 			}
@@ -26,18 +26,19 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 		if !found {
 			var have []string
 			for _, p := range c.cfg.Profiles {
-				have = append(have, fmt.Sprintf("profile %d: %d cores, %d GPUs, %d MiB", p.ID, p.Cores, p.GPUs, p.MemoryMB))
+				have = append(have, fmt.Sprintf("profile %d: %d cores, %d GPUs, %d MiB%s", p.ID, p.Cores, p.GPUs, p.MemoryMB, accelsText(p.Accels)))
 			}
 			return nil, fmt.Errorf("stage %q: a task needs %s, which no executor of this application can hold (%s)",
-				st.Name, needs(st), strings.Join(have, "; "))
+				st.Name, needs(st)+accelsText(c.cfg.TaskAccels), strings.Join(have, "; "))
 		}
 	}
 	return out, nil
 }
 
-// fits says whether an executor of p can hold one task of st.
-func fits(st jobspec.Stage, p scheduler.Profile) bool {
-	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB)
+// fits says whether an executor of p can hold one task of st, which
+// asks accels besides.
+func fits(st jobspec.Stage, accels scheduler.Accelerators, p scheduler.Profile) bool {
+	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB) && accels.Within(p.Accels)
 }
 
 // needs says what one task of st asks for.
