@@ -104,6 +104,8 @@ func TestErrors(t *testing.T) {
 		{"gpus: huge", spec("{name: a, tasks: 1, builtin: noop, resources: {gpus: 100000}}"), "job.yaml:3: stages[0].resources.gpus: 100000 GPUs is more than any machine has"},
 		{"gpus: .inf", spec("{name: a, tasks: 1, builtin: noop, resources: {gpus: .inf}}"), "job.yaml:3: stages[0].resources.gpus: .inf: not a number"},
 		{"maxAttempts: 0", spec("{name: a, tasks: 1, builtin: noop, maxAttempts: 0}"), "job.yaml:3: stages[0].maxAttempts: 0: must be at least 1"},
+		{"gang not a boolean", spec("{name: a, tasks: 1, builtin: noop, gang: yes}"), "job.yaml:3: stages[0].gang: \"yes\": want true or false"},
+		{"gang with preferredHosts", spec("{name: a, tasks: 1, builtin: noop, preferredHosts: [h1], gang: true}"), "job.yaml:3: stages[0].preferredHosts: a gang stage takes no locality hint"},
 		{"maxAttempts: 101", spec("{name: a, tasks: 1, builtin: noop, maxAttempts: 101}"), "job.yaml:3: stages[0].maxAttempts: 101: more than the 100 attempts a task may have"},
 		{"maxAttempts: 1e12", "name: j\nstages:\n- name: a\n  tasks: 1\n  builtin: noop\n  maxAttempts: 1000000000000\n", "job.yaml:6: stages[0].maxAttempts: 1000000000000: more than the 100 attempts a task may have"},
 
