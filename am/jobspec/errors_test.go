@@ -115,6 +115,7 @@ func TestErrors(t *testing.T) {
 		{"env name digit", spec("{name: a, tasks: 1, builtin: noop, env: {1A: 1}}"), "job.yaml:3: stages[0].env: \"1A\": not a variable name: use letters, digits and _, not starting with a digit"},
 		{"env name empty", spec("{name: a, tasks: 1, builtin: noop, env: {'': 1}}"), "job.yaml:3: stages[0].env: \"\": an empty variable name"},
 		{"env reserved", spec("{name: a, tasks: 1, builtin: noop, env: {SPINDLE_TASK_INDEX: 1}}"), "job.yaml:3: stages[0].env: \"SPINDLE_TASK_INDEX\": reserved: Spindle sets it for each task"},
+		{"env RANK", spec("{name: a, tasks: 1, builtin: noop, env: {MASTER_PORT: 1}}"), "job.yaml:3: stages[0].env: \"MASTER_PORT\": reserved: Spindle sets it for each task"},
 		{"env CUDA", spec("{name: a, tasks: 1, builtin: noop, env: {CUDA_VISIBLE_DEVICES: 0}}"), "job.yaml:3: stages[0].env: \"CUDA_VISIBLE_DEVICES\": reserved: Spindle sets it for each task"},
 		{"env NVIDIA", spec("{name: a, tasks: 1, builtin: noop, env: {NVIDIA_VISIBLE_DEVICES: 0}}"), "job.yaml:3: stages[0].env: \"NVIDIA_VISIBLE_DEVICES\": reserved: Spindle sets it for each task"},
 		{"env HIP", spec("{name: a, tasks: 1, builtin: noop, env: {HIP_VISIBLE_DEVICES: 0}}"), "job.yaml:3: stages[0].env: \"HIP_VISIBLE_DEVICES\": reserved: Spindle sets it for each task"},
