@@ -273,3 +273,27 @@ func (r TaskRequest) describe() string {
 	}
 	return out
 }
+
+// GangWant is what the gang acquiring now waits for: Tasks tasks asking
+// Request of executors of Profile, at once.
+type GangWant struct {
+	Stage   StageID
+	Profile ProfileID
+	Tasks   int
+	Request TaskRequest
+	// Executors is how many executors of the profile hold them all.
+	Executors int
+}
+
+// AcquiringGang is the gang acquiring now, if one waits: the caller
+// keeps at least Executors executors of its profile, whatever else
+// decides their number (dynamic allocation, spindle.executor.instances).
+func (s *Scheduler) AcquiringGang() (GangWant, bool) {
+	st := s.headGang()
+	if st == nil {
+		return GangWant{}, false
+	}
+	n := st.queued()
+	per := max(st.profile.TasksPerExecutor(st.spec.Request), 1)
+	return GangWant{Stage: st.id, Profile: st.spec.Profile, Tasks: n, Request: st.spec.Request, Executors: (n + per - 1) / per}, true
+}

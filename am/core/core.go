@@ -33,6 +33,8 @@ type Core struct {
 	history []JobInfo
 
 	yarn *containers // nil in local mode
+	// gangs are the gang launches held for their port (gang.go).
+	gangs gangState
 	// awaiting are the kept containers (resume.go) whose executors have
 	// not registered again; placement waits for them until awaitUntil.
 	awaiting   map[scheduler.ExecutorID]bool
@@ -131,6 +133,9 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	for i, p := range stageProfiles {
 		ss.Stages[i].Profile = p
 	}
+	if err := c.gangsFit(spec.Name, ss); err != nil {
+		return 0, err
+	}
 	id, err := c.sched.SubmitJob(now, ss)
 	if err != nil {
 		return 0, err
@@ -193,6 +198,7 @@ func (c *Core) Ready(now time.Time) Ready {
 	if c.yarn != nil {
 		if c.yarn.inflight == nil && (!now.Before(c.yarn.nextAt) || c.yarn.releaseNow) {
 			c.limitToTasks(now)
+			c.raiseForGang()
 			c.rd.Allocate = c.yarn.request(now, c.progress())
 		}
 		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)
