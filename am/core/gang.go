@@ -29,7 +29,8 @@ type PortRequest struct {
 // gangHold is a gang's launches, in rank order, held for MASTER_PORT.
 type gangHold struct {
 	launches []TaskLaunch
-	master   string // rank 0's host
+	master   string               // rank 0's host
+	asked    scheduler.ExecutorID // rank 0's executor, which answers
 }
 
 // gangState is the core's part in gangs: the holds by id, each held
@@ -87,7 +88,7 @@ func (c *Core) holdGang(members []gangMember) {
 		g.holds, g.held = map[int64]*gangHold{}, map[scheduler.AttemptID]int64{}
 	}
 	g.next++
-	h := &gangHold{master: hosts[0]}
+	h := &gangHold{master: hosts[0], asked: members[0].launch.Executor}
 	localRank := map[string]int{}
 	for _, m := range members {
 		l := m.launch
@@ -106,13 +107,14 @@ func (c *Core) holdGang(members []gangMember) {
 	c.rd.PortRequests = append(c.rd.PortRequests, PortRequest{Executor: members[0].launch.Executor, Gang: g.next})
 }
 
-// PortPicked is rank 0's executor's answer for gang: the port, or why
-// none (then the gang's rank 0 fails, and the gang runs again whole).
-// An answer for a gang no longer held (restarted meanwhile) is ignored.
-func (c *Core) PortPicked(now time.Time, gang int64, port int, failure string) {
+// PortPicked is executor id's answer for gang: the port, or why none
+// (then the gang's rank 0 fails, and the gang runs again whole). An
+// answer for a gang no longer held (restarted meanwhile), or from an
+// executor not asked, is ignored.
+func (c *Core) PortPicked(now time.Time, id scheduler.ExecutorID, gang int64, port int, failure string) {
 	g := &c.gangs
 	h := g.holds[gang]
-	if h == nil {
+	if h == nil || h.asked != id {
 		return
 	}
 	delete(g.holds, gang)

@@ -83,8 +83,8 @@ func (s *script) event(a *scenario.Args) error {
 		reason := a.String("reason", "")
 		call = func() { h.Core.Stop(h.Now, reason) }
 	case "port":
-		gang, port, failure := a.Int64("gang", 0), a.Int("port", 0), a.String("why", "")
-		call = func() { h.Core.PortPicked(h.Now, gang, port, failure) }
+		id, gang, port, failure := scheduler.ExecutorID(a.String("id", "")), a.Int64("gang", 0), a.Int("port", 0), a.String("why", "")
+		call = func() { h.Core.PortPicked(h.Now, id, gang, port, failure) }
 	case "advance":
 		d := a.ParseDuration("advance", a.Words(1)[0])
 		call = func() { h.Advance(d) }
