@@ -146,6 +146,7 @@ func TestGangRestartsWholeWhenATaskIsKilled(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	killed := time.Now()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -153,6 +154,18 @@ func TestGangRestartsWholeWhenATaskIsKilled(t *testing.T) {
 		}
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("the job did not end\n%s", buf.String())
+	}
+	// The others were stopped, not left to time out at the rendezvous
+	// (30s) and fail on their own.
+	ended := time.Since(killed)
+	t.Logf("the job ended %v after the kill", ended.Round(time.Millisecond))
+	if ended > 15*time.Second {
+		t.Errorf("the job ended %v after the kill: the gang was not restarted at once", ended)
+	}
+	if m := submittedID.FindStringSubmatch(buf.String()); m == nil {
+		t.Errorf("no application id in the output\n%s", buf.String())
+	} else if log := amLog(t, c, m[1]); !strings.Contains(log, `gang stage \"train\" restarts: task 1 ended`) && !strings.Contains(log, `gang stage "train" restarts: task 1 ended`) {
+		t.Errorf("the AM's log says nothing of the gang's restart")
 	}
 	checkRendezvous(t, out, 4) // every rank of the second run: the first wrote nothing
 }
@@ -252,7 +265,9 @@ stages:
 	if len(firstSeen) == 0 {
 		t.Errorf("the RM never showed an executor container of the gang's")
 	}
+	t.Logf("the gang's executor containers in the RM's view: %d", len(firstSeen))
 	for id, first := range firstSeen {
+		t.Logf("  %s held %v", id, lastSeen[id].Sub(first).Round(time.Millisecond))
 		// Slack: a poll's period, the allocate interval that carries the
 		// release and the executor's orderly end.
 		if held := lastSeen[id].Sub(first); held > timeout+3*time.Second {

@@ -206,3 +206,31 @@ func TestGangWhyPending(t *testing.T) {
 		t.Fatalf("g2: %+v", got)
 	}
 }
+
+// The gang acquiring asks for the executors that hold all its tasks at
+// once: 3 tasks of 1 GPU on executors of 2 GPUs need 2.
+func TestAcquiringGangCountsExecutors(t *testing.T) {
+	h := newHarness(t, Config{})
+	if _, ok := h.s.AcquiringGang(); ok {
+		t.Fatal("a gang acquires with none submitted")
+	}
+	h.submit(gangJob(t, "g", 3))
+	h.ready()
+	w, ok := h.s.AcquiringGang()
+	if !ok || w.Tasks != 3 || w.Executors != 2 {
+		t.Fatalf("acquiring %+v %v, want 3 tasks on 2 executors", w, ok)
+	}
+}
+
+// A stage held back while the gang waited places in the same Ready once
+// the gang has launched: the round after a gang's launch runs at once.
+func TestGangLaunchFreesHeldStagesAtOnce(t *testing.T) {
+	h := newHarness(t, Config{})
+	twoGPUExecs(h, 2)
+	h.submit(oneStage("a", 2, 1, gpu(t, 1)))
+	h.submit(gangJob(t, "g", 2))
+	rd := h.ready()
+	if got := fmtLaunches(rd.Launches); got != "s1/0#0@e1[0] s1/1#0@e1[1] s0/0#0@e2[0] s0/1#0@e2[1]" {
+		t.Fatalf("launches %s", got)
+	}
+}

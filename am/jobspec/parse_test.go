@@ -207,9 +207,10 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-// gang: true reaches the scheduler's stage and survives Marshal.
+// gang: true reaches the scheduler's stage and survives Marshal; a stage
+// not a gang keeps its locality hint.
 func TestGang(t *testing.T) {
-	j, err := Parse([]byte("name: j\nstages:\n- {name: a, tasks: 4, builtin: noop, gang: true}\n- {name: b, tasks: 1, builtin: noop, gang: false}\n"), "job.yaml", Defaults{CPUs: 1})
+	j, err := Parse([]byte("name: j\nstages:\n- {name: a, tasks: 4, builtin: noop, gang: true}\n- {name: b, tasks: 1, builtin: noop, gang: false, preferredHosts: [h1]}\n"), "job.yaml", Defaults{CPUs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
