@@ -43,6 +43,14 @@ type GangTimeout struct {
 // demoted by a soft timeout.
 func (st *stage) isGang() bool { return st.spec.Gang && !st.gangDemoted }
 
+// LaunchesAsGang says whether stage id's launches are a gang's, all in
+// one batch: a gang stage not run as an ordinary one after a soft
+// timeout.
+func (s *Scheduler) LaunchesAsGang(id StageID) bool {
+	st := s.stages[id]
+	return st != nil && st.isGang()
+}
+
 // gangWaiting says whether gang st waits to launch: tasks queued and none
 // of its attempts running or stopping.
 func (st *stage) gangWaiting() bool {

@@ -206,7 +206,6 @@ func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, addrs []strin
 		Host:      ex.spec.Host,
 		Request:   st.spec.Request,
 		Addresses: addrs,
-		Gang:      st.isGang(),
 	})
 }
 

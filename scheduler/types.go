@@ -108,8 +108,6 @@ type Launch struct {
 	Host      string
 	Request   TaskRequest
 	Addresses []string // read-only; shared with the scheduler
-	// Gang: the attempt is one of a gang's, all launched in this batch.
-	Gang bool
 }
 
 // Kill tells the caller to stop a running attempt; its end is reported with

@@ -33,7 +33,7 @@ func (c *Core) place(now time.Time) {
 				continue
 			}
 			c.rd.Launches = append(c.rd.Launches, launch)
-			if l.Gang {
+			if c.sched.LaunchesAsGang(l.Attempt.Task.Stage) {
 				hosts[l.Attempt], gang[l.Attempt] = l.Host, true
 			}
 			if c.cfg.Session && !slices.Contains(st.job.ranOn, l.Executor) {
