@@ -59,6 +59,14 @@ var registry = []Key{
 	{Name: "spindle.scheduler.pool", Kind: KindString,
 		Meaning: "the pool the job runs in, over the one its spec gives (--pool)"},
 
+	// Gang stages (docs/gangs.md).
+	{Name: "spindle.gang.timeout", Default: "60s", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
+		Meaning: "longest a gang stage waits, per try, to have every task's slot at once; then it lets go of what it held (hard) or runs as an ordinary stage (soft)"},
+	{Name: "spindle.gang.maxRetries", Default: "2", Kind: KindInt, check: atLeast(0),
+		Meaning: "tries after the first a gang has to acquire its slots (hard style) before its job fails"},
+	{Name: "spindle.gang.style", Default: "hard", Kind: KindEnum, Values: []string{"hard", "soft"},
+		Meaning: "hard: a gang that timed out retries, then fails its job; soft: it runs as an ordinary stage after its first timeout, with a notice"},
+
 	// Sessions (docs/sessions.md, "What a session holds").
 	{Name: "spindle.session.maxPendingTasks", Default: "4000000", Kind: KindInt, check: atLeast(0),
 		Meaning: "tasks a session's jobs may have waiting to run, all together; a job that would pass it is refused (0: no limit)"},
