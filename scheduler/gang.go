@@ -182,9 +182,9 @@ func (s *Scheduler) gangTimeouts(now time.Time) {
 // provisionally: a gang's run succeeds or fails as a unit, since a rank
 // that exited 0 must still be there when a failed sibling's restart
 // rendezvouses again (WORLD_SIZE ranks, or torch.distributed waits
-// forever). With the last of the gang's tasks, all succeed at once. A
-// gang holds no more tasks than run at once, so keeping their records
-// until then costs little.
+// forever). With the last of the gang's tasks, all succeed at once, and
+// Ready lists them (GangTasksDone). A gang holds no more tasks than run
+// at once, so keeping their records until then costs little.
 func (s *Scheduler) gangTaskSucceeded(now time.Time, st *stage, t *task) {
 	t.state = taskProvisional
 	if st.provisional++; st.succeeded+st.provisional < st.spec.Tasks {
@@ -195,6 +195,7 @@ func (s *Scheduler) gangTaskSucceeded(now time.Time, st *stage, t *task) {
 		tasks := st.chunks[c].tasks // kept here: succeed may drop the chunk
 		for i := range tasks {
 			if tasks[i].state == taskProvisional {
+				s.out.GangTasksDone = append(s.out.GangTasksDone, TaskID{st.id, c*chunkTasks + i})
 				s.succeed(now, st, &tasks[i], c*chunkTasks+i)
 			}
 		}

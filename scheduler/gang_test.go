@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -247,8 +248,8 @@ func TestGangRestartRerunsSucceededTasks(t *testing.T) {
 	h.submit(spec)
 	first := h.ready()
 	h.succeed(first.Launches[0])
-	if rd := h.ready(); len(rd.StagesSucceeded) != 0 || len(rd.Launches) != 0 {
-		t.Fatalf("rank 0 done alone: stages %v launches %s", rd.StagesSucceeded, fmtLaunches(rd.Launches))
+	if rd := h.ready(); len(rd.StagesSucceeded) != 0 || len(rd.Launches) != 0 || len(rd.GangTasksDone) != 0 {
+		t.Fatalf("rank 0 done alone: stages %v launches %s done %v", rd.StagesSucceeded, fmtLaunches(rd.Launches), rd.GangTasksDone)
 	}
 	if p, _ := h.s.JobProgress(0); p.Succeeded != 0 {
 		t.Fatalf("progress counts a provisional success: %+v", p)
@@ -269,13 +270,16 @@ func TestGangRestartRerunsSucceededTasks(t *testing.T) {
 		t.Fatal(msg)
 	}
 	h.succeed(second.Launches[:3]...)
-	if rd := h.ready(); len(rd.StagesSucceeded) != 0 || len(rd.Launches) != 0 || len(rd.Finished) != 0 {
-		t.Fatalf("3 of 4 done: stages %v launches %s finished %+v", rd.StagesSucceeded, fmtLaunches(rd.Launches), rd.Finished)
+	if rd := h.ready(); len(rd.StagesSucceeded) != 0 || len(rd.Launches) != 0 || len(rd.Finished) != 0 || len(rd.GangTasksDone) != 0 {
+		t.Fatalf("3 of 4 done: stages %v launches %s finished %+v done %v", rd.StagesSucceeded, fmtLaunches(rd.Launches), rd.Finished, rd.GangTasksDone)
 	}
 	h.succeed(second.Launches[3])
 	rd = h.ready()
 	if len(rd.StagesSucceeded) != 1 || fmtLaunches(rd.Launches) != "s1/0#0@e1[]" {
 		t.Fatalf("whole gang done: stages %v launches %s", rd.StagesSucceeded, fmtLaunches(rd.Launches))
+	}
+	if got := fmt.Sprint(rd.GangTasksDone); got != "[{0 0} {0 1} {0 2} {0 3}]" {
+		t.Fatalf("gang tasks done %s, want all 4 at once", got)
 	}
 	if msg := checkInternal(h.s); msg != "" {
 		t.Fatal(msg)

@@ -92,6 +92,7 @@ func copyReady(rd Ready) Ready {
 		StagesSucceeded: slices.Clone(rd.StagesSucceeded),
 		Finished:        slices.Clone(rd.Finished),
 		GangTimeouts:    slices.Clone(rd.GangTimeouts),
+		GangTasksDone:   slices.Clone(rd.GangTasksDone),
 	}
 	for i := range out.Launches {
 		out.Launches[i].Addresses = slices.Clone(out.Launches[i].Addresses)
