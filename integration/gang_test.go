@@ -280,7 +280,7 @@ stages:
 // gang: on the first run rank 0 exits 0 at once and rank 1 then fails;
 // the second run has all 4 ranks, which meet, and the job succeeds
 // (were rank 0 not rerun, the other 3 would wait for it at the
-// rendezvous until the job failed).
+// rendezvous, 30s, and the job fail: maxAttempts 2).
 func TestGangLocalRerunsARankThatSucceeded(t *testing.T) {
 	dir := t.TempDir()
 	out, done := filepath.Join(dir, "met"), filepath.Join(dir, "rank0-done")
@@ -289,6 +289,7 @@ stages:
   - name: train
     gang: true
     tasks: 4
+    maxAttempts: 2
     resources: {cpus: 1, gpus: 1}
     command: |
       if [ "$SPINDLE_ATTEMPT" = 0 ] && [ "$RANK" = 0 ]; then touch %[1]q; exit 0; fi
