@@ -285,3 +285,29 @@ func TestGangRestartRerunsSucceededTasks(t *testing.T) {
 		t.Fatal(msg)
 	}
 }
+
+// A gang's task restored as succeeded (an earlier AM attempt journalled
+// it) counts towards its run: the 2 others launched and succeeded make
+// the stage done. A task that succeeded provisionally here cannot be
+// restored: its success is not final yet.
+func TestGangCountsRestoredTasks(t *testing.T) {
+	h := newHarness(t, Config{})
+	twoGPUExecs(h, 2)
+	h.submit(gangJob(t, "g", 3))
+	if err := h.s.RestoreSucceeded(h.now, TaskID{0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	rd := h.ready()
+	if got := fmtLaunches(rd.Launches); got != "s0/1#0@e1[0] s0/2#0@e1[1]" {
+		t.Fatalf("launches %s", got)
+	}
+	h.succeed(rd.Launches[0])
+	err := h.s.RestoreSucceeded(h.now, TaskID{0, 1})
+	if err == nil || !strings.Contains(err.Error(), "task already succeeded since the restart, its gang not yet") {
+		t.Fatalf("restoring a provisional success: %v", err)
+	}
+	h.succeed(rd.Launches[1])
+	if rd := h.ready(); len(rd.StagesSucceeded) != 1 || len(rd.Finished) != 1 || !rd.Finished[0].Succeeded {
+		t.Fatalf("stages %v finished %+v", rd.StagesSucceeded, rd.Finished)
+	}
+}
