@@ -58,8 +58,10 @@ type AppMaster struct {
 	Executors   *hadoopyarn.ContainerLaunchContextProto
 	ExecutorEnv map[string]string
 	Launch      executor.Launch
-	// NodeLabel, PortInNodeName, RMWait and RMRetryInterval: see YARN.
+	// NodeLabel, Placement, PortInNodeName, RMWait and RMRetryInterval:
+	// see YARN.
 	NodeLabel               string
+	Placement               yarn.Placement
 	PortInNodeName          bool
 	RMWait, RMRetryInterval time.Duration
 	// BeforeUnregister runs once the job has ended, before the AM
@@ -138,7 +140,7 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	a.Log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
 		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}).Info("registered with the ResourceManager")
 	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,
-		PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
+		Placement: a.Placement, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
 		Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 			return err

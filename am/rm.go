@@ -28,6 +28,10 @@ type YARN struct {
 	// allocate answers ApplicationMasterNotRegistered until it does.
 	Register  func(ctx context.Context) error
 	NodeLabel string
+	// Placement, when it asks anything, sends every ask as a
+	// SchedulingRequest with its placement constraint instead of a
+	// ResourceRequest (never both in one allocate: YARN refuses the mix).
+	Placement yarn.Placement
 	// PortInNodeName says the RM's scheduler names nodes host:port
 	// (yarn.scheduler.include-port-in-node-name), so that is what the
 	// blacklist takes; otherwise it takes hosts.
@@ -119,7 +123,11 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	var asks []string // allocation request id:outstanding
 	for _, a := range req.Asks {
 		asks = append(asks, fmt.Sprintf("%d:%d", a.ID, a.Count))
-		msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel))
+		if r.y.Placement.Constrained() {
+			msg.SchedulingRequests = append(msg.SchedulingRequests, schedulingRequest(a, r.y.Placement))
+		} else {
+			msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel))
+		}
 	}
 	if len(req.Exclude)+len(req.Include) > 0 {
 		msg.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: req.Exclude, BlacklistRemovals: req.Include}
@@ -200,6 +208,9 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		d.log.WithFields(logrus.Fields{"container": c.Container, "exit_status": c.ExitStatus}).Info("container completed")
 	}
 	d.core.Allocated(now, res)
+	if why := rejectedPlacement(resp.GetRejectedSchedulingRequests(), r.y.Placement); why != "" {
+		d.core.Fail(now, why)
+	}
 }
 
 // startContainers has the NodeManagers start `spindle executor` in the
