@@ -77,7 +77,7 @@ func ContainerPlacement(conf *config.Config, hconf *hadoopconf.Conf) (Placement,
 // two together are refused rather than the label silently dropped.
 func placementConstraints(conf *config.Config) (yarn.Placement, error) {
 	s := Read(conf)
-	p := yarn.Placement{MaxPerNode: s.Int("spindle.yarn.executor.maxPerNode"), Affinity: yarn.Affinity(s.String("spindle.yarn.executor.placement"))}
+	p := yarn.Placement{MaxPerNode: s.Int("spindle.yarn.executor.maxPerNode"), Affinity: yarn.Affinity(s.Enum("spindle.yarn.executor.placement"))}
 	expr := s.String("spindle.yarn.executor.nodeAttributes")
 	if s.Err() != nil {
 		return p, s.Err()
