@@ -15,7 +15,7 @@ import (
 // ids, with the profile's size; when the RM's placement handler rejects
 // them, the application fails naming the reason and what was asked.
 func TestPlacementAsksGoAsSchedulingRequests(t *testing.T) {
-	place := yarn.Placement{MaxPerNode: 1, Attributes: []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu.type", Value: "A100"}}}
+	place := yarn.Placement{MaxPerNode: 1, Attributes: []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu_type", Value: "A100"}}}
 	f := &fakeRM{respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
 		if n == 2 && len(req.GetSchedulingRequests()) == 0 {
 			// the first allocate's asks, rejected a little later
@@ -32,7 +32,7 @@ func TestPlacementAsksGoAsSchedulingRequests(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the application did not end on a rejected placement")
 	}
-	for _, want := range []string{"rejected the executors' placement", "RRP_COULD_NOT_PLACE_ON_NODE", "ask 1 for 3 executor(s) tagged spindle-executor-0", "maxPerNode=1, rm.yarn.io/gpu.type=A100"} {
+	for _, want := range []string{"rejected the executors' placement", "RRP_COULD_NOT_PLACE_ON_NODE", "ask 1 for 3 executor(s) tagged spindle-executor-0", "maxPerNode=1, rm.yarn.io/gpu_type=A100"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("Run ended with %v, want a failure saying %q", err, want)
 		}
@@ -50,7 +50,7 @@ func TestPlacementAsksGoAsSchedulingRequests(t *testing.T) {
 		t.Errorf("the SchedulingRequest: %v", sr)
 	}
 	parts := sr.GetPlacementConstraint().GetCompositeConstraint().GetChildConstraints()
-	if len(parts) != 2 || parts[0].GetSimpleConstraint().GetMaxCardinality() != 0 || parts[1].GetSimpleConstraint().GetTargetExpressions()[0].GetTargetKey() != "rm.yarn.io/gpu.type" {
+	if len(parts) != 2 || parts[0].GetSimpleConstraint().GetMaxCardinality() != 0 || parts[1].GetSimpleConstraint().GetTargetExpressions()[0].GetTargetKey() != "rm.yarn.io/gpu_type" {
 		t.Errorf("its constraint: %v", sr.GetPlacementConstraint())
 	}
 	// The ask table's rule: an open ask is not sent again.

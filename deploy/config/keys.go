@@ -180,7 +180,7 @@ var registry = []Key{
 	{Name: "spindle.yarn.executor.placement", Default: "none", Kind: KindEnum, Values: []string{"none", "spread", "pack"},
 		Meaning: "executors of one shape spread over nodes (anti-affinity: one a node) or packed onto nodes already running one (affinity), as a YARN placement constraint"},
 	{Name: "spindle.yarn.executor.nodeAttributes", Kind: KindString,
-		Meaning: "YARN node attribute expression the executors' nodes must satisfy, e.g. gpu.type=A100 or AND(gpu.type=A100:os!=centos7) (names with or without the rm.yarn.io/ prefix)"},
+		Meaning: "YARN node attribute expression the executors' nodes must satisfy, e.g. gpu_type=A100 or AND(gpu_type=A100:os!=centos7) (names with or without the rm.yarn.io/ prefix)"},
 	{Name: "spindle.yarn.scheduler.heartbeat.interval-ms", Default: "1s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
 		Meaning: "ApplicationMaster's allocate interval once no container is owed (Spark's default is 3s)"},
 	{Name: "spindle.yarn.scheduler.initial-allocation.interval", Default: "200ms", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,

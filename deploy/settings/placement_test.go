@@ -22,8 +22,8 @@ func TestPlacementKeys(t *testing.T) {
 	if err != nil || p.Constraints.Constrained() {
 		t.Fatalf("defaults: %+v, %v; want no constraint", p, err)
 	}
-	p, err = read("spindle.yarn.executor.maxPerNode=1", "spindle.yarn.executor.placement=spread", "spindle.yarn.executor.nodeAttributes=AND(gpu.type=A100:nm.yarn.io/os!=el7)")
-	want := []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu.type", Value: "A100"}, {Name: "nm.yarn.io/os", Value: "el7", Not: true}}
+	p, err = read("spindle.yarn.executor.maxPerNode=1", "spindle.yarn.executor.placement=spread", "spindle.yarn.executor.nodeAttributes=AND(gpu_type=A100:nm.yarn.io/os!=el7)")
+	want := []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu_type", Value: "A100"}, {Name: "nm.yarn.io/os", Value: "el7", Not: true}}
 	if err != nil || p.Constraints.MaxPerNode != 1 || p.Constraints.Affinity != yarn.AffinitySpread || len(p.Constraints.Attributes) != 2 ||
 		p.Constraints.Attributes[0] != want[0] || p.Constraints.Attributes[1] != want[1] {
 		t.Errorf("all three: %+v, %v", p.Constraints, err)
@@ -34,7 +34,7 @@ func TestPlacementKeys(t *testing.T) {
 	}{
 		{[]string{"spindle.yarn.executor.maxPerNode=-1"}, "spindle.yarn.executor.maxPerNode"},
 		{[]string{"spindle.yarn.executor.placement=scatter"}, "spindle.yarn.executor.placement"},
-		{[]string{"spindle.yarn.executor.nodeAttributes=gpu.type"}, `spindle.yarn.executor.nodeAttributes: node attribute expression "gpu.type": "gpu.type" compares nothing`},
+		{[]string{"spindle.yarn.executor.nodeAttributes=gpu_type"}, `spindle.yarn.executor.nodeAttributes: node attribute expression "gpu_type": "gpu_type" compares nothing`},
 		{[]string{"spindle.yarn.executor.maxPerNode=2", "spindle.yarn.executor.nodeLabelExpression=gpu"}, "nodeLabelExpression=gpu cannot be combined with spindle.yarn.executor.maxPerNode"},
 	} {
 		if _, err := read(c.set...); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -39,10 +39,12 @@ func (t AttributeTerm) String() string {
 }
 
 // ParseNodeAttributes reads a node attribute expression in YARN's syntax:
-// one comparison, `gpu.type=A100` or `rm.yarn.io/python!=3`, or several
-// that must all hold, `AND(gpu.type=A100:python!=3)`. Names and values are
-// YARN's: a letter or digit, then letters, digits, '.', '_' or '-', at most
-// 255 characters; names may carry the rm.yarn.io/ or nm.yarn.io/ prefix.
+// one comparison, `gpu_type=A100` or `rm.yarn.io/python!=3`, or several
+// that must all hold, `AND(gpu_type=A100:python!=3)`. Names and values are
+// held to YARN's patterns (NodeLabelUtil), at most 255 characters: a
+// letter or digit, then letters, digits, '_' or '-' (values may also have
+// '.', `java=1.8`); names may carry the rm.yarn.io/ or nm.yarn.io/ prefix.
+// A name YARN cannot hold (`gpu.type`) is refused: no node could match.
 // The terms come back with their prefix, rm.yarn.io/ when none was given.
 func ParseNodeAttributes(expr string) ([]AttributeTerm, error) {
 	s := strings.TrimSpace(expr)
@@ -95,19 +97,20 @@ func parseAttributeTerm(p string) (AttributeTerm, error) {
 	} else if prefix != CentralAttributes && prefix != DistributedAttributes {
 		return t, fmt.Errorf("attribute %q: prefix %q is neither %s nor %s", name, prefix, CentralAttributes, DistributedAttributes)
 	}
-	if err := checkAttributeText("name", bare); err != nil {
+	if err := checkAttributeText("name", bare, false); err != nil {
 		return t, err
 	}
-	if err := checkAttributeText("value", value); err != nil {
+	if err := checkAttributeText("value", value, true); err != nil {
 		return t, fmt.Errorf("attribute %s: %w", bare, err)
 	}
 	t.Name, t.Value = prefix+"/"+bare, value
 	return t, nil
 }
 
-// checkAttributeText holds a name or value to YARN's pattern,
+// checkAttributeText holds a name to YARN's pattern,
+// [0-9a-zA-Z][0-9a-zA-Z_-]*, or a value (dots allowed) to
 // [0-9a-zA-Z][0-9a-zA-Z._-]*, of at most 255 characters.
-func checkAttributeText(what, s string) error {
+func checkAttributeText(what, s string, dots bool) error {
 	switch {
 	case s == "":
 		return fmt.Errorf("empty attribute %s", what)
@@ -116,9 +119,13 @@ func checkAttributeText(what, s string) error {
 	}
 	for i, c := range s {
 		alnum := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
-			return fmt.Errorf("attribute %s %q: %q at %d; a letter or digit first, then letters, digits, '.', '_', '-'", what, s, c, i)
+		if alnum || i > 0 && (c == '_' || c == '-' || dots && c == '.') {
+			continue
 		}
+		if dots {
+			return fmt.Errorf("attribute %s %q: %q at %d; YARN takes a letter or digit first, then letters, digits, '.', '_', '-'", what, s, c, i)
+		}
+		return fmt.Errorf("attribute %s %q: %q at %d; YARN takes a letter or digit first, then letters, digits, '_', '-' (no '.': gpu_type, not gpu.type)", what, s, c, i)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 // The vector is Hadoop 3.5.0's own encoding of this request (its
 // SchedulingRequestProto builder and PlacementConstraintToProtoConverter
 // over and(maxCardinality(NODE, 0, tag), targetNodeAttribute(NODE, EQ,
-// gpu.type=A100), targetNodeAttribute(NODE, NE, python=3))): ours must be
+// gpu_type=A100), targetNodeAttribute(NODE, NE, python=3))): ours must be
 // the same bytes, so that the RM reads what we mean.
 func TestSchedulingRequestMatchesHadoopsBytes(t *testing.T) {
 	raw, err := os.ReadFile("testdata/scheduling_request.hex")
@@ -26,7 +26,7 @@ func TestSchedulingRequestMatchesHadoopsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	attrs, err := yarn.ParseNodeAttributes("AND(gpu.type=A100:python!=3)")
+	attrs, err := yarn.ParseNodeAttributes("AND(gpu_type=A100:python!=3)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +71,10 @@ func TestPlacementConstraints(t *testing.T) {
 	if s := simple(yarn.Placement{Affinity: yarn.AffinityPack}); card(s) != [2]int32{1, 1<<31 - 1} {
 		t.Errorf("pack: %v", s)
 	}
-	s := simple(yarn.Placement{Attributes: []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu.type", Value: "T4", Not: true}}})
+	s := simple(yarn.Placement{Attributes: []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu_type", Value: "T4", Not: true}}})
 	if s.GetAttributeOpCode() != hadoopyarn.NodeAttributeOpCodeProto_NE || s.TargetExpressions[0].GetTargetType() != hadoopyarn.PlacementConstraintTargetProto_NODE_ATTRIBUTE ||
-		s.TargetExpressions[0].GetTargetKey() != "rm.yarn.io/gpu.type" || s.TargetExpressions[0].TargetValues[0] != "T4" {
-		t.Errorf("gpu.type!=T4: %v", s)
+		s.TargetExpressions[0].GetTargetKey() != "rm.yarn.io/gpu_type" || s.TargetExpressions[0].TargetValues[0] != "T4" {
+		t.Errorf("gpu_type!=T4: %v", s)
 	}
 	if c := (yarn.Placement{Affinity: yarn.AffinityNone}).Constraint(tag); c != nil {
 		t.Errorf("nothing asked: %v, want no constraint", c)
@@ -116,11 +116,11 @@ func TestPlacementSupportedBy(t *testing.T) {
 
 func TestParseNodeAttributes(t *testing.T) {
 	for in, want := range map[string]string{
-		"gpu.type=A100":                              "rm.yarn.io/gpu.type=A100",
-		" rm.yarn.io/gpu.type = A100 ":               "rm.yarn.io/gpu.type=A100",
+		"gpu_type=A100":                              "rm.yarn.io/gpu_type=A100",
+		" rm.yarn.io/gpu_type = A100 ":               "rm.yarn.io/gpu_type=A100",
 		"nm.yarn.io/python!=3":                       "nm.yarn.io/python!=3",
-		"AND(gpu.type=A100:python!=3)":               "rm.yarn.io/gpu.type=A100 rm.yarn.io/python!=3",
-		"and(a_b-c.d=1.8)":                           "rm.yarn.io/a_b-c.d=1.8",
+		"AND(gpu_type=A100:python!=3)":               "rm.yarn.io/gpu_type=A100 rm.yarn.io/python!=3",
+		"and(a_b-c=1.8)":                             "rm.yarn.io/a_b-c=1.8",
 		"x=" + strings.Repeat("v", 255):              "rm.yarn.io/x=" + strings.Repeat("v", 255),
 		"AND(" + strings.Repeat("a=b:", 15) + "a=b)": strings.TrimSpace(strings.Repeat("rm.yarn.io/a=b ", 16)),
 	} {
@@ -134,17 +134,18 @@ func TestParseNodeAttributes(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"":                              "empty",
-		"gpu.type":                      "compares nothing",
-		"gpu.type=":                     "empty attribute value",
-		"=A100":                         "empty attribute name",
-		"other.io/gpu=A100":             `prefix "other.io" is neither`,
-		"gpu type=A100":                 `' ' at 3`,
-		"-gpu=A100":                     `'-' at 0`,
-		"OR(a=b:c=d)":                   "write one comparison",
-		"AND(a=b:c)":                    "compares nothing",
-		"AND()":                         "compares nothing",
-		"x=" + strings.Repeat("v", 256): "at most 255",
+		"":                                    "empty",
+		"gpu_type":                            "compares nothing",
+		"gpu_type=":                           "empty attribute value",
+		"=A100":                               "empty attribute name",
+		"other.io/gpu=A100":                   `prefix "other.io" is neither`,
+		"gpu type=A100":                       `' ' at 3`,
+		"gpu.type=A100":                       "'.' at 3; YARN takes a letter or digit first, then letters, digits, '_', '-' (no '.'",
+		"-gpu=A100":                           `'-' at 0`,
+		"OR(a=b:c=d)":                         "write one comparison",
+		"AND(a=b:c)":                          "compares nothing",
+		"AND()":                               "compares nothing",
+		"x=" + strings.Repeat("v", 255) + "1": "at most 255",
 		"AND(" + strings.Repeat("a=b:", 16) + "a=b)": "17 comparisons, at most 16",
 		strings.Repeat("a", 9000):                    "at most 8416",
 	} {
@@ -157,7 +158,7 @@ func TestParseNodeAttributes(t *testing.T) {
 // Whatever ParseNodeAttributes accepts prints back to an expression that
 // parses to the same terms, each within YARN's bounds.
 func FuzzParseNodeAttributes(f *testing.F) {
-	for _, s := range []string{"gpu.type=A100", "AND(gpu.type=A100:python!=3)", "nm.yarn.io/a!=b", "AND(", "a=b=c", "x/y/z=1"} {
+	for _, s := range []string{"gpu_type=A100", "AND(gpu_type=A100:python!=3)", "nm.yarn.io/a!=b", "AND(", "a=b=c", "x/y/z=1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -109,6 +109,7 @@ public final class Main {
     }
     WebAppRouting.restore(yarn, s.rms, s.nodeManagers);
     waitForNodes(s);
+    NodePlacement.apply(s, yarn);
     controls = new Controls(s, yarn);
     controls.start();
     LOG.info("YARN is up with {} NodeManagers of {} GPUs", s.nodeManagers, s.gpusPerNode);
@@ -239,6 +240,9 @@ public final class Main {
         + "RM_WEBAPP_ADDRESS=" + s.host + ":" + s.rmWebPort + "\n"
         + "RMS=" + s.rms + "\n"
         + "LOG_AGGREGATION=" + (s.logAggregation ? 1 : 0) + "\n"
+        + "PLACEMENT_HANDLER=" + s.placementHandler + "\n"
+        + "NODE_ATTRIBUTES=" + s.nodeAttributes + "\n"
+        + "NODE_LABELS=" + s.nodeLabels + "\n"
         + (s.rms == 2
             ? "RM1_ADDRESS=" + s.host + ":" + s.rm1Port + "\n"
                 + "RM1_SCHEDULER_ADDRESS=" + s.host + ":" + s.rm1SchedulerPort + "\n"
