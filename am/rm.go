@@ -65,8 +65,8 @@ func priority(p scheduler.ProfileID) int32 { return int32(p) + 1 }
 
 // resourceRequest is ask a as YARN's ResourceRequest: anywhere, at its
 // profile's priority, under its own allocation request id (which the RM
-// echoes in the containers that fill it), on nodes of label when it is
-// set.
+// echoes in the containers that fill it), on nodes of its profile's
+// label, else of label, when one is set.
 func resourceRequest(a core.Ask, label string) *hadoopyarn.ResourceRequestProto {
 	gpus := map[string]int64{yarn.GPU: int64(a.Profile.GPUs)}
 	if a.Profile.GPUs == 0 {
@@ -79,6 +79,9 @@ func resourceRequest(a core.Ask, label string) *hadoopyarn.ResourceRequestProto 
 		NumContainers:       proto.Int32(int32(a.Count)),
 		RelaxLocality:       proto.Bool(true),
 		AllocationRequestId: proto.Int64(a.ID),
+	}
+	if a.Profile.NodeLabel != "" {
+		label = a.Profile.NodeLabel // a stage's own
 	}
 	if label != "" {
 		ask.NodeLabelExpression = proto.String(label)

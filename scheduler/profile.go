@@ -13,6 +13,10 @@ type Profile struct {
 	Cores    int
 	MemoryMB int64
 	GPUs     int // addresses per executor
+	// NodeLabel is the YARN node label its executors are asked with, for
+	// stages that name one ("": the application's,
+	// spindle.yarn.executor.nodeLabelExpression).
+	NodeLabel string
 }
 
 // TaskRequest is what each task of a stage asks of its executor.

@@ -37,7 +37,8 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 
 // fits says whether an executor of p can hold one task of st.
 func fits(st jobspec.Stage, p scheduler.Profile) bool {
-	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB)
+	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB) &&
+		st.NodeLabel == p.NodeLabel
 }
 
 // needs says what one task of st asks for.
@@ -45,6 +46,9 @@ func needs(st jobspec.Stage) string {
 	s := fmt.Sprintf("%d cpus, %s GPUs", max(st.CPUs, 1), strconv.FormatFloat(st.GPUs, 'g', -1, 64))
 	if st.MemoryMB > 0 {
 		s += fmt.Sprintf(", %d MiB", st.MemoryMB)
+	}
+	if st.NodeLabel != "" {
+		s += ", on nodes labelled " + st.NodeLabel
 	}
 	return s
 }

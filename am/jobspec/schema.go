@@ -16,7 +16,7 @@ import (
 // The keys each mapping of a spec may have; any other is an error.
 var (
 	jobKeys      = []string{"name", "pool", "stages"}
-	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts"}
+	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "nodeLabel"}
 	resourceKeys = []string{"cpus", "memory", "gpus"}
 )
 
@@ -151,6 +151,9 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 	}
 	if e, ok := f["preferredHosts"]; ok {
 		s.PreferredHosts, _ = d.names(e.value, join(path, "preferredHosts"))
+	}
+	if e, ok := f["nodeLabel"]; ok {
+		s.NodeLabel = d.nodeLabel(e.value, join(path, "nodeLabel"))
 	}
 	return s, afterLines
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/deploy/settings"
+	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
@@ -27,9 +28,17 @@ const PlacementHandlerKey = "yarn.resourcemanager.placement-constraints.handler"
 // only wait. The handler is read from the RM itself (its web app's /conf),
 // since the client's yarn-site.xml may not say; only when the RM cannot
 // be asked does the client's own value, or YARN's default, stand in.
-func checkPlacement(ctx context.Context, p yarn.Placement, hconf *hadoopconf.Conf, log logrus.FieldLogger) error {
+//
+// A stage's node label does not go with them either: a SchedulingRequest
+// carries no label.
+func checkPlacement(ctx context.Context, p yarn.Placement, profiles []scheduler.Profile, hconf *hadoopconf.Conf, log logrus.FieldLogger) error {
 	if !p.Constrained() {
 		return nil
+	}
+	for _, pr := range profiles {
+		if pr.NodeLabel != "" {
+			return fmt.Errorf("a stage's nodeLabel (%s) cannot be combined with %s: placement constraints go out as SchedulingRequests, which carry no node label; use a node attribute instead", pr.NodeLabel, settings.PlacementKeys)
+		}
 	}
 	handler, err := rmConfValue(ctx, hconf, PlacementHandlerKey)
 	if err != nil {

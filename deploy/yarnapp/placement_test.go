@@ -10,6 +10,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
@@ -53,20 +54,24 @@ func TestCheckPlacementAsksTheRM(t *testing.T) {
 	hconf.Set(PlacementHandlerKey, "placement-processor")
 	spread := yarn.Placement{Affinity: yarn.AffinitySpread}
 	log := logrus.New()
-	err := checkPlacement(context.Background(), spread, hconf, log)
+	err := checkPlacement(context.Background(), spread, nil, hconf, log)
 	if err == nil || !strings.Contains(err.Error(), "handler is disabled") || !strings.Contains(err.Error(), "spindle.yarn.executor.maxPerNode") {
 		t.Errorf("the RM's handler disabled: %v, want it refused naming the keys", err)
 	}
-	if err := checkPlacement(context.Background(), yarn.Placement{}, hconf, log); err != nil {
+	if err := checkPlacement(context.Background(), yarn.Placement{}, nil, hconf, log); err != nil {
 		t.Errorf("nothing asked: %v", err)
 	}
 	handler = "placement-processor"
-	if err := checkPlacement(context.Background(), spread, hconf, log); err != nil {
+	if err := checkPlacement(context.Background(), spread, nil, hconf, log); err != nil {
 		t.Errorf("the RM's handler placement-processor: %v", err)
+	}
+	labelled := []scheduler.Profile{{ID: 0}, {ID: 1, NodeLabel: "gpu-t4"}}
+	if err := checkPlacement(context.Background(), spread, labelled, hconf, log); err == nil || !strings.Contains(err.Error(), "a stage's nodeLabel (gpu-t4) cannot be combined") {
+		t.Errorf("a labelled stage beside constraints: %v", err)
 	}
 	srv.Close()
 	hconf.Set(PlacementHandlerKey, "disabled")
-	if err := checkPlacement(context.Background(), spread, hconf, log); err == nil {
+	if err := checkPlacement(context.Background(), spread, nil, hconf, log); err == nil {
 		t.Error("RM out of reach, client's yarn-site says disabled: accepted")
 	}
 }

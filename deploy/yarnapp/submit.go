@@ -187,7 +187,7 @@ func (s *submission) newApplication(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPlacement(ctx, place.Constraints, s.conn.Conf, s.log); err != nil {
+	if err := checkPlacement(ctx, place.Constraints, profiles, s.conn.Conf, s.log); err != nil {
 		return err
 	}
 	s.id = newApp.GetApplicationId()

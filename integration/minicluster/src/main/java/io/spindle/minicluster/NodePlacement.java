@@ -110,13 +110,18 @@ final class NodePlacement {
     long deadline = System.currentTimeMillis() + 30_000;
     for (var e : want.entrySet()) {
       NodeId id = NodeId.fromString(e.getKey());
-      while (scheduler.getNode(id) == null || !scheduler.getNode(id).getNodeAttributes().containsAll(e.getValue())) {
+      while (!carries(scheduler, id, e.getValue())) {
         if (System.currentTimeMillis() > deadline) {
           throw new IllegalStateException("node " + id + " did not take the attributes " + e.getValue());
         }
         Thread.sleep(100);
       }
     }
+  }
+
+  private static boolean carries(CapacityScheduler scheduler, NodeId id, Set<NodeAttribute> want) {
+    var node = scheduler.getNode(id);
+    return node != null && node.getNodeAttributes() != null && node.getNodeAttributes().containsAll(want);
   }
 
   /** "I:x,J:y,I:z" as {I: [x, z], J: [y]}, every I a NodeManager's index. */
