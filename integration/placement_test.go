@@ -52,21 +52,20 @@ func nodeWhere(t *testing.T, c *testcluster.Cluster, what string, match func(*ha
 	return found[0]
 }
 
-func hasAttribute(name, value string) func(*hadoopyarn.NodeReportProto) bool {
-	return func(n *hadoopyarn.NodeReportProto) bool {
-		return slices.ContainsFunc(n.GetNodeAttributes(), func(a *hadoopyarn.NodeAttributeProto) bool {
-			return a.GetAttributeKey().GetAttributeName() == name && a.GetAttributeValue() == value
-		})
-	}
-}
-
 // executorNodes submits spec with conf on c and, while it runs, reads from
 // the RM's REST API the node of each executor container it allocated (the
 // AM's, the attempt's first, left out) until it has want of them; then it
 // waits for the job to succeed.
 func executorNodes(t *testing.T, c *testcluster.Cluster, want int, conf ...string) map[string]string {
 	t.Helper()
-	spec := writeSpec(t, fmt.Sprintf("name: placed\nstages:\n  - {name: s, tasks: %d, resources: {cpus: 1, gpus: 1}, command: \"sleep 4\"}\n", want))
+	return executorNodesOf(t, c, want, "", conf...)
+}
+
+// executorNodesOf is executorNodes with more of the stage's spec (", key:
+// value").
+func executorNodesOf(t *testing.T, c *testcluster.Cluster, want int, stage string, conf ...string) map[string]string {
+	t.Helper()
+	spec := writeSpec(t, fmt.Sprintf("name: placed\nstages:\n  - {name: s, tasks: %d, resources: {cpus: 1, gpus: 1}, command: \"sleep 4\"%s}\n", want, stage))
 	args := []string{"submit", "--master", "yarn", "--conf", "spindle.executor.cores=1", "--conf", "spindle.executor.resource.gpu.amount=1",
 		"--conf", "spindle.executor.memory=512m", "--conf", fmt.Sprintf("spindle.executor.instances=%d", want)}
 	for _, kv := range conf {
@@ -157,7 +156,10 @@ func TestPlacementMaxPerNodeSpreadsExecutors(t *testing.T) {
 // there.
 func TestPlacementNodeAttributesPinExecutors(t *testing.T) {
 	c := placementCluster(t)
-	a100 := nodeWhere(t, c, "with gpu_type=A100", hasAttribute("gpu_type", "A100"))
+	// YARN keys attributes by host, and reports them so (NodeReport's
+	// node_attributes); here every NodeManager shares one host, so the
+	// harness set them by node id: NodeManager 0's is the A100 node.
+	a100 := c.NodeIDs[0]
 	nodes := executorNodes(t, c, 2, "spindle.yarn.executor.nodeAttributes=gpu_type=A100")
 	for id, n := range nodes {
 		if n != a100 {
@@ -169,18 +171,27 @@ func TestPlacementNodeAttributesPinExecutors(t *testing.T) {
 	}
 }
 
-// Executors asked with a node label run only on the labelled node.
+// Executors asked with a node label run only on the labelled node: by
+// the application's key, and by a stage's own nodeLabel (its executors a
+// profile of their own, the only one started).
 func TestPlacementNodeLabelRunsOnTheLabelledNode(t *testing.T) {
 	c := placementCluster(t)
 	labelled := nodeWhere(t, c, "labelled gpu-t4", func(n *hadoopyarn.NodeReportProto) bool { return slices.Contains(n.GetNodeLabels(), "gpu-t4") })
-	nodes := executorNodes(t, c, 2, "spindle.yarn.executor.nodeLabelExpression=gpu-t4")
-	for id, n := range nodes {
-		if n != labelled {
-			t.Errorf("executor container %s ran on %s, not the labelled node %s", id, n, labelled)
-		}
-	}
-	if len(nodes) != 2 {
-		t.Errorf("executors: %v, want 2", nodes)
+	for _, how := range []struct{ name, stage, conf string }{
+		{"application", "", "spindle.yarn.executor.nodeLabelExpression=gpu-t4"},
+		{"stage", ", nodeLabel: gpu-t4", "spindle.yarn.executor.memory=512m"},
+	} {
+		t.Run(how.name, func(t *testing.T) {
+			nodes := executorNodesOf(t, c, 2, how.stage, how.conf)
+			for id, n := range nodes {
+				if n != labelled {
+					t.Errorf("executor container %s ran on %s, not the labelled node %s", id, n, labelled)
+				}
+			}
+			if len(nodes) != 2 {
+				t.Errorf("executors: %v, want 2", nodes)
+			}
+		})
 	}
 }
 

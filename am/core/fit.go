@@ -18,7 +18,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 	for i, st := range spec.Stages {
 		found := false
 		for _, p := range c.cfg.Profiles {
-			if fits(st, p) {
+			if fits(st, p) && c.labelFits(st, p) {
 				out[i], found = p.ID, true
 				break
 			}
@@ -37,8 +37,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 
 // fits says whether an executor of p can hold one task of st.
 func fits(st jobspec.Stage, p scheduler.Profile) bool {
-	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB) &&
-		st.NodeLabel == p.NodeLabel
+	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB)
 }
 
 // needs says what one task of st asks for.

@@ -35,6 +35,10 @@ type Cluster struct {
 	DefaultFS          string // hdfs://host:port
 	NameNodeAddress    string // host:port
 
+	// NodeIDs are the NodeManagers' node ids (host:port) as they started,
+	// in the index order the knobs use (NODE_ATTRIBUTES, NODE_LABELS).
+	NodeIDs []string
+
 	// With an HA pair (RMS=2), each RM's addresses, rm0's first; with
 	// one RM, its addresses alone. RMAddress and the like are rm0's.
 	RMAddresses, RMSchedulerAddresses, RMWebAddresses []string
@@ -302,6 +306,9 @@ func Load(dir string) (*Cluster, error) {
 		Krb5Config:         kv["KRB5_CONFIG"],
 		Principal:          kv["SPINDLE_TEST_PRINCIPAL"],
 		Keytab:             kv["SPINDLE_TEST_KEYTAB"],
+	}
+	if ids := kv["NODE_IDS"]; ids != "" {
+		c.NodeIDs = strings.Split(ids, ",")
 	}
 	c.RMAddresses = []string{c.RMAddress}
 	c.RMSchedulerAddresses = []string{c.RMSchedulerAddress}

@@ -116,7 +116,7 @@ public final class Main {
 
     String nnHttp = s.host + ":" + dfs.getNameNode().getHttpAddress().getPort();
     writeClientConf(s, defaultFS, nnHttp, kerberos);
-    writeAtomically(new File(s.dir, "cluster.env"), summary(s, defaultFS, nnHttp) + kerberosSummary());
+    writeAtomically(new File(s.dir, "cluster.env"), summary(s, defaultFS, nnHttp) + nodeIds(s) + kerberosSummary());
     writeAtomically(ready, "ready\n");
     System.out.println("minicluster: ready");
   }
@@ -208,6 +208,19 @@ public final class Main {
     File dir = new File(s.dir, "site");
     writeXml(new File(dir, "capacity-scheduler.xml"), site);
     writeXml(new File(dir, "yarn-site.xml"), site);
+  }
+
+  /**
+   * NODE_IDS: each NodeManager's node id (host:port), in index order, as
+   * the knobs that address NodeManagers by index (NODE_ATTRIBUTES,
+   * NODE_LABELS, stop-nm) count them.
+   */
+  private String nodeIds(Settings s) {
+    StringBuilder b = new StringBuilder("NODE_IDS=");
+    for (int i = 0; i < s.nodeManagers; i++) {
+      b.append(i == 0 ? "" : ",").append(yarn.getNodeManager(i).getNMContext().getNodeId());
+    }
+    return b.append("\n").toString();
   }
 
   /**
