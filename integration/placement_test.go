@@ -81,13 +81,13 @@ func executorNodesOf(t *testing.T, c *testcluster.Cluster, want int, stage strin
 		}
 	})
 	var app string
-	waitFor(t, 60*time.Second, "the application id", func() bool {
-		m := submittedID.FindStringSubmatch(out.String())
-		if m != nil {
+	for deadline := time.Now().Add(60 * time.Second); app == ""; time.Sleep(200 * time.Millisecond) {
+		if m := submittedID.FindStringSubmatch(out.String()); m != nil {
 			app = m[1]
+		} else if len(done) > 0 || time.Now().After(deadline) {
+			t.Fatalf("no application submitted:\n%s", out.String())
 		}
-		return m != nil
-	})
+	}
 	nodes := map[string]string{}
 	waitFor(t, 60*time.Second, fmt.Sprintf("%d executor containers of %s in the RM's view", want, app), func() bool {
 		for id, node := range containerNodes(t, c, app) {
@@ -179,7 +179,7 @@ func TestPlacementNodeLabelRunsOnTheLabelledNode(t *testing.T) {
 	labelled := nodeWhere(t, c, "labelled gpu-t4", func(n *hadoopyarn.NodeReportProto) bool { return slices.Contains(n.GetNodeLabels(), "gpu-t4") })
 	for _, how := range []struct{ name, stage, conf string }{
 		{"application", "", "spindle.yarn.executor.nodeLabelExpression=gpu-t4"},
-		{"stage", ", nodeLabel: gpu-t4", "spindle.yarn.executor.memory=512m"},
+		{"stage", ", nodeLabel: gpu-t4", "spindle.executor.memory=512m"},
 	} {
 		t.Run(how.name, func(t *testing.T) {
 			nodes := executorNodesOf(t, c, 2, how.stage, how.conf)
