@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
@@ -58,5 +60,18 @@ func TestPlacementAsksGoAsSchedulingRequests(t *testing.T) {
 		if len(r.GetSchedulingRequests())+len(r.GetAsk()) != 0 {
 			t.Errorf("allocate %d sends asks again: %v %v", i+1, r.GetSchedulingRequests(), r.GetAsk())
 		}
+	}
+}
+
+// A stage's own node label, on its profile, wins over the application's
+// in the profile's ResourceRequests.
+func TestStageLabelWinsInResourceRequests(t *testing.T) {
+	p := scheduler.Profile{ID: 1, Cores: 1, MemoryMB: 512, NodeLabel: "gpu-t4"}
+	if got := resourceRequest(core.Ask{ID: 1, Profile: p, Count: 1}, "app-label").GetNodeLabelExpression(); got != "gpu-t4" {
+		t.Errorf("a labelled profile asks with label %q, want its own gpu-t4", got)
+	}
+	p.NodeLabel = ""
+	if got := resourceRequest(core.Ask{ID: 1, Profile: p, Count: 1}, "app-label").GetNodeLabelExpression(); got != "app-label" {
+		t.Errorf("an unlabelled profile asks with label %q, want the application's", got)
 	}
 }

@@ -45,6 +45,16 @@ stages:
 	if len(cfg.Containers.Initial) != 2 || cfg.Containers.Initial[stages[0]] != 3 || cfg.Containers.Initial[stages[1]] != 3 {
 		t.Errorf("initial executors %v, want %v (none for the unlabelled profile 0)", cfg.Containers.Initial, want)
 	}
+	// Dynamic allocation sizes each profile by its own rules: the
+	// initial executors stay as they were, the first profile's.
+	dyn, err := config.Load(nil, []string{"spindle.dynamicAllocation.enabled=true", "spindle.dynamicAllocation.initialExecutors=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err = Core(dyn, CoreFor{Job: job, Containers: true})
+	if _, first := cfg.Containers.Initial[0]; err != nil || len(cfg.Containers.Initial) != 1 || !first {
+		t.Errorf("dynamic allocation: initial %v, %v; want the first profile's alone, as without labels", cfg.Containers.Initial, err)
+	}
 	// Without labels nothing changes: one profile, no stage profiles.
 	plain, _ := jobspec.Short("p", 1, []string{"true"}, jobspec.Defaults{})
 	cfg, stages, err = Core(conf, CoreFor{Job: plain, Containers: true})
