@@ -19,14 +19,17 @@ import (
 
 // placementCluster is the one cluster every placement test shares (each
 // extra cluster costs CI about a minute): the placement processor on, NM 0
-// an "A100" node and NM 1 a "T4" one by centralized node attributes, and
-// NM 1 labelled gpu-t4, a label the default queue may use.
+// a "T4" node and NM 1 an "A100" one by centralized node attributes, and
+// NM 1 labelled gpu-a100 (exclusive), a label the default queue may use.
+// The label makes the attribute test bite: plain ResourceRequests, with
+// no label, can never reach NM 1, while the placement processor places
+// SchedulingRequests by their constraints alone.
 func placementCluster(t *testing.T) *testcluster.Cluster {
 	t.Helper()
 	return testcluster.GetWith(t, testcluster.Config{Placement: testcluster.Placement{
 		Handler:        "processor",
-		NodeAttributes: "0:gpu_type=A100,1:gpu_type=T4",
-		NodeLabels:     "1:gpu-t4",
+		NodeAttributes: "0:gpu_type=T4,1:gpu_type=A100",
+		NodeLabels:     "1:gpu-a100",
 	}})
 }
 
@@ -158,8 +161,8 @@ func TestPlacementNodeAttributesPinExecutors(t *testing.T) {
 	c := placementCluster(t)
 	// YARN keys attributes by host, and reports them so (NodeReport's
 	// node_attributes); here every NodeManager shares one host, so the
-	// harness set them by node id: NodeManager 0's is the A100 node.
-	a100 := c.NodeIDs[0]
+	// harness set them by node id: NodeManager 1's is the A100 node.
+	a100 := c.NodeIDs[1]
 	nodes := executorNodes(t, c, 2, "spindle.yarn.executor.nodeAttributes=gpu_type=A100")
 	for id, n := range nodes {
 		if n != a100 {
@@ -176,10 +179,10 @@ func TestPlacementNodeAttributesPinExecutors(t *testing.T) {
 // profile of their own, the only one started).
 func TestPlacementNodeLabelRunsOnTheLabelledNode(t *testing.T) {
 	c := placementCluster(t)
-	labelled := nodeWhere(t, c, "labelled gpu-t4", func(n *hadoopyarn.NodeReportProto) bool { return slices.Contains(n.GetNodeLabels(), "gpu-t4") })
+	labelled := nodeWhere(t, c, "labelled gpu-a100", func(n *hadoopyarn.NodeReportProto) bool { return slices.Contains(n.GetNodeLabels(), "gpu-a100") })
 	for _, how := range []struct{ name, stage, conf string }{
-		{"application", "", "spindle.yarn.executor.nodeLabelExpression=gpu-t4"},
-		{"stage", ", nodeLabel: gpu-t4", "spindle.executor.memory=512m"},
+		{"application", "", "spindle.yarn.executor.nodeLabelExpression=gpu-a100"},
+		{"stage", ", nodeLabel: gpu-a100", "spindle.executor.memory=512m"},
 	} {
 		t.Run(how.name, func(t *testing.T) {
 			nodes := executorNodesOf(t, c, 2, how.stage, how.conf)
