@@ -142,7 +142,11 @@ func containerNodes(t *testing.T, c *testcluster.Cluster, app string) map[string
 }
 
 // maxPerNode=1 with 2 executors: the RM places them on 2 different nodes,
-// though either node has the GPUs for both.
+// though either node has the GPUs for both. With 3 on these 2 nodes the
+// third cannot be placed: the RM rejects it, and the application fails
+// at once naming the reason, having run 2 executors on 2 nodes (the
+// placement processor spreads unconstrained asks over nodes by itself:
+// this is what shows the limit held).
 func TestPlacementMaxPerNodeSpreadsExecutors(t *testing.T) {
 	c := placementCluster(t)
 	nodes := executorNodes(t, c, 2, "spindle.yarn.executor.maxPerNode=1")
@@ -152,6 +156,25 @@ func TestPlacementMaxPerNodeSpreadsExecutors(t *testing.T) {
 	}
 	if len(nodes) != 2 || len(distinct) != 2 {
 		t.Fatalf("maxPerNode=1: the RM ran the executors on %v, want 2 containers on 2 nodes", nodes)
+	}
+
+	start := time.Now()
+	spec := writeSpec(t, "name: over\nstages:\n  - {name: s, tasks: 3, resources: {cpus: 1, gpus: 1}, command: \"sleep 4\"}\n")
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.cores=1", "--conf", "spindle.executor.resource.gpu.amount=1",
+		"--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.instances=3", "--conf", "spindle.yarn.executor.maxPerNode=1", spec)
+	if err == nil {
+		t.Fatalf("3 executors at most 1 a node on 2 nodes: the job succeeded\n%s", o)
+	}
+	for _, want := range []string{"rejected the executors' placement", "RRP_COULD_NOT_PLACE_ON_NODE", "maxPerNode=1"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("the failure does not say %q:\n%s", want, o)
+		}
+	}
+	t.Logf("3 executors refused in %v", time.Since(start).Round(time.Second))
+	if m := submittedID.FindStringSubmatch(o); m != nil {
+		if got := auditedContainers(t, c, m[1]); len(got) > 2 {
+			t.Errorf("the RM allocated %d executor containers, want at most 2 (one a node): %v", len(got), got)
+		}
 	}
 }
 
