@@ -51,7 +51,7 @@ func describePlacement(p yarn.Placement) string {
 	if p.MaxPerNode > 0 {
 		parts = append(parts, fmt.Sprintf("maxPerNode=%d", p.MaxPerNode))
 	}
-	if p.Affinity == yarn.AffinitySpread || p.Affinity == yarn.AffinityPack {
+	if p.Affinity == yarn.AffinitySpread {
 		parts = append(parts, "placement="+string(p.Affinity))
 	}
 	for _, t := range p.Attributes {

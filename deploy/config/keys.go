@@ -178,7 +178,7 @@ var registry = []Key{
 	{Name: "spindle.yarn.executor.maxPerNode", Default: "0", Kind: KindInt, check: atLeast(0),
 		Meaning: "at most this many of the application's executors of one shape on a node, as a YARN placement constraint (0: no limit)"},
 	{Name: "spindle.yarn.executor.placement", Default: "none", Kind: KindEnum, Values: []string{"none", "spread", "pack"},
-		Meaning: "executors of one shape spread over nodes (anti-affinity: one a node) or packed onto nodes already running one (affinity), as a YARN placement constraint"},
+		Meaning: "spread: executors of one shape spread over nodes, one a node (anti-affinity), as a YARN placement constraint; pack (affinity) is refused with the reason: YARN cannot place its first executor"},
 	{Name: "spindle.yarn.executor.nodeAttributes", Kind: KindString,
 		Meaning: "YARN node attribute expression the executors' nodes must satisfy, e.g. gpu_type=A100 or AND(gpu_type=A100:os!=centos7) (names with or without the rm.yarn.io/ prefix)"},
 	{Name: "spindle.yarn.scheduler.heartbeat.interval-ms", Default: "1s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,

@@ -34,6 +34,7 @@ func TestPlacementKeys(t *testing.T) {
 	}{
 		{[]string{"spindle.yarn.executor.maxPerNode=-1"}, "spindle.yarn.executor.maxPerNode"},
 		{[]string{"spindle.yarn.executor.placement=scatter"}, "spindle.yarn.executor.placement"},
+		{[]string{"spindle.yarn.executor.placement=pack"}, "placement=pack: YARN cannot pack"},
 		{[]string{"spindle.yarn.executor.nodeAttributes=gpu_type"}, `spindle.yarn.executor.nodeAttributes: node attribute expression "gpu_type": "gpu_type" compares nothing`},
 		{[]string{"spindle.yarn.executor.maxPerNode=2", "spindle.yarn.executor.nodeLabelExpression=gpu"}, "nodeLabelExpression=gpu cannot be combined with spindle.yarn.executor.maxPerNode"},
 	} {

@@ -17,14 +17,16 @@ const (
 )
 
 // Affinity is how an application's executors of one shape stand to each
-// other: spread (anti-affinity, at most one on a node), pack (affinity,
-// onto nodes that already run one) or neither.
+// other: spread (anti-affinity, at most one on a node) or neither.
+// Affinity to its own tag (packing) is not among them: YARN's placement
+// processor can never place the first container of such an ask, which
+// has nothing on any node to be near (rejected after its retries, seen
+// on Hadoop 3.5.0).
 type Affinity string
 
 const (
 	AffinityNone   Affinity = "none"
 	AffinitySpread Affinity = "spread"
-	AffinityPack   Affinity = "pack"
 )
 
 // Placement is what an application asks of where its containers go, on
@@ -41,7 +43,7 @@ type Placement struct {
 // Constrained says whether p asks anything of placement: if not, plain
 // ResourceRequests do.
 func (p Placement) Constrained() bool {
-	return p.MaxPerNode > 0 || p.Affinity == AffinitySpread || p.Affinity == AffinityPack || len(p.Attributes) > 0
+	return p.MaxPerNode > 0 || p.Affinity == AffinitySpread || len(p.Attributes) > 0
 }
 
 // nodeScope is YARN's PlacementConstraints.NODE; selfTags the namespace
@@ -53,7 +55,7 @@ const (
 
 // Constraint is p as YARN's placement constraint on containers tagged tag,
 // encoded as Hadoop's PlacementConstraintToProtoConverter encodes
-// PlacementConstraints' targetNotIn, targetIn, maxCardinality and
+// PlacementConstraints' targetNotIn, maxCardinality and
 // targetNodeAttribute (yarnpb/yarn/testdata/scheduling_request.hex); nil
 // when p asks nothing. Several parts go out as their AND.
 func (p Placement) Constraint(tag string) *hadoopyarn.PlacementConstraintProto {
@@ -63,9 +65,6 @@ func (p Placement) Constraint(tag string) *hadoopyarn.PlacementConstraintProto {
 		parts = append(parts, tagCardinality(tag, 0, 0))
 	case p.MaxPerNode > 0:
 		parts = append(parts, tagCardinality(tag, 0, p.MaxPerNode-1))
-	}
-	if p.Affinity == AffinityPack {
-		parts = append(parts, tagCardinality(tag, 1, math.MaxInt32))
 	}
 	for _, t := range p.Attributes {
 		parts = append(parts, attributeConstraint(t))
@@ -121,8 +120,9 @@ func attributeConstraint(t AttributeTerm) *hadoopyarn.PlacementConstraintProto {
 // SupportedBy says whether an RM whose placement-constraints handler is
 // handler can place what p asks, and if not, why and what would: disabled
 // rejects every SchedulingRequest; the CapacityScheduler's own handler,
-// scheduler, takes one simple constraint (anti-affinity, a cardinality or
-// one node attribute), not affinity or several at once.
+// scheduler, takes anti-affinity alone (its
+// SingleConstraintAppPlacementAllocator refuses any other cardinality,
+// a node attribute's included).
 func (p Placement) SupportedBy(handler, keys string) error {
 	if !p.Constrained() {
 		return nil
@@ -131,9 +131,8 @@ func (p Placement) SupportedBy(handler, keys string) error {
 	case HandlerProcessor:
 		return nil
 	case HandlerScheduler:
-		c := p.Constraint("t")
-		if p.Affinity == AffinityPack || c.CompositeConstraint != nil {
-			return fmt.Errorf("%s ask the ResourceManager to place executors with affinity or with several constraints at once, which its yarn.resourcemanager.placement-constraints.handler=%s does not support: the cluster must set it to %s (or ask for one of spread, maxPerNode or a single node attribute)", keys, handler, HandlerProcessor)
+		if len(p.Attributes) > 0 || p.Affinity != AffinitySpread && p.MaxPerNode != 1 {
+			return fmt.Errorf("%s ask the ResourceManager for more than anti-affinity (one executor a node), all its yarn.resourcemanager.placement-constraints.handler=%s supports: the cluster must set it to %s (or ask only spread, or maxPerNode=1)", keys, handler, HandlerProcessor)
 		}
 		return nil
 	case "", HandlerDisabled:

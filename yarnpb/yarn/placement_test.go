@@ -68,9 +68,6 @@ func TestPlacementConstraints(t *testing.T) {
 	if s := simple(yarn.Placement{Affinity: yarn.AffinitySpread}); card(s) != [2]int32{0, 0} {
 		t.Errorf("spread: %v", s)
 	}
-	if s := simple(yarn.Placement{Affinity: yarn.AffinityPack}); card(s) != [2]int32{1, 1<<31 - 1} {
-		t.Errorf("pack: %v", s)
-	}
 	s := simple(yarn.Placement{Attributes: []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu_type", Value: "T4", Not: true}}})
 	if s.GetAttributeOpCode() != hadoopyarn.NodeAttributeOpCodeProto_NE || s.TargetExpressions[0].GetTargetType() != hadoopyarn.PlacementConstraintTargetProto_NODE_ATTRIBUTE ||
 		s.TargetExpressions[0].GetTargetKey() != "rm.yarn.io/gpu_type" || s.TargetExpressions[0].TargetValues[0] != "T4" {
@@ -86,19 +83,22 @@ func TestPlacementConstraints(t *testing.T) {
 
 func TestPlacementSupportedBy(t *testing.T) {
 	spread := yarn.Placement{Affinity: yarn.AffinitySpread}
-	pack := yarn.Placement{Affinity: yarn.AffinityPack}
-	both := yarn.Placement{MaxPerNode: 2, Attributes: []yarn.AttributeTerm{{Name: "rm.yarn.io/a", Value: "b"}}}
+	one := yarn.Placement{MaxPerNode: 1}
+	two := yarn.Placement{MaxPerNode: 2}
+	attr := yarn.Placement{Attributes: []yarn.AttributeTerm{{Name: "rm.yarn.io/a", Value: "b"}}}
 	for _, c := range []struct {
 		p       yarn.Placement
 		handler string
 		want    string // "" : supported
 	}{
 		{spread, "placement-processor", ""},
-		{pack, "placement-processor", ""},
-		{both, "placement-processor", ""},
+		{two, "placement-processor", ""},
+		{attr, "placement-processor", ""},
 		{spread, "scheduler", ""},
-		{pack, "scheduler", "handler=scheduler does not support"},
-		{both, "scheduler", "several constraints"},
+		{one, "scheduler", ""},
+		{two, "scheduler", "more than anti-affinity (one executor a node), all its yarn.resourcemanager.placement-constraints.handler=scheduler supports: the cluster must set it to placement-processor"},
+		{attr, "scheduler", "more than anti-affinity"},
+		{yarn.Placement{Affinity: yarn.AffinitySpread, Attributes: attr.Attributes}, "scheduler", "more than anti-affinity"},
 		{spread, "disabled", "handler is disabled (it rejects them): the cluster must set it to placement-processor or scheduler"},
 		{spread, "", "handler is disabled"},
 		{spread, "bogus", `the ResourceManager's is "bogus"`},
