@@ -18,7 +18,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 	for i, st := range spec.Stages {
 		found := false
 		for _, p := range c.cfg.Profiles {
-			if fits(st, c.cfg.TaskAccels, p) {
+			if fits(st, c.cfg.TaskAccels, p) && c.labelFits(st, p) {
 				out[i], found = p.ID, true
 				break
 			}
@@ -46,6 +46,9 @@ func needs(st jobspec.Stage) string {
 	s := fmt.Sprintf("%d cpus, %s GPUs", max(st.CPUs, 1), strconv.FormatFloat(st.GPUs, 'g', -1, 64))
 	if st.MemoryMB > 0 {
 		s += fmt.Sprintf(", %d MiB", st.MemoryMB)
+	}
+	if st.NodeLabel != "" {
+		s += ", on nodes labelled " + st.NodeLabel
 	}
 	return s
 }

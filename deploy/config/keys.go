@@ -182,6 +182,15 @@ var registry = []Key{
 		Meaning: "staging directory on fs.defaultFS ($USER is the submitting user)"},
 	{Name: "spindle.yarn.executor.nodeLabelExpression", Kind: KindString,
 		Meaning: "YARN node label expression for executor containers"},
+	// Placement constraints (docs/yarn.md, Placement): asked as YARN
+	// SchedulingRequests, which the cluster's placement-constraints handler
+	// must support.
+	{Name: "spindle.yarn.executor.maxPerNode", Default: "0", Kind: KindInt, check: atLeast(0),
+		Meaning: "at most this many of the application's executors of one shape on a node, as a YARN placement constraint (0: no limit)"},
+	{Name: "spindle.yarn.executor.placement", Default: "none", Kind: KindEnum, Values: []string{"none", "spread", "pack"},
+		Meaning: "spread: executors of one shape spread over nodes, one a node (anti-affinity), as a YARN placement constraint; pack (affinity) is refused with the reason: YARN cannot place its first executor"},
+	{Name: "spindle.yarn.executor.nodeAttributes", Kind: KindString,
+		Meaning: "YARN node attribute expression the executors' nodes must satisfy, e.g. gpu_type=A100 or AND(gpu_type=A100:os!=centos7) (names with or without the rm.yarn.io/ prefix)"},
 	{Name: "spindle.yarn.scheduler.heartbeat.interval-ms", Default: "1s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
 		Meaning: "ApplicationMaster's allocate interval once no container is owed (Spark's default is 3s)"},
 	{Name: "spindle.yarn.scheduler.initial-allocation.interval", Default: "200ms", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
