@@ -16,7 +16,7 @@ func TestAskTableFollowsYARNsSemantics(t *testing.T) {
 	tb := newAskTable()
 	step := func(want int, asks ...Ask) {
 		t.Helper()
-		if got := tb.want(p, want); !reflect.DeepEqual(got, asks) {
+		if got := tb.want(p, want, false); !reflect.DeepEqual(got, asks) {
 			t.Fatalf("want %d: sent %+v, want %+v", want, got, asks)
 		}
 	}
