@@ -137,6 +137,7 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		return core.Summary{}, fmt.Errorf("registering with the ResourceManager: %w", err)
 	}
 	containers := *a.Core.Containers
+	containers.Pack = a.Placement.Affinity == yarn.AffinityPack
 	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
 	fields := logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
 		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}

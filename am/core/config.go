@@ -86,6 +86,9 @@ type ContainerConfig struct {
 	// (default 200ms) and doubles up to Heartbeat, as Spark's does.
 	Heartbeat         time.Duration
 	InitialAllocation time.Duration
+	// Pack asks each profile's executors onto one node
+	// (spindle.yarn.executor.placement=pack, pack.go).
+	Pack bool
 }
 
 // DefaultDrainGrace is Config.DrainGrace's default, the key's: below

@@ -146,7 +146,7 @@ func (k *containers) request(now time.Time, progress float32) *AllocateRequest {
 	req := &AllocateRequest{Release: k.release, Progress: progress}
 	k.release, k.releaseNow = nil, false
 	for _, p := range k.profiles {
-		req.Asks = append(req.Asks, k.asks.want(p, max(k.wanted(p.ID)-k.liveOf(p.ID), 0))...)
+		req.Asks = append(req.Asks, k.ask(p, max(k.wanted(p.ID)-k.liveOf(p.ID), 0))...)
 	}
 	k.health.expire(now)
 	req.Exclude, req.Include = k.health.changes()

@@ -188,7 +188,7 @@ var registry = []Key{
 	{Name: "spindle.yarn.executor.maxPerNode", Default: "0", Kind: KindInt, check: atLeast(0),
 		Meaning: "at most this many of the application's executors of one shape on a node, as a YARN placement constraint (0: no limit)"},
 	{Name: "spindle.yarn.executor.placement", Default: "none", Kind: KindEnum, Values: []string{"none", "spread", "pack"},
-		Meaning: "spread: executors of one shape spread over nodes, one a node (anti-affinity), as a YARN placement constraint; pack (affinity) is refused with the reason: YARN cannot place its first executor"},
+		Meaning: "spread: executors of one shape spread over nodes, one a node (anti-affinity); pack: all on the node of the first (node-scope affinity, e.g. a stage's GPUs on one NVLink node); as YARN placement constraints"},
 	{Name: "spindle.yarn.executor.nodeAttributes", Kind: KindString,
 		Meaning: "YARN node attribute expression the executors' nodes must satisfy, e.g. gpu_type=A100 or AND(gpu_type=A100:os!=centos7) (names with or without the rm.yarn.io/ prefix)"},
 	{Name: "spindle.yarn.scheduler.heartbeat.interval-ms", Default: "1s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,

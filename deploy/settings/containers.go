@@ -82,9 +82,6 @@ func placementConstraints(conf *config.Config) (yarn.Placement, error) {
 	if s.Err() != nil {
 		return p, s.Err()
 	}
-	if p.Affinity == "pack" {
-		return p, fmt.Errorf("spindle.yarn.executor.placement=pack: YARN cannot pack an application's executors by affinity to their own tag: its placement processor rejects the first one, which has no other to be near (seen on Hadoop 3.5.0); use spread or none, with maxPerNode or nodeAttributes to choose the nodes")
-	}
 	if expr != "" {
 		terms, err := yarn.ParseNodeAttributes(expr)
 		if err != nil {

@@ -34,13 +34,16 @@ func TestPlacementKeys(t *testing.T) {
 	}{
 		{[]string{"spindle.yarn.executor.maxPerNode=-1"}, "spindle.yarn.executor.maxPerNode"},
 		{[]string{"spindle.yarn.executor.placement=scatter"}, "spindle.yarn.executor.placement"},
-		{[]string{"spindle.yarn.executor.placement=pack"}, "placement=pack: YARN cannot pack"},
+		{[]string{"spindle.yarn.executor.placement=pack", "spindle.yarn.executor.nodeLabelExpression=gpu"}, "nodeLabelExpression=gpu cannot be combined"},
 		{[]string{"spindle.yarn.executor.nodeAttributes=gpu_type"}, `spindle.yarn.executor.nodeAttributes: node attribute expression "gpu_type": "gpu_type" compares nothing`},
 		{[]string{"spindle.yarn.executor.maxPerNode=2", "spindle.yarn.executor.nodeLabelExpression=gpu"}, "nodeLabelExpression=gpu cannot be combined with spindle.yarn.executor.maxPerNode"},
 	} {
 		if _, err := read(c.set...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want an error saying %q", c.set, err, c.want)
 		}
+	}
+	if p, err := read("spindle.yarn.executor.placement=pack"); err != nil || p.Constraints.Affinity != yarn.AffinityPack || !p.Constraints.Constrained() {
+		t.Errorf("pack: %+v, %v; want it read, constrained", p.Constraints, err)
 	}
 	if p, err := read("spindle.yarn.executor.nodeLabelExpression=gpu", "spindle.yarn.executor.placement=none"); err != nil || p.NodeLabel != "gpu" {
 		t.Errorf("a label and no constraint: %+v, %v", p, err)

@@ -17,16 +17,20 @@ const (
 )
 
 // Affinity is how an application's executors of one shape stand to each
-// other: spread (anti-affinity, at most one on a node) or neither.
-// Affinity to its own tag (packing) is not among them: YARN's placement
-// processor can never place the first container of such an ask, which
-// has nothing on any node to be near (rejected after its retries, seen
-// on Hadoop 3.5.0).
+// other: spread (anti-affinity, at most one on a node), pack (affinity:
+// on the node of the others) or neither. Pack cannot be one ask: YARN's
+// placement processor never places the first container of an ask with
+// affinity to its own tag, which has nothing on any node to be near
+// (rejected after its retries, seen on Hadoop 3.5.0). So, as Hadoop's own
+// TestPlacementProcessor.testAffinityPlacement asks an anchor before the
+// containers near it, the first goes out with Constraint and the rest,
+// once it is placed, with NearConstraint (am/core/pack.go decides which).
 type Affinity string
 
 const (
 	AffinityNone   Affinity = "none"
 	AffinitySpread Affinity = "spread"
+	AffinityPack   Affinity = "pack"
 )
 
 // Placement is what an application asks of where its containers go, on
@@ -43,7 +47,7 @@ type Placement struct {
 // Constrained says whether p asks anything of placement: if not, plain
 // ResourceRequests do.
 func (p Placement) Constrained() bool {
-	return p.MaxPerNode > 0 || p.Affinity == AffinitySpread || len(p.Attributes) > 0
+	return p.MaxPerNode > 0 || p.Affinity == AffinitySpread || p.Affinity == AffinityPack || len(p.Attributes) > 0
 }
 
 // nodeScope is YARN's PlacementConstraints.NODE; selfTags the namespace
@@ -57,8 +61,23 @@ const (
 // encoded as Hadoop's PlacementConstraintToProtoConverter encodes
 // PlacementConstraints' targetNotIn, maxCardinality and
 // targetNodeAttribute (yarnpb/yarn/testdata/scheduling_request.hex); nil
-// when p asks nothing. Several parts go out as their AND.
+// when p asks nothing. Several parts go out as their AND. Pack's affinity
+// is not among them: this is the constraint of pack's anchor, the first
+// executor, which has nothing to be near.
 func (p Placement) Constraint(tag string) *hadoopyarn.PlacementConstraintProto {
+	return and(p.parts(tag))
+}
+
+// NearConstraint is Constraint with node-scope affinity to tag on top
+// (PlacementConstraints.targetIn(NODE, allocationTag(tag)), which Hadoop
+// encodes as cardinality 1 to Integer.MAX_VALUE): a pack ask once its
+// anchor is placed, for a node that already holds an executor tagged tag.
+func (p Placement) NearConstraint(tag string) *hadoopyarn.PlacementConstraintProto {
+	return and(append(p.parts(tag), tagCardinality(tag, 1, math.MaxInt32)))
+}
+
+// parts are p's constraints but pack's affinity.
+func (p Placement) parts(tag string) []*hadoopyarn.PlacementConstraintProto {
 	var parts []*hadoopyarn.PlacementConstraintProto
 	switch {
 	case p.Affinity == AffinitySpread:
@@ -69,6 +88,11 @@ func (p Placement) Constraint(tag string) *hadoopyarn.PlacementConstraintProto {
 	for _, t := range p.Attributes {
 		parts = append(parts, attributeConstraint(t))
 	}
+	return parts
+}
+
+// and is parts as one constraint: nil for none, the one, or their AND.
+func and(parts []*hadoopyarn.PlacementConstraintProto) *hadoopyarn.PlacementConstraintProto {
 	switch len(parts) {
 	case 0:
 		return nil
@@ -122,7 +146,7 @@ func attributeConstraint(t AttributeTerm) *hadoopyarn.PlacementConstraintProto {
 // rejects every SchedulingRequest; the CapacityScheduler's own handler,
 // scheduler, takes anti-affinity alone (its
 // SingleConstraintAppPlacementAllocator refuses any other cardinality,
-// a node attribute's included).
+// a node attribute's and pack's affinity included).
 func (p Placement) SupportedBy(handler, keys string) error {
 	if !p.Constrained() {
 		return nil
@@ -131,7 +155,7 @@ func (p Placement) SupportedBy(handler, keys string) error {
 	case HandlerProcessor:
 		return nil
 	case HandlerScheduler:
-		if len(p.Attributes) > 0 || p.Affinity != AffinitySpread && p.MaxPerNode != 1 {
+		if len(p.Attributes) > 0 || p.Affinity == AffinityPack || p.Affinity != AffinitySpread && p.MaxPerNode != 1 {
 			return fmt.Errorf("%s ask the ResourceManager for more than anti-affinity (one executor a node), all its yarn.resourcemanager.placement-constraints.handler=%s supports: the cluster must set it to %s (or ask only spread, or maxPerNode=1)", keys, handler, HandlerProcessor)
 		}
 		return nil

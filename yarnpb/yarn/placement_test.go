@@ -2,6 +2,7 @@ package yarn_test
 
 import (
 	"encoding/hex"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -81,6 +82,35 @@ func TestPlacementConstraints(t *testing.T) {
 	}
 }
 
+// Pack's anchor asks nothing of its tag (it has nothing to be near); the
+// asks after it ask affinity, targetIn(NODE, tag): at least 1 tagged
+// container already on the node, at most Integer.MAX_VALUE, on top of
+// the rest of what is asked.
+func TestPlacementPackAnchorThenNear(t *testing.T) {
+	tag := "t"
+	pack := yarn.Placement{Affinity: yarn.AffinityPack}
+	if !pack.Constrained() {
+		t.Error("pack alone: not constrained, would go out as plain ResourceRequests")
+	}
+	if c := pack.Constraint(tag); c != nil {
+		t.Errorf("pack's anchor: %v, want no constraint", c)
+	}
+	s := pack.NearConstraint(tag).GetSimpleConstraint()
+	if s.GetMinCardinality() != 1 || s.GetMaxCardinality() != math.MaxInt32 || s.GetScope() != "node" ||
+		s.TargetExpressions[0].GetTargetType() != hadoopyarn.PlacementConstraintTargetProto_ALLOCATION_TAG ||
+		s.TargetExpressions[0].GetTargetKey() != "self" || s.TargetExpressions[0].TargetValues[0] != tag {
+		t.Errorf("pack once anchored: %v, want cardinality 1..MaxInt32 of the self tag at node scope", s)
+	}
+	attr := []yarn.AttributeTerm{{Name: "rm.yarn.io/gpu_type", Value: "A100"}}
+	withAttr := yarn.Placement{Affinity: yarn.AffinityPack, Attributes: attr, MaxPerNode: 3}
+	anchor := withAttr.Constraint(tag).GetCompositeConstraint().GetChildConstraints()
+	near := withAttr.NearConstraint(tag).GetCompositeConstraint().GetChildConstraints()
+	if len(anchor) != 2 || len(near) != 3 || near[2].GetSimpleConstraint().GetMinCardinality() != 1 ||
+		near[0].GetSimpleConstraint().GetMaxCardinality() != 2 || near[1].GetSimpleConstraint().GetAttributeOpCode() != hadoopyarn.NodeAttributeOpCodeProto_EQ {
+		t.Errorf("pack, maxPerNode=3 and an attribute: anchor %v, near %v; want maxPerNode and the attribute in both, affinity last in near", anchor, near)
+	}
+}
+
 func TestPlacementSupportedBy(t *testing.T) {
 	spread := yarn.Placement{Affinity: yarn.AffinitySpread}
 	one := yarn.Placement{MaxPerNode: 1}
@@ -102,6 +132,8 @@ func TestPlacementSupportedBy(t *testing.T) {
 		{spread, "disabled", "handler is disabled (it rejects them): the cluster must set it to placement-processor or scheduler"},
 		{spread, "", "handler is disabled"},
 		{spread, "bogus", `the ResourceManager's is "bogus"`},
+		{yarn.Placement{Affinity: yarn.AffinityPack}, "placement-processor", ""},
+		{yarn.Placement{Affinity: yarn.AffinityPack, MaxPerNode: 1}, "scheduler", "more than anti-affinity"},
 		{yarn.Placement{}, "disabled", ""},
 	} {
 		err := c.p.SupportedBy(c.handler, "KEYS")
