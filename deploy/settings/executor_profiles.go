@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -11,7 +12,10 @@ import (
 
 // ExecutorProfiles are the shapes of the executors a job runs on, and the
 // profile of each of its stages (nil: the first for all). In coarse mode
-// that is one shape, spindle.executor.*. In fine-grained mode
+// the first is spindle.executor.*, which every stage it can hold runs on;
+// a stage it cannot hold gets executors of a shape derived from it
+// (core.StageShapes: Spark's stage-level resource profiles). In
+// fine-grained mode
 // (spindle.yarn.mode=fine) every stage gets executors its own tasks' size —
 // their cores, their GPUs rounded up to whole ones, their memory or else
 // spindle.executor.memory — so that one task fills one, and a container
@@ -24,8 +28,12 @@ func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profil
 		return nil, nil, err
 	}
 	mode, err := conf.Enum("spindle.yarn.mode")
-	if err != nil || mode != "fine" || job == nil {
+	if err != nil || job == nil {
 		return []scheduler.Profile{base}, nil, err
+	}
+	if mode != "fine" {
+		profiles, stages := core.StageShapes(base, job)
+		return profiles, stages, nil
 	}
 	var profiles []scheduler.Profile
 	stages := make([]scheduler.ProfileID, len(job.Stages))
