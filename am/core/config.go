@@ -58,11 +58,17 @@ type Config struct {
 type ContainerConfig struct {
 	// Initial is how many executors of each profile to keep at first
 	// (spindle.executor.instances); with Allocation, its initial target
-	// is used instead.
+	// is used instead. A stage shape (shape_targets.go) starts with none
+	// and, without Allocation, has at most its count here, or else the
+	// first profile's.
 	Initial map[scheduler.ProfileID]int
 	// MaxGPUsPerNode is the most GPUs a node has (the RM's maximum
 	// allocation): the range of the GPU indices given out per node.
 	MaxGPUsPerNode int
+	// MaxMemoryMB and MaxCores are the RM's maximum allocation (0:
+	// unknown): a session refuses a stage whose own shape passes them.
+	MaxMemoryMB int64
+	MaxCores    int
 	// Executor failures (node_health.go): a node is excluded after
 	// MaxFailuresPerNode of them (0: never) for ExcludeTimeout; the
 	// application fails after MaxFailures in all (0: no limit) or once

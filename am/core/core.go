@@ -96,6 +96,11 @@ func New(cfg Config) (*Core, error) {
 	}
 	if cfg.Containers != nil {
 		c.yarn = newContainers(cfg.Containers, cfg.Profiles, c.alloc)
+		for _, p := range cfg.Profiles {
+			if c.onDemand(p.ID) {
+				c.yarn.targets[p.ID] = 0 // asked for once its stages have tasks waiting
+			}
+		}
 	}
 	return c, nil
 }
@@ -193,6 +198,7 @@ func (c *Core) Ready(now time.Time) Ready {
 	if c.yarn != nil {
 		if c.yarn.inflight == nil && (!now.Before(c.yarn.nextAt) || c.yarn.releaseNow) {
 			c.limitToTasks(now)
+			c.shapeTargets(now)
 			c.rd.Allocate = c.yarn.request(now, c.progress())
 		}
 		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)

@@ -48,6 +48,9 @@ func (c *Core) Resume(now time.Time, j ResumedJob) error {
 	if err := c.sched.NumberFrom(j.ID, j.FirstStage); err != nil {
 		return fmt.Errorf("resuming job %d: %w", j.ID, err)
 	}
+	if err := c.restoreShapes(j); err != nil {
+		return fmt.Errorf("resuming job %d: %w", j.ID, err)
+	}
 	id, err := c.Submit(now, j.Spec, j.StageProfiles)
 	if err != nil {
 		return fmt.Errorf("resuming job %d: %w", j.ID, err)
