@@ -68,5 +68,8 @@ func ProfileRole(p scheduler.Profile, profiles []scheduler.Profile, stages []sch
 			names = append(names, job.Stages[i].Name)
 		}
 	}
+	if len(names) == 0 {
+		return "executor" // the default, which no stage of the job needs
+	}
 	return fmt.Sprintf("executor of stage %v", names)
 }
