@@ -1,0 +1,88 @@
+package integration
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+)
+
+// Coarse mode's stage shapes: a 1-GPU stage runs on the default
+// executors (1 core, 1 GiB, 1 GPU) and a CPU-only stage of 2g memory,
+// which they cannot hold, on executors of its own shape (1 core, 2 GiB,
+// no GPU). The RM's record of each container the tasks ran in says so.
+func TestShapesEachStageRunsOnItsOwnExecutorShape(t *testing.T) {
+	c := testcluster.Get(t)
+	out := filepath.Join(t.TempDir(), "ran")
+	spec := writeSpec(t, fmt.Sprintf(`name: shapes
+stages:
+  - name: train
+    tasks: 2
+    resources: {cpus: 1, gpus: 1}
+    command: "echo train $SPINDLE_EXECUTOR_ID >> %[1]s; sleep 1"
+  - name: gather
+    after: [train]
+    tasks: 2
+    resources: {cpus: 1, memory: 2g}
+    command: "echo gather $SPINDLE_EXECUTOR_ID >> %[1]s; sleep 1"
+`, out))
+	start := time.Now()
+	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--executor-gpus", "1", "--conf", "spindle.executor.memory=1g",
+		"--conf", "spindle.executor.cores=1", "--conf", "spindle.executor.instances=2", spec)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	seen := map[string]container{} // the RM's executor containers, by id
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("submit: %v\n%s", err, buf.String())
+			}
+			running = false
+		case <-tick.C:
+			if m := submittedID.FindStringSubmatch(buf.String()); m != nil {
+				for _, ct := range appContainers(t, c, m[1]) {
+					if ct.Priority > 0 {
+						seen[ct.ID] = ct
+					}
+				}
+			}
+		}
+	}
+	t.Logf("the job took %v", time.Since(start))
+	shapes := map[string]map[string]bool{}
+	for _, l := range readLines(t, out) {
+		ct, ok := seen[l[1]]
+		if !ok {
+			t.Fatalf("stage %s ran in %s, which the RM never showed running: %v", l[0], l[1], seen)
+		}
+		if shapes[l[0]] == nil {
+			shapes[l[0]] = map[string]bool{}
+		}
+		shapes[l[0]][fmt.Sprintf("%d MiB, %d vcores, %d GPUs", ct.MemoryMB, ct.VCores, ct.GPUs)] = true
+	}
+	want := map[string]map[string]bool{"train": {"1024 MiB, 1 vcores, 1 GPUs": true}, "gather": {"2048 MiB, 1 vcores, 0 GPUs": true}}
+	if !maps.EqualFunc(shapes, want, maps.Equal) {
+		t.Errorf("each stage's containers as the RM has them: %v, want %v", shapes, want)
+	}
+}
+
+// A stage whose own shape passes the cluster's maximum allocation is
+// refused at submit, before any application is made, naming the stage.
+func TestShapesSubmitRefusesAStageAboveTheMaximumAllocation(t *testing.T) {
+	c := testcluster.Get(t)
+	spec := writeSpec(t, "name: big\nstages:\n  - {name: huge, tasks: 1, resources: {cpus: 1, memory: 64g}, command: \"true\"}\n")
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", spec)
+	if err == nil {
+		t.Fatalf("a stage of 64g was submitted:\n%s", o)
+	}
+	if !strings.Contains(o, "the executor of stage [huge] asks for 65536 memory-mb, above the cluster's maximum allocation of") {
+		t.Fatalf("the refusal does not name the stage, the memory and the maximum:\n%s", o)
+	}
+}
