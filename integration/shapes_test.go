@@ -86,3 +86,50 @@ func TestShapesSubmitRefusesAStageAboveTheMaximumAllocation(t *testing.T) {
 		t.Fatalf("the refusal does not name the stage, the memory and the maximum:\n%s", o)
 	}
 }
+
+// A session on YARN takes a job whose stage needs a shape none of its
+// executors has: it adds a profile on demand, asks for its containers
+// (1 GiB where the session's executors have 512 MiB, as the RM records
+// them), runs the job there and gives them back once it is done; a job
+// needing one more profile than spindle.session.maxExecutorProfiles is
+// refused, naming the stage and the key.
+func TestShapesSessionAddsAProfileOnDemand(t *testing.T) {
+	c := testcluster.Get(t)
+	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	id := u.startSession("--master", "yarn", "--name", "shapes-session", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=1",
+		"--conf", "spindle.executor.instances=1", "--conf", "spindle.session.maxExecutorProfiles=2")
+	defer u.run("session", "stop", id)
+	ran := filepath.Join(t.TempDir(), "ran")
+	job := func(name, memory string) string {
+		return writeSpec(t, fmt.Sprintf("name: %[1]s\nstages:\n  - name: %[1]s\n    tasks: 2\n    resources: {cpus: 1, memory: %[2]s}\n    command: \"echo $SPINDLE_EXECUTOR_ID >> %[3]s; sleep 1\"\n", name, memory, ran))
+	}
+	cmd, out := u.start("submit", "--session", id, job("wide", "1g"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	seen := map[string]container{}
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil || !strings.Contains(out.String(), "job wide SUCCEEDED") {
+				t.Fatalf("a job of a new shape: %v\n%s", err, out.String())
+			}
+			running = false
+		case <-time.After(100 * time.Millisecond):
+			for _, ct := range appContainers(t, c, id) {
+				seen[ct.ID] = ct
+			}
+		}
+	}
+	for _, l := range readLines(t, ran) {
+		if ct, ok := seen[l[0]]; !ok || ct.MemoryMB != 1024 {
+			t.Errorf("a task ran in %s, which the RM has as %+v (seen: %t), want 1024 MiB", l[0], ct, ok)
+		}
+	}
+	// The shape's executors go back once no task needs them: the AM and
+	// the default profile's executor stay.
+	waitContainers(t, c, 2, 2, time.Minute, "the session after the job of its own shape")
+	o, err := u.run("submit", "--session", id, job("wider", "2g"))
+	if err == nil || !strings.Contains(o, `stage "wider": a task needs 1 cpus, 0 GPUs, 2048 MiB, which no executor profile of this session holds, and a new one would be its profile 3, more than spindle.session.maxExecutorProfiles (2)`) {
+		t.Errorf("a job past the session's profiles: %v\n%s", err, o)
+	}
+}
