@@ -135,8 +135,9 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	containers := *a.Core.Containers
 	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
-	containers.MaxMemoryMB = yarn.ResourceValue(reg.GetMaximumCapability(), yarn.Memory)
-	containers.MaxCores = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.VCores))
+	if most := reg.GetMaximumCapability(); most != nil { // what a session's new shapes must fit (0: unknown)
+		containers.MaxMemoryMB, containers.MaxCores = yarn.ResourceValue(most, yarn.Memory), int(yarn.ResourceValue(most, yarn.VCores))
+	}
 	a.Log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
 		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}).Info("registered with the ResourceManager")
 	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,

@@ -92,7 +92,8 @@ func TestShapesSubmitRefusesAStageAboveTheMaximumAllocation(t *testing.T) {
 // (1 GiB where the session's executors have 512 MiB, as the RM records
 // them), runs the job there and gives them back once it is done; a job
 // needing one more profile than spindle.session.maxExecutorProfiles is
-// refused, naming the stage and the key.
+// refused, naming the stage and the key, as is one above the cluster's
+// maximum allocation.
 func TestShapesSessionAddsAProfileOnDemand(t *testing.T) {
 	c := testcluster.Get(t)
 	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
@@ -102,6 +103,12 @@ func TestShapesSessionAddsAProfileOnDemand(t *testing.T) {
 	ran := filepath.Join(t.TempDir(), "ran")
 	job := func(name, memory string) string {
 		return writeSpec(t, fmt.Sprintf("name: %[1]s\nstages:\n  - name: %[1]s\n    tasks: 2\n    resources: {cpus: 1, memory: %[2]s}\n    command: \"echo $SPINDLE_EXECUTOR_ID >> %[3]s; sleep 1\"\n", name, memory, ran))
+	}
+	// A shape above the cluster's maximum allocation, which the AM had
+	// from the RM, is refused before it counts.
+	if o, err := u.run("submit", "--session", id, job("huge", "64g")); err == nil ||
+		!strings.Contains(o, `stage "huge": its executors would need 65536 MiB of memory, more than the cluster's maximum allocation (8192)`) {
+		t.Errorf("a job above the maximum allocation: %v\n%s", err, o)
 	}
 	cmd, out := u.start("submit", "--session", id, job("wide", "1g"))
 	done := make(chan error, 1)
