@@ -58,9 +58,9 @@ type Config struct {
 type ContainerConfig struct {
 	// Initial is how many executors of each profile to keep at first
 	// (spindle.executor.instances); with Allocation, its initial target
-	// is used instead. A stage shape (shape_targets.go) starts with none
-	// and, without Allocation, has at most its count here, or else the
-	// first profile's.
+	// is used instead. A stage shape (shape_targets.go) has, without
+	// Allocation, as many as its tasks fill, at most its count here or
+	// else the first profile's; with Allocation, none at first.
 	Initial map[scheduler.ProfileID]int
 	// MaxGPUsPerNode is the most GPUs a node has (the RM's maximum
 	// allocation): the range of the GPU indices given out per node.

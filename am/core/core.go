@@ -96,11 +96,6 @@ func New(cfg Config) (*Core, error) {
 	}
 	if cfg.Containers != nil {
 		c.yarn = newContainers(cfg.Containers, cfg.Profiles, c.alloc)
-		for _, p := range cfg.Profiles {
-			if c.onDemand(p.ID) {
-				c.yarn.targets[p.ID] = 0 // asked for once its stages have tasks waiting
-			}
-		}
 	}
 	return c, nil
 }
