@@ -51,7 +51,9 @@ func TestStageShapesShareOneProfilePerShape(t *testing.T) {
 	if !reflect.DeepEqual(profiles, want) || !reflect.DeepEqual(stages, []scheduler.ProfileID{0, 1, 2, 1}) {
 		t.Fatalf("profiles %+v stages %v\nwant %+v stages [0 1 2 1]", profiles, stages, want)
 	}
-	held := &jobspec.Job{Stages: []jobspec.Stage{{Name: "a", CPUs: 2, GPUs: 0.5, MemoryMB: 1024}}}
+	// Held by the default, a CPU-only stage runs there, though its own
+	// shape would have no GPU.
+	held := &jobspec.Job{Stages: []jobspec.Stage{{Name: "a", CPUs: 2, GPUs: 0.5, MemoryMB: 1024}, {Name: "cpu", CPUs: 1}}}
 	if profiles, stages := core.StageShapes(defaultShape, held); len(profiles) != 1 || stages != nil {
 		t.Fatalf("a job the default holds: %+v %v, want the default alone and no stage profiles", profiles, stages)
 	}
