@@ -99,7 +99,6 @@ func TestShapesSessionAddsAProfileOnDemand(t *testing.T) {
 	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
 	id := u.startSession("--master", "yarn", "--name", "shapes-session", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=1",
 		"--conf", "spindle.executor.instances=1", "--conf", "spindle.session.maxExecutorProfiles=2")
-	defer u.run("session", "stop", id)
 	ran := filepath.Join(t.TempDir(), "ran")
 	job := func(name, memory string) string {
 		return writeSpec(t, fmt.Sprintf("name: %[1]s\nstages:\n  - name: %[1]s\n    tasks: 2\n    resources: {cpus: 1, memory: %[2]s}\n    command: \"echo $SPINDLE_EXECUTOR_ID >> %[3]s; sleep 1\"\n", name, memory, ran))
@@ -138,5 +137,21 @@ func TestShapesSessionAddsAProfileOnDemand(t *testing.T) {
 	o, err := u.run("submit", "--session", id, job("wider", "2g"))
 	if err == nil || !strings.Contains(o, `stage "wider": a task needs 1 cpus, 0 GPUs, 2048 MiB, which no executor profile of this session holds, and a new one would be its profile 3, more than spindle.session.maxExecutorProfiles (2)`) {
 		t.Errorf("a job past the session's profiles: %v\n%s", err, o)
+	}
+}
+
+// Local mode's executors are fixed (local[N], spindle.executor.*): a
+// local session refuses a job whose stage they cannot hold, naming the
+// stage and what they have, and goes on taking jobs they can.
+func TestShapesLocalSessionRefusesANewShape(t *testing.T) {
+	u := newSessionUser(t)
+	id := u.startSession("--master", "local[1]", "--conf", "spindle.executor.memory=512m")
+	spec := writeSpec(t, "name: big\nstages:\n  - {name: big, tasks: 1, resources: {cpus: 1, memory: 1g}, command: \"true\"}\n")
+	o, err := u.run("submit", "--session", id, spec)
+	if err == nil || !strings.Contains(o, `stage "big": a task needs 1 cpus, 0 GPUs, 1024 MiB, which no executor of this application can hold (profile 0: 1 cores, 0 GPUs, 512 MiB)`) {
+		t.Errorf("a job of a new shape in a local session: %v\n%s", err, o)
+	}
+	if o, err := u.run("submit", "--session", id, "--tasks", "1", "--", "true"); err != nil {
+		t.Errorf("a job its executors hold, after: %v\n%s", err, o)
 	}
 }
