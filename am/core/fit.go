@@ -65,12 +65,15 @@ func (c *Core) allowShape(st jobspec.Stage, shape scheduler.Profile, n int) erro
 		return fmt.Errorf("stage %q: a task needs %s, which no executor profile of this session holds, and a new one would be its profile %d, more than spindle.session.maxExecutorProfiles (%d)",
 			st.Name, needs(st), n, most)
 	}
+	// Memory and vcores unknown (0) are not checked; GPUs are: a node's
+	// most is what GPU indices are given out from, so no container of
+	// more could ever be started.
 	k := c.yarn.cfg
 	for _, d := range []struct {
 		what      string
 		need, max int64
 	}{{"MiB of memory", shape.MemoryMB, k.MaxMemoryMB}, {"vcores", int64(shape.Cores), int64(k.MaxCores)}, {"GPUs", int64(shape.GPUs), int64(k.MaxGPUsPerNode)}} {
-		if d.max > 0 && d.need > d.max {
+		if (d.max > 0 || d.what == "GPUs") && d.need > d.max {
 			return fmt.Errorf("stage %q: its executors would need %d %s, more than the cluster's maximum allocation (%d)", st.Name, d.need, d.what, d.max)
 		}
 	}

@@ -125,6 +125,19 @@ func TestSessionRefusesAShapeAboveTheMaximumAllocation(t *testing.T) {
 	gpus := &jobspec.Job{Name: "g", Source: "test", Stages: []jobspec.Stage{{Name: "g", Tasks: 1, CPUs: 1, GPUs: 5, Command: []string{"true"}}}}
 	_, err = h.Core.Submit(h.Now, gpus, nil)
 	wantRefused(t, err, `stage "g": its executors would need 5 GPUs, more than the cluster's maximum allocation (4)`)
+	// Memory and vcores unknown are not checked; GPUs are: a node's most
+	// bounds the GPU indices given out, and none means none.
+	none, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 512}},
+		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := none.Core.Submit(none.Now, memoryJob("big", 1<<20), nil); err != nil {
+		t.Fatalf("a memory shape where the maximum is unknown: %v", err)
+	}
+	gpus.Stages[0].GPUs = 1
+	_, err = none.Core.Submit(none.Now, gpus, nil)
+	wantRefused(t, err, `stage "g": its executors would need 1 GPUs, more than the cluster's maximum allocation (0)`)
 }
 
 // Local mode's executors are fixed (local[N]): a stage they cannot hold

@@ -20,8 +20,8 @@ import (
 // their cores, their GPUs rounded up to whole ones, their memory or else
 // spindle.executor.memory — so that one task fills one, and a container
 // is asked for per task: stages of one size share a profile. Without a
-// job (a session, the simulator) every executor has spindle.executor.*'s
-// shape.
+// job (a session, the simulator) the first is spindle.executor.*, and a
+// coarse-mode core adds stage shapes as jobs need them (core.fitProfiles).
 func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
 	base, err := ExecutorProfile(conf)
 	if err != nil {
