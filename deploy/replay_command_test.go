@@ -74,7 +74,7 @@ func TestReplaySummaryIsWhatWasMeasured(t *testing.T) {
 	got := replaySummary(ran, before, after)
 	want := sim.Result{Policy: "replay", MakespanS: 5, ExecutorSeconds: 10.5, IdleExecutorSeconds: 5.25, PeakExecutors: 3, ContainerRequests: 2,
 		MeanJobS: (2 + 0.5 + 4) / 3.0, P95JobS: 4, Jobs: 3, FailedJobs: 1, Tasks: 6}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("\n got %+v\nwant %+v", got, want)
 	}
 

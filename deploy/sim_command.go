@@ -145,6 +145,22 @@ func printSimResult(out io.Writer, first string, res sim.Result) {
 	fmt.Fprintf(out, "container requests     %d\n", res.ContainerRequests)
 	fmt.Fprintf(out, "jobs                   %d (%d failed), mean %.1f s, p95 %.1f s\n", res.Jobs, res.FailedJobs, res.MeanJobS, res.P95JobS)
 	fmt.Fprintf(out, "tasks                  %d\n", res.Tasks)
+	printPools(out, res)
+}
+
+// printPools writes what each pool got, under the fairness that shared
+// them: its share while it had tasks waiting, and what its tasks held.
+func printPools(out io.Writer, res sim.Result) {
+	if len(res.Pools) == 0 {
+		return
+	}
+	if res.Fairness != "" {
+		fmt.Fprintf(out, "fairness               %s\n", res.Fairness)
+	}
+	fmt.Fprintf(out, "%-22s %6s %12s %12s %14s %12s %10s\n", "pool", "tasks", "cpu seconds", "gpu seconds", "mean dominant", "backlogged", "mean job")
+	for _, p := range res.Pools {
+		fmt.Fprintf(out, "%-22s %6d %12.0f %12.0f %14.3f %10.1f s %8.1f s\n", p.Name, p.Tasks, p.CPUSeconds, p.GPUSeconds, p.MeanDominantShare, p.BackloggedS, p.MeanJobS)
+	}
 }
 
 // readTrace reads the trace at path, run scale times faster (--time-scale,

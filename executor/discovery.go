@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -25,6 +26,11 @@ const (
 // they are a last resort, used only when neither the NodeManager nor the
 // container names any GPU (a cluster whose GPUs are a bare count).
 const EnvAMGPUIndices = "SPINDLE_EXECUTOR_AM_GPU_INDICES"
+
+// EnvContainerRuntime is YARN's YARN_CONTAINER_RUNTIME_TYPE: "docker" in a
+// container the NodeManager started in a Docker image, where its GPU
+// plugin set NVIDIA_VISIBLE_DEVICES to the container's GPUs.
+const EnvContainerRuntime = "YARN_CONTAINER_RUNTIME_TYPE"
 
 // Sources is where an executor may learn its GPU addresses.
 type Sources struct {
@@ -59,6 +65,7 @@ type found struct {
 //     SPINDLE_EXECUTOR_RESOURCES_FILE (both set is an error); the local
 //     launcher's way;
 //  2. in a YARN container (CONTAINER_ID, NM_HOST and NM_HTTP_PORT set),
+//     but for one in a Docker image (source 3 first, below),
 //     the GPUs the NodeManager assigned it, asked over its REST API within
 //     Sources.NodeManagerTimeout (nodemanager_gpus.go); no answer, another
 //     status than 200, or an answer naming none of this container's GPUs
@@ -83,6 +90,12 @@ type found struct {
 // want: the executor must not register with GPUs it does not have. Finding
 // more, it takes the first want in the source's order, leaving the others
 // to whoever else shares the node. want 0 looks nowhere.
+//
+// In a Docker container (YARN_CONTAINER_RUNTIME_TYPE=docker) source 3
+// comes before source 2: the NodeManager's nvidia-docker plugin set
+// NVIDIA_VISIBLE_DEVICES to exactly the GPUs it gave the container, and
+// the NodeManager's REST API may be out of reach from the container's
+// network (asking would cost the timeout). "all" there still defers.
 func DiscoverGPUs(src Sources, want int) ([]string, error) {
 	if want < 0 {
 		return nil, fmt.Errorf("want %d GPUs: a count cannot be negative", want)
@@ -109,24 +122,20 @@ func findGPUs(environ []string, src Sources) (found, error) {
 	if f, ok, err := launcherGPUs(env); ok || err != nil {
 		return f, err
 	}
+	if runtime, _ := env(EnvContainerRuntime); runtime == "docker" {
+		if f, ok, _, err := runtimeGPUs(env); ok || err != nil {
+			f.source += " (set by the NodeManager in its Docker container)"
+			f.addrs = inContainer(f.addrs)
+			return f, err
+		}
+	}
 	f, ok, nmWhy, err := nodeManagerGPUs(env, src)
 	if ok || err != nil {
 		return f, err
 	}
-	var deferred string
-	for _, key := range []string{"NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"} {
-		v, ok := env(key)
-		switch {
-		case !ok:
-			continue
-		case v == "all":
-			deferred = key + "=all"
-			continue
-		case v == "" || v == "none" || v == "void" || v == "-1":
-			return found{source: fmt.Sprintf("%s=%q", key, v)}, nil
-		}
-		addrs, err := splitAddressList(key, v)
-		return found{addrs, key}, err
+	f, ok, deferred, err := runtimeGPUs(env)
+	if ok || err != nil {
+		return f, err
 	}
 	if src.DiscoveryScript != "" {
 		addrs, err := runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, environ)
@@ -145,6 +154,46 @@ func findGPUs(environ []string, src Sources) (found, error) {
 		"no NVIDIA_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES",
 		"no spindle.executor.resource.gpu.discoveryScript",
 		"no " + EnvAMGPUIndices}, "; ") + ")"}, nil
+}
+
+// runtimeGPUs reads source 3, what the container runtime exposes; ok
+// reports whether it decided. deferred names a variable that was "all",
+// which defers to the sources after it.
+func runtimeGPUs(env func(string) (string, bool)) (f found, ok bool, deferred string, err error) {
+	for _, key := range []string{"NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"} {
+		v, set := env(key)
+		switch {
+		case !set:
+			continue
+		case v == "all":
+			deferred = key + "=all"
+			continue
+		case v == "" || v == "none" || v == "void" || v == "-1":
+			return found{source: fmt.Sprintf("%s=%q", key, v)}, true, deferred, nil
+		}
+		addrs, err := splitAddressList(key, v)
+		return found{addrs, key}, true, deferred, err
+	}
+	return f, false, deferred, nil
+}
+
+// inContainer turns the node's GPU indices the nvidia-docker plugin
+// listed into the ordinals CUDA gives them inside the container: the
+// runtime exposes only those GPUs, numbered from 0 in the list's order,
+// so node GPUs 2,3 are CUDA's 0,1 there. UUIDs (GPU-...) name the same
+// device inside and out, and stay; a list mixing the two is kept as it
+// is, since no ordinal can be trusted then.
+func inContainer(addrs []string) []string {
+	for _, a := range addrs {
+		if _, err := strconv.Atoi(a); err != nil {
+			return addrs
+		}
+	}
+	out := make([]string, len(addrs))
+	for i := range addrs {
+		out[i] = strconv.Itoa(i)
+	}
+	return out
 }
 
 // launcherGPUs reads source 1; ok reports whether the launcher set it.

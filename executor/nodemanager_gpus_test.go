@@ -97,6 +97,7 @@ func TestDiscoverGPUsOrderInYARN(t *testing.T) {
 	noPlugin, _ := nodeManager(t, 200, nmAnswerNoPlugin)
 	refused := yarnEnv(t, closedAddr(t))
 	am := EnvAMGPUIndices + "=4,5"
+	docker := EnvContainerRuntime + "=docker"
 	with := func(base []string, kv ...string) []string { return append(slices.Clone(base), kv...) }
 	cases := []struct {
 		name   string
@@ -116,6 +117,9 @@ func TestDiscoverGPUsOrderInYARN(t *testing.T) {
 		{"no GPU plugin: AM last", with(noPlugin, am), "", []string{"4", "5"}},
 		{"404 and NVIDIA all: AM last", with(notFound, "NVIDIA_VISIBLE_DEVICES=all", am), "", []string{"4", "5"}},
 		{"not in YARN: AM last", []string{am}, "", []string{"4", "5"}},
+		{"Docker: the plugin's NVIDIA beats the NodeManager, as CUDA numbers them inside", with(indexed, docker, "NVIDIA_VISIBLE_DEVICES=2,3", am), script, []string{"0", "1"}},
+		{"Docker, NVIDIA all: the NodeManager", with(indexed, docker, "NVIDIA_VISIBLE_DEVICES=all", am), script, []string{"1", "3"}},
+		{"Docker, no variable: the NodeManager", with(indexed, docker, am), script, []string{"1", "3"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,6 +128,24 @@ func TestDiscoverGPUsOrderInYARN(t *testing.T) {
 				t.Fatalf("DiscoverGPUs = %q, %v; want %q", got, err, c.want)
 			}
 		})
+	}
+}
+
+// In a Docker container the plugin's NVIDIA_VISIBLE_DEVICES decides: the
+// NodeManager, maybe out of the container's network's reach, is not asked.
+func TestDiscoverGPUsInDockerAsksNoNodeManager(t *testing.T) {
+	env, uris := nodeManager(t, 200, nmAnswerIndexed)
+	env = append(env, EnvContainerRuntime+"=docker", "NVIDIA_VISIBLE_DEVICES=GPU-aa,GPU-bb")
+	got, err := DiscoverGPUs(Sources{Env: envOf(env...)}, 2)
+	if err != nil || !slices.Equal(got, []string{"GPU-aa", "GPU-bb"}) {
+		t.Fatalf("DiscoverGPUs = %q, %v; want the plugin's", got, err)
+	}
+	if u := uris(); len(u) != 0 {
+		t.Errorf("asked the NodeManager %q", u)
+	}
+	_, err = DiscoverGPUs(Sources{Env: envOf(append(env, "NVIDIA_VISIBLE_DEVICES=GPU-aa")...)}, 2)
+	if err == nil || !strings.Contains(err.Error(), "from NVIDIA_VISIBLE_DEVICES (set by the NodeManager in its Docker container)") {
+		t.Errorf("one GPU for two: %v", err)
 	}
 }
 

@@ -15,12 +15,16 @@ const (
 	benchTasks     = 100_000
 )
 
-func benchScheduler(tb testing.TB) *Scheduler {
+func benchScheduler(tb testing.TB) *Scheduler { return benchSchedulerOf(tb, FairTasks) }
+
+// benchSchedulerOf is benchScheduler's cluster and backlog, its pools
+// sharing by f.
+func benchSchedulerOf(tb testing.TB, f Fairness) *Scheduler {
 	var pools []PoolConfig
 	for i := 0; i < benchPools; i++ {
 		pools = append(pools, PoolConfig{Name: fmt.Sprintf("pool%02d", i), Mode: FIFO, Weight: 1 + i%3, MinShare: i % 2})
 	}
-	s, err := New(Config{Mode: FAIR, Pools: pools})
+	s, err := New(Config{Mode: FAIR, Fairness: f, Pools: pools})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -67,6 +71,12 @@ func BenchmarkPlacementFill(b *testing.B) {
 // placement.
 func BenchmarkPlacementSteadyState(b *testing.B) {
 	benchSteadyState(b, benchScheduler(b), func(AttemptID) TaskResult { return TaskResult{Outcome: Failed, Blameless: true} })
+}
+
+// BenchmarkPlacementSteadyStateDRF is BenchmarkPlacementSteadyState with
+// pools ordered by dominant resource share (drf.go).
+func BenchmarkPlacementSteadyStateDRF(b *testing.B) {
+	benchSteadyState(b, benchSchedulerOf(b, FairDRF), func(AttemptID) TaskResult { return TaskResult{Outcome: Failed, Blameless: true} })
 }
 
 // benchSteadyState fills s's cluster, then each op ends one running task

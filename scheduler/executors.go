@@ -39,6 +39,7 @@ func (s *Scheduler) AddExecutor(now time.Time, spec ExecutorSpec) error {
 	prof.executors = slices.Insert(prof.executors, i, ex)
 	prof.reindex()
 	s.executors[spec.ID] = ex
+	s.resize(spec, 1)
 	return nil
 }
 
@@ -63,6 +64,7 @@ func (s *Scheduler) RemoveExecutor(now time.Time, id ExecutorID, loss ExecutorLo
 		t.exec = nil
 		s.attemptEnded(now, ref.st, t, int(ref.idx), TaskResult{Outcome: Failed, Reason: reason, Blameless: !loss.TaskFault}, ex.host)
 	}
+	s.resize(ex.spec, -1)
 	return nil
 }
 

@@ -121,8 +121,8 @@ func (s *Scheduler) firstEligible(p *pool) *stage {
 
 // fairLess is Spark's FairSchedulingAlgorithm: a pool below its minShare
 // comes first, the needy compared by running/minShare; otherwise by
-// running/weight; then by name. Ratios are compared by cross-multiplying,
-// exactly.
+// running/weight, or under FairDRF by dominant share per weight (drf.go);
+// then by name. Task ratios are compared by cross-multiplying, exactly.
 func fairLess(a, b *pool) bool {
 	aNeedy, bNeedy := a.running < a.cfg.MinShare, b.running < b.cfg.MinShare
 	var c int
@@ -133,6 +133,10 @@ func fairLess(a, b *pool) bool {
 		return false
 	case aNeedy && bNeedy:
 		c = a.running*max(b.cfg.MinShare, 1) - b.running*max(a.cfg.MinShare, 1)
+	case a.drf:
+		if a.share != b.share {
+			return a.share < b.share
+		}
 	default:
 		c = a.running*b.cfg.Weight - b.running*a.cfg.Weight
 	}
@@ -165,6 +169,7 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 	if s.cfg.Mode == FIFO {
 		s.root.running++
 	}
+	s.charge(st.job.pool, st.spec.Request, 1)
 	s.rerank(st)
 	if st.preferred(ex) {
 		// Delay scheduling, as Spark's: each launch where the task wanted

@@ -34,6 +34,37 @@ func ParseSchedulingMode(s string) (SchedulingMode, error) {
 	return FIFO, fmt.Errorf("scheduling mode %q: want FIFO or FAIR", s)
 }
 
+// Fairness is what FAIR mode shares between pools.
+type Fairness int
+
+const (
+	// FairTasks shares running tasks (Spark's rule): a task is a task,
+	// whatever it holds.
+	FairTasks Fairness = iota
+	// FairDRF shares resources by dominant resource share (Ghodsi et
+	// al.'s DRF, as YuniKorn sorts queues): a pool's running tasks' cpus
+	// and GPUs against the session's, the larger of the two counts.
+	FairDRF
+)
+
+func (f Fairness) String() string {
+	if f == FairDRF {
+		return "drf"
+	}
+	return "tasks"
+}
+
+// ParseFairness reads "tasks" or "drf" (any case).
+func ParseFairness(s string) (Fairness, error) {
+	switch {
+	case strings.EqualFold(s, "tasks"):
+		return FairTasks, nil
+	case strings.EqualFold(s, "drf"):
+		return FairDRF, nil
+	}
+	return FairTasks, fmt.Errorf("fairness %q: want tasks or drf", s)
+}
+
 // PoolConfig is one pool of a fairScheduler.xml: a pool a job names but no
 // file configures gets DefaultPoolConfig.
 type PoolConfig struct {

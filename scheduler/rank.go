@@ -64,6 +64,13 @@ func (r *rank[T]) first() (T, bool) {
 	return r.heap[0], true
 }
 
+// reorder restores the heap after every key changed at once.
+func (r *rank[T]) reorder() {
+	for i := len(r.heap)/2 - 1; i >= 0; i-- {
+		r.down(i)
+	}
+}
+
 // setAside takes the best off the heap until restore.
 func (r *rank[T]) setAside() {
 	x := r.heap[0]

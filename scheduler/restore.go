@@ -83,6 +83,7 @@ func (s *Scheduler) adopt(exID ExecutorID, id AttemptID, addrs []string) error {
 	if s.cfg.Mode == FIFO {
 		s.root.running++
 	}
+	s.charge(st.job.pool, st.spec.Request, 1)
 	s.rerank(st)
 	return nil
 }

@@ -26,6 +26,7 @@ type Scheduler struct {
 	pools     map[string]*pool
 	poolOrder []*pool // by name
 	root      *pool   // FIFO mode: every runnable stage, by (job, stage)
+	capacity  usage   // FairDRF: what the registered executors offer
 
 	jobSeq   JobID
 	stageSeq StageID
@@ -87,7 +88,7 @@ func New(cfg Config) (*Scheduler, error) {
 }
 
 func (s *Scheduler) addPool(pc PoolConfig) *pool {
-	p := &pool{cfg: pc}
+	p := &pool{cfg: pc, drf: s.cfg.Fairness == FairDRF}
 	s.pools[pc.Name] = p
 	i, _ := slices.BinarySearchFunc(s.poolOrder, pc.Name, func(q *pool, name string) int { return strings.Compare(q.cfg.Name, name) })
 	s.poolOrder = slices.Insert(s.poolOrder, i, p)

@@ -134,6 +134,11 @@ type pool struct {
 	nextOf   uint64
 	stages   rank[*stage] // FAIR: its runnable stages
 	rankIdx  int          // in the scheduler's rank of pools, under FAIR
+	// Under FairDRF (drf.go): what its running tasks hold, and its
+	// dominant share of the session's executors per weight.
+	drf   bool
+	used  usage
+	share float64
 }
 
 // executor is a registered executor.

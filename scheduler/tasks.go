@@ -34,6 +34,7 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 	if s.cfg.Mode == FIFO {
 		s.root.running--
 	}
+	s.charge(j.pool, st.spec.Request, -1)
 	s.rerank(st)
 	if t.state == taskKilling {
 		t.state = taskAbandoned

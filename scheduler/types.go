@@ -141,6 +141,9 @@ type Config struct {
 	// ignored) or FAIR (pools by Spark's fair algorithm).
 	Mode  SchedulingMode
 	Pools []PoolConfig
+	// Fairness is what FAIR mode shares: running tasks (the default) or
+	// dominant resource shares (drf.go).
+	Fairness Fairness
 	// MaxTaskFailures is the default number of counted failures a task
 	// may have before its job fails (spindle.task.maxFailures, default 4,
 	// at most MaxAttemptsLimit).

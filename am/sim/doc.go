@@ -15,6 +15,10 @@
 // the delays and executors a run takes (engine.go): past a bound is an
 // error, never a wrapped time or an unbounded read.
 //
+// Each pool's figures (pools.go) say what it got: its tasks' cpu- and
+// GPU-seconds and its mean dominant share while it had tasks waiting, so
+// that runs under the two FAIR fairness rules compare.
+//
 // Asked to (Options.Timeline), a run also records its containers held,
 // executors busy and tasks waiting over time, bounded by
 // internal/svgplot's Recorder, for spindle sim --plot.

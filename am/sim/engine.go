@@ -87,6 +87,10 @@ type Result struct {
 	Jobs                int     `json:"jobs"`
 	FailedJobs          int     `json:"failed_jobs"`
 	Tasks               int     `json:"tasks"`
+	// Fairness is what FAIR mode shared between pools (empty under
+	// FIFO); Pools what each pool got (pools.go), by name.
+	Fairness string       `json:"fairness,omitempty"`
+	Pools    []PoolResult `json:"pools"`
 	// Timeline is set when Options.Timeline was.
 	Timeline *Timeline `json:"-"`
 }
@@ -178,6 +182,8 @@ type run struct {
 	// time, nil unless Options.Timeline.
 	busy int
 	rec  *recorder
+	// pools is each pool's usage and share over time.
+	pools *pools
 }
 
 // Run simulates jobs under opts.
@@ -217,9 +223,12 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	r := &run{opts: opts, exec: exec, heartbeat: cc.Heartbeat, jobs: jobs, core: c, now: epoch, boxes: map[string]*box{},
-		durations: map[scheduler.StageID]time.Duration{}, remaining: len(jobs)}
+		durations: map[scheduler.StageID]time.Duration{}, remaining: len(jobs), pools: newPools()}
 	r.rm.Delay, r.rm.Capacity = opts.AllocDelay, opts.Capacity
 	r.res.Policy = policy
+	if cfg.Scheduler.Mode == scheduler.FAIR {
+		r.res.Fairness = cfg.Scheduler.Fairness.String()
+	}
 	if opts.Timeline {
 		r.rec = newRecorder()
 	}
@@ -254,6 +263,7 @@ func (r *run) loop() error {
 			return fmt.Errorf("simulation stalled at %.1fs with %d jobs unfinished: no executor can run their tasks", r.now.Sub(epoch).Seconds(), r.remaining)
 		}
 		e := heap.Pop(&r.queue).(*event)
+		r.pools.elapse(e.at.Sub(r.now))
 		r.now = e.at
 		if r.now.After(r.end) {
 			return fmt.Errorf("simulation passed its horizon, %v after the last submission, with %d of %d jobs unfinished (can their tasks fit an executor of %d cores and %d GPUs?)",
@@ -284,6 +294,8 @@ func (r *run) handle(e *event) error {
 			return nil
 		}
 		b.ready, b.idleFrom = true, r.now
+		r.pools.cores += b.profile.Cores
+		r.pools.gpus += b.profile.GPUs
 		gpus := make([]string, b.profile.GPUs)
 		for i := range gpus {
 			gpus[i] = fmt.Sprint(i)
@@ -295,6 +307,7 @@ func (r *run) handle(e *event) error {
 			b.idleFrom = r.now
 			r.busy--
 		}
+		r.pools.ended(e.attempt.Task.Stage)
 		r.core.Statuses(r.now, scheduler.ExecutorID(b.id), []core.TaskStatus{{Attempt: e.attempt, State: core.TaskSucceeded}})
 	case evWake:
 	}
@@ -313,9 +326,11 @@ func (r *run) submit(i int) error {
 	if err != nil {
 		return fmt.Errorf("line %d: %w", tj.Stages[0].Line, err)
 	}
-	for k, sid := range r.core.JobStages(id) {
+	stages := r.core.JobStages(id)
+	for k, sid := range stages {
 		r.durations[sid] = seconds(tj.Stages[k].TaskS)
 	}
+	r.pools.submitted(tj.Pool, id, stages, tj.Stages)
 	return nil
 }
 
@@ -332,6 +347,7 @@ func (r *run) ready() error {
 			}
 			b.running++
 			r.res.Tasks++
+			r.pools.started(l.Attempt.Task.Stage)
 			r.push(&event{at: r.now.Add(r.durations[l.Attempt.Task.Stage]), kind: evTaskEnd, attempt: l.Attempt, box: b})
 		}
 		if len(rd.Kills) > 0 {
@@ -354,6 +370,7 @@ func (r *run) ready() error {
 				r.res.FailedJobs++
 			}
 			r.jobTimes = append(r.jobTimes, r.now.Sub(f.Started).Seconds())
+			r.pools.jobEnded(f.ID, r.now.Sub(f.Started))
 		}
 		if rd.Unregister != nil {
 			return fmt.Errorf("the application ended at %.1fs: %s", r.now.Sub(epoch).Seconds(), rd.Unregister.Diagnostics)
@@ -426,6 +443,10 @@ func (r *run) close(b *box) {
 		return
 	}
 	b.ended = true
+	if b.ready {
+		r.pools.cores -= b.profile.Cores
+		r.pools.gpus -= b.profile.GPUs
+	}
 	r.res.ExecutorSeconds += r.now.Sub(b.granted).Seconds()
 	if b.ready && b.running == 0 {
 		b.idleTotal += r.now.Sub(b.idleFrom)
@@ -443,6 +464,7 @@ func (r *run) result() Result {
 		res.Timeline = r.rec.timeline()
 	}
 	res.ContainerRequests = r.rm.Requested()
+	res.Pools = r.pools.results()
 	// Sums of many float seconds carry rounding noise: keep milliseconds.
 	res.ExecutorSeconds = math.Round(res.ExecutorSeconds*1000) / 1000
 	res.IdleExecutorSeconds = math.Round(res.IdleExecutorSeconds*1000) / 1000

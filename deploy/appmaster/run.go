@@ -194,7 +194,10 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 // page's guard.
 func appMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
 	a am.AppMaster, err error) {
-	a = am.AppMaster{Secret: c.secret, Host: c.host, Log: log, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix)}
+	a = am.AppMaster{Secret: c.secret, Host: c.host, Log: log}
+	if a.ExecutorEnv, err = settings.ExecutorEnv(conf); err != nil {
+		return a, err
+	}
 	if a.Bind, err = bindHost(conf); err != nil {
 		return a, err
 	}

@@ -52,6 +52,8 @@ var registry = []Key{
 	// Scheduling across pools.
 	{Name: "spindle.scheduler.mode", Default: "FIFO", Kind: KindEnum, Values: []string{"FIFO", "FAIR"},
 		Meaning: "order of work across pools: FIFO or FAIR"},
+	{Name: "spindle.scheduler.fairness", Default: "tasks", Kind: KindEnum, Values: []string{"tasks", "drf"},
+		Meaning: "what FAIR mode shares between pools: running tasks (Spark's rule), or drf, dominant resource share (cpus and GPUs against the session's executors)"},
 	{Name: "spindle.scheduler.allocation.file", Kind: KindString,
 		Meaning: "fair scheduler pools file (Spark's fairScheduler.xml format)"},
 	{Name: "spindle.scheduler.pool", Kind: KindString,
@@ -180,6 +182,14 @@ var registry = []Key{
 		Meaning: "first allocate interval while containers are owed; it doubles up to the heartbeat interval"},
 	{Name: "spindle.yarn.mode", Default: "coarse", Kind: KindEnum, Values: []string{"coarse", "fine"},
 		Meaning: "coarse (long-lived executors) or fine (a container per task)"},
+
+	// Executors in a Docker image (docs/yarn.md, "Executors in a Docker image").
+	{Name: "spindle.yarn.executor.docker.image", Kind: KindString,
+		Meaning: "YARN: run executor containers in this Docker image (YARN_CONTAINER_RUNTIME_TYPE=docker); the cluster must allow Docker containers and the image's registry"},
+	{Name: "spindle.yarn.executor.docker.mounts", Kind: KindString,
+		Meaning: "YARN: comma-separated src:dst:ro|rw mounts of host paths into the executors' image, each one the cluster's mount whitelist allows"},
+	{Name: "spindle.yarn.executor.docker.network", Kind: KindString,
+		Meaning: "YARN: the Docker network of the executors' containers (host, bridge, ...), one the cluster allows"},
 
 	// Kerberos (hadoop.security.authentication=kerberos).
 	{Name: "spindle.kerberos.principal", Kind: KindString,

@@ -25,8 +25,11 @@ func Scheduler(c *config.Config) (scheduler.Config, error) {
 	s := Read(c)
 	mode, err := scheduler.ParseSchedulingMode(s.Enum("spindle.scheduler.mode"))
 	s.Keep(err)
+	fairness, err := scheduler.ParseFairness(s.Enum("spindle.scheduler.fairness"))
+	s.Keep(err)
 	cfg := scheduler.Config{
 		Mode:            mode,
+		Fairness:        fairness,
 		MaxTaskFailures: s.Int("spindle.task.maxFailures"),
 		Exclusion: scheduler.ExclusionConfig{
 			Enabled:            s.Bool("spindle.excludeOnFailure.enabled"),

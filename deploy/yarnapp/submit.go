@@ -152,6 +152,10 @@ func (s *submission) readSettings() error {
 	if err := s.readAttemptPolicy(); err != nil {
 		return err
 	}
+	// Refused here, a bad image or mount would fail every executor.
+	if _, err := settings.ExecutorDocker(s.conf); err != nil {
+		return err
+	}
 	s.tags, err = applicationTags(tags)
 	return err
 }
