@@ -25,6 +25,9 @@ type ResumedJob struct {
 	FirstStage    scheduler.StageID
 	Spec          *jobspec.Job
 	StageProfiles []scheduler.ProfileID
+	// StageShapes, when the journal has them, are those profiles' shapes,
+	// stage by stage (restoreShapes).
+	StageShapes []scheduler.Profile
 	// Done are its tasks that succeeded, in the order they did.
 	Done []TaskRef
 }

@@ -61,9 +61,12 @@ func (c *Core) shapeTargets(now time.Time) {
 
 // restoreShapes adds again, under the ids the journal gives them, the
 // profiles an earlier attempt added on demand for job j's stages (a
-// session's, fit.go): the journal keeps each stage's profile id, and a
-// stage's shape is derived from it alone, so the same shape comes back
-// for the kept containers and the stages to run on.
+// session's, fit.go), with the shapes the journal gives them, so that
+// the kept containers and the stages to run find the profiles they had.
+// A journal of before, with no shapes, has each derived again from its
+// stage alone: the same shape, unless that stage had been fitted onto a
+// larger one another job made, where it gets its own, which holds its
+// tasks as well.
 func (c *Core) restoreShapes(j ResumedJob) error {
 	if !c.shapesOnDemand() || len(j.StageProfiles) != len(j.Spec.Stages) {
 		return nil // Submit names the mismatch
@@ -73,6 +76,9 @@ func (c *Core) restoreShapes(j ResumedJob) error {
 			continue
 		}
 		p := StageShape(c.cfg.Profiles[0], j.Spec.Stages[i])
+		if len(j.StageShapes) == len(j.StageProfiles) {
+			p = j.StageShapes[i]
+		}
 		p.ID = id
 		if err := c.addProfile(p); err != nil {
 			return err

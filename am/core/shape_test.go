@@ -97,6 +97,13 @@ func TestSessionAddsProfilesUpToTheLimit(t *testing.T) {
 	if got := h.Core.StageProfiles(id); !reflect.DeepEqual(got, []scheduler.ProfileID{2}) {
 		t.Fatalf("its stage runs on %v, want [2]", got)
 	}
+	// What the journal keeps of it for the next attempt: the shape too.
+	if got, want := h.Core.StageShapes(id), []scheduler.Profile{{ID: 2, Cores: 2, MemoryMB: 4096}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("its stage shapes %+v, want %+v", got, want)
+	}
+	if h.Core.StageShapes(99) != nil {
+		t.Fatal("a job the core does not have has stage shapes")
+	}
 }
 
 // A job with two stages of new shapes, the second past the limit, adds
