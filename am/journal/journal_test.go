@@ -346,6 +346,10 @@ func FuzzDecode(f *testing.F) {
 	seed, _ := Encode(app, Delta, []Entry{job(1), done(1, 0, 2), executor("c"), {ExecutorGone: "c"}, ended(1)})
 	f.Add(seed)
 	f.Add([]byte("spindle-journal 1 " + app + " snapshot\n"))
+	shaped := job(2)
+	shaped.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: 2048}, {Cores: 4, MemoryMB: 1024, GPUs: 2}}
+	seed, _ = Encode(app, Delta, []Entry{shaped})
+	f.Add(seed)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, entries, err := Decode("fuzz.seg", data, app)
 		if err != nil {
