@@ -58,8 +58,10 @@ type AppMaster struct {
 	Executors   *hadoopyarn.ContainerLaunchContextProto
 	ExecutorEnv map[string]string
 	Launch      executor.Launch
-	// NodeLabel, PortInNodeName, RMWait and RMRetryInterval: see YARN.
+	// NodeLabel, PortInNodeName, ResourceTypes, RMWait and
+	// RMRetryInterval: see YARN.
 	NodeLabel               string
+	ResourceTypes           map[string]string
 	PortInNodeName          bool
 	RMWait, RMRetryInterval time.Duration
 	// BeforeUnregister runs once the job has ended, before the AM
@@ -138,10 +140,16 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	if most := reg.GetMaximumCapability(); most != nil { // what a session's new shapes must fit (0: unknown)
 		containers.MaxMemoryMB, containers.MaxCores = yarn.ResourceValue(most, yarn.Memory), int(yarn.ResourceValue(most, yarn.VCores))
 	}
-	a.Log.WithFields(logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
-		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}).Info("registered with the ResourceManager")
+	fields := logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
+		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}
+	containers.MaxAccelsPerNode = map[string]int{}
+	for name, t := range a.ResourceTypes {
+		containers.MaxAccelsPerNode[name] = int(yarn.ResourceValue(reg.GetMaximumCapability(), t))
+		fields["max_"+name+"_per_node"] = containers.MaxAccelsPerNode[name]
+	}
+	a.Log.WithFields(fields).Info("registered with the ResourceManager")
 	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,
-		PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
+		ResourceTypes: a.ResourceTypes, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
 		Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 			return err

@@ -320,7 +320,7 @@ func (d *Driver) serve(conn *wire.Conn) {
 func (d *Driver) register(now time.Time, ev registered) {
 	id := scheduler.ExecutorID(ev.reg.GetExecutorId())
 	err := d.core.Register(now, core.Registration{Executor: id, Host: ev.reg.GetHost(), Cores: int(ev.reg.GetCores()), GPUs: ev.reg.GetGpuAddresses(),
-		Running: runningAttempts(ev.reg)})
+		Accels: assignedFromWire(ev.reg.GetResources()), Running: runningAttempts(ev.reg)})
 	if err != nil {
 		d.log.WithField("executor", id).Warnf("executor refused: %v", err)
 		ev.out.closeAfter(&wire.Envelope{Message: &wire.Envelope_Rejected{Rejected: &wire.Rejected{Reason: err.Error()}}})
@@ -340,7 +340,7 @@ func runningAttempts(reg *wire.Register) []core.RunningAttempt {
 	var out []core.RunningAttempt
 	for _, r := range reg.GetRunning() {
 		out = append(out, core.RunningAttempt{Attempt: scheduler.AttemptID{Task: scheduler.TaskID{Stage: scheduler.StageID(r.GetStageId()), Index: int(r.GetTaskIndex())},
-			Attempt: int(r.GetAttempt())}, GPUs: r.GetGpuAddresses()})
+			Attempt: int(r.GetAttempt())}, GPUs: r.GetGpuAddresses(), Accels: assignedFromWire(r.GetResources())})
 	}
 	return out
 }
@@ -463,6 +463,7 @@ func wireLaunch(l core.TaskLaunch) *wire.Launch {
 		StageId: int64(l.Attempt.Task.Stage), TaskIndex: int32(l.Attempt.Task.Index), Attempt: int32(l.Attempt.Attempt),
 		Job: l.Job, Stage: l.Stage, TaskCount: int32(l.TaskCount), Argv: l.Argv, Builtin: l.Builtin,
 		GpuAddresses: l.GPUs, Cpus: int32(l.CPUs), JobId: int64(l.JobID), StageIndex: int32(l.StageIndex),
+		Resources: assignedToWire(l.Accels),
 	}
 	for _, e := range l.Env {
 		m.Env = append(m.Env, &wire.EnvVar{Name: e.Name, Value: e.Value})

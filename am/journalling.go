@@ -66,7 +66,7 @@ func (d *Driver) journalExecutor(id scheduler.ExecutorID, reg *wire.Register) {
 	}
 	if ct, ok := d.core.Container(string(id)); ok {
 		d.cfg.Journal.Append(journal.Entry{Executor: &journal.Executor{Container: ct.ID, Address: reg.GetRejoinAddress(),
-			Node: ct.Node, NodeName: ct.NodeName, Profile: int(ct.Profile), GPUIndices: ct.GPUIndices}})
+			Node: ct.Node, NodeName: ct.NodeName, Profile: int(ct.Profile), GPUIndices: ct.GPUIndices, AccelIndices: accelIndices(ct.AccelIndices)}})
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/webui"
+	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/launcher/local"
 )
@@ -30,6 +31,9 @@ type Local struct {
 	// GPUs gives each executor, in order, its GPU addresses: one
 	// executor per entry.
 	GPUs [][]string
+	// Accels gives each executor, in order, its accelerators besides
+	// GPUs, their addresses disjoint as its GPUs'; nil for none.
+	Accels [][]executor.Accelerator
 	// Launcher starts the executors (its DriverAddr is filled here).
 	Launcher local.Config
 	Progress func(core.Progress)
@@ -92,7 +96,11 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 	defer cancel(nil)
 	var procs []*local.Process
 	for i, gpus := range l.GPUs {
-		p, err := launcher.Start(local.Executor{ID: fmt.Sprintf("exec-%d", i+1), Cores: l.Core.Profiles[0].Cores, GPUs: gpus})
+		e := local.Executor{ID: fmt.Sprintf("exec-%d", i+1), Cores: l.Core.Profiles[0].Cores, GPUs: gpus}
+		if i < len(l.Accels) {
+			e.Accels = l.Accels[i]
+		}
+		p, err := launcher.Start(e)
 		if err != nil {
 			return core.Summary{}, err
 		}

@@ -125,6 +125,7 @@ func (d *Driver) adoptKept(ctx context.Context, now time.Time, r *Resumption, ke
 		k := d.kept(ct)
 		if x, known := r.State.Executors[k.ID]; known {
 			k.Journalled, k.Profile, k.GPUIndices = true, scheduler.ProfileID(x.Profile), x.GPUIndices
+			k.AccelIndices = assignedIndices(x.AccelIndices)
 			go d.rejoin(ctx, r, k.ID, x.Address)
 		}
 		cts = append(cts, k)

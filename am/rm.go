@@ -28,6 +28,9 @@ type YARN struct {
 	// allocate answers ApplicationMasterNotRegistered until it does.
 	Register  func(ctx context.Context) error
 	NodeLabel string
+	// ResourceTypes are the YARN resource types of the accelerators
+	// besides GPUs, by name (spindle.yarn.resourceMapping).
+	ResourceTypes map[string]string
 	// PortInNodeName says the RM's scheduler names nodes host:port
 	// (yarn.scheduler.include-port-in-node-name), so that is what the
 	// blacklist takes; otherwise it takes hosts.
@@ -63,15 +66,18 @@ func priority(p scheduler.ProfileID) int32 { return int32(p) + 1 }
 // profile's priority, under its own allocation request id (which the RM
 // echoes in the containers that fill it), on nodes of label when it is
 // set.
-func resourceRequest(a core.Ask, label string) *hadoopyarn.ResourceRequestProto {
-	gpus := map[string]int64{yarn.GPU: int64(a.Profile.GPUs)}
-	if a.Profile.GPUs == 0 {
-		gpus = nil
+func resourceRequest(a core.Ask, label string, types map[string]string) *hadoopyarn.ResourceRequestProto {
+	others := map[string]int64{}
+	if a.Profile.GPUs > 0 {
+		others[yarn.GPU] = int64(a.Profile.GPUs)
+	}
+	for _, x := range a.Profile.Accels.List() {
+		others[types[x.Name]] = int64(x.Amount)
 	}
 	ask := &hadoopyarn.ResourceRequestProto{
 		Priority:            &hadoopyarn.PriorityProto{Priority: proto.Int32(priority(a.Profile.ID))},
 		ResourceName:        proto.String("*"),
-		Capability:          yarn.NewResource(a.Profile.MemoryMB, int32(a.Profile.Cores), gpus),
+		Capability:          yarn.NewResource(a.Profile.MemoryMB, int32(a.Profile.Cores), others),
 		NumContainers:       proto.Int32(int32(a.Count)),
 		RelaxLocality:       proto.Bool(true),
 		AllocationRequestId: proto.Int64(a.ID),
@@ -119,7 +125,7 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	var asks []string // allocation request id:outstanding
 	for _, a := range req.Asks {
 		asks = append(asks, fmt.Sprintf("%d:%d", a.ID, a.Count))
-		msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel))
+		msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel, r.y.ResourceTypes))
 	}
 	if len(req.Exclude)+len(req.Include) > 0 {
 		msg.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: req.Exclude, BlacklistRemovals: req.Include}
@@ -210,8 +216,15 @@ func (d *Driver) startContainers(ctx context.Context, starts []core.ContainerSta
 		if ct == nil {
 			continue
 		}
-		env := executor.Launch{ExecutorID: s.Container, Cores: s.Profile.Cores, GPUs: s.Profile.GPUs, AMGPUIndices: s.GPUIndices}.Env()
-		d.log.WithFields(logrus.Fields{"container": s.Container, "node": s.Node, "gpu_indices": s.GPUIndices}).Info("launching executor")
+		l := executor.Launch{ExecutorID: s.Container, Cores: s.Profile.Cores, GPUs: s.Profile.GPUs, AMGPUIndices: s.GPUIndices}
+		fields := logrus.Fields{"container": s.Container, "node": s.Node, "gpu_indices": s.GPUIndices}
+		for _, x := range s.Profile.Accels.List() {
+			indices := scheduler.Addresses(s.AccelIndices, x.Name)
+			l.Accels = append(l.Accels, executor.Accelerator{Name: x.Name, Amount: x.Amount, AMIndices: indices})
+			fields[x.Name+"_indices"] = indices // only where there are some: log readers match the line as it was
+		}
+		d.log.WithFields(fields).Info("launching executor")
+		env := l.Env()
 		id := s.Container
 		d.rm.y.Launcher.Start(ctx, ct, env, func(err error) {
 			if err != nil && ctx.Err() == nil {

@@ -3,6 +3,7 @@ package am
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -199,7 +200,7 @@ func TestAsksAndContainersKeepProfilesApart(t *testing.T) {
 	priorities := map[int32]bool{}
 	for i, p := range profiles {
 		id := int64(7 + i)
-		rr := resourceRequest(core.Ask{ID: id, Profile: p, Count: 3}, "gpu")
+		rr := resourceRequest(core.Ask{ID: id, Profile: p, Count: 3}, "gpu", nil)
 		if rr.GetAllocationRequestId() != id {
 			t.Errorf("ask %d goes out with allocation request id %d", id, rr.GetAllocationRequestId())
 		}
@@ -228,7 +229,7 @@ func TestAsksAndContainersKeepProfilesApart(t *testing.T) {
 			}
 		}
 	}
-	if rr := resourceRequest(core.Ask{ID: 1, Profile: profiles[0], Count: 1}, ""); rr.NodeLabelExpression != nil {
+	if rr := resourceRequest(core.Ask{ID: 1, Profile: profiles[0], Count: 1}, "", nil); rr.NodeLabelExpression != nil {
 		t.Errorf("with no label the ask sets one: %q", rr.GetNodeLabelExpression())
 	}
 	stray := allocatedContainer(&hadoopyarn.ContainerProto{Id: containerID(6), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("n1"), Port: proto.Int32(1)}}, false)
@@ -241,4 +242,22 @@ func TestAsksAndContainersKeepProfilesApart(t *testing.T) {
 func containerID(n int64) *hadoopyarn.ContainerIdProto {
 	return &hadoopyarn.ContainerIdProto{Id: proto.Int64(n), AppAttemptId: &hadoopyarn.ApplicationAttemptIdProto{AttemptId: proto.Int32(1),
 		ApplicationId: &hadoopyarn.ApplicationIdProto{ClusterTimestamp: proto.Int64(1), Id: proto.Int32(1)}}}
+}
+
+// A profile's accelerators are asked as their YARN resource types,
+// beside its GPUs.
+func TestAsksCarryAcceleratorsAsTheirResourceTypes(t *testing.T) {
+	accels, err := scheduler.NewAccelerators(map[string]int{"fpga": 2, "tpu": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := scheduler.Profile{ID: 0, Cores: 1, MemoryMB: 512, GPUs: 1, Accels: accels}
+	c := resourceRequest(core.Ask{ID: 1, Profile: p, Count: 1}, "", map[string]string{"fpga": "yarn.io/fpga", "tpu": "example.com/tpu"}).GetCapability()
+	var got []string
+	for _, e := range c.GetResourceValueMap() {
+		got = append(got, fmt.Sprintf("%s=%d", e.GetKey(), e.GetValue()))
+	}
+	if want := []string{"example.com/tpu=1", "yarn.io/fpga=2", "yarn.io/gpu=1"}; !slices.Equal(got, want) {
+		t.Errorf("capability's resources %q, want %q", got, want)
+	}
 }

@@ -20,14 +20,14 @@ func checkAddresses(source string, addrs []string) error {
 	for i, a := range addrs {
 		switch {
 		case a == "":
-			return fmt.Errorf("%s: GPU address %d is empty", source, i)
+			return fmt.Errorf("%s: address %d is empty", source, i)
 		case len(a) > maxAddressLen:
-			return fmt.Errorf("%s: GPU address %d is longer than %d bytes", source, i, maxAddressLen)
+			return fmt.Errorf("%s: address %d is longer than %d bytes", source, i, maxAddressLen)
 		case strings.IndexFunc(a, badAddressRune) >= 0:
-			return fmt.Errorf("%s: GPU address %q holds a comma, space or control character", source, a)
+			return fmt.Errorf("%s: address %q holds a comma, space or control character", source, a)
 		}
 		if j, dup := seen[a]; dup {
-			return fmt.Errorf("%s: GPU address %q is listed twice (positions %d and %d)", source, a, j, i)
+			return fmt.Errorf("%s: address %q is listed twice (positions %d and %d)", source, a, j, i)
 		}
 		seen[a] = i
 	}

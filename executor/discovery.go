@@ -138,7 +138,7 @@ func findGPUs(environ []string, src Sources) (found, error) {
 		return f, err
 	}
 	if src.DiscoveryScript != "" {
-		addrs, err := runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, environ)
+		addrs, err := runDiscoveryScript(src.DiscoveryScript, gpuResource, src.ScriptTimeout, environ)
 		return found{addrs, "discovery script " + src.DiscoveryScript}, err
 	}
 	if list, ok := env(EnvAMGPUIndices); ok {
@@ -207,7 +207,7 @@ func launcherGPUs(env func(string) (string, bool)) (f found, ok bool, err error)
 		addrs, err := splitAddressList(EnvExecutorGPUAddresses, list)
 		return found{addrs, EnvExecutorGPUAddresses}, true, err
 	case file != "":
-		addrs, err := readResourcesFile(file, executorComponents)
+		addrs, err := readResourcesFile(file, executorComponents, gpuResource)
 		return found{addrs, "resources file " + file + " (" + EnvExecutorResourcesFile + ")"}, true, err
 	}
 	return f, false, nil

@@ -69,8 +69,8 @@ func TaskEnvironment(t TaskIdentity, gpus []string, resourcesFile, preemptedFile
 		"SPINDLE_EXECUTOR_ID=" + t.ExecutorID,
 		"SPINDLE_HOST=" + t.Host,
 		"CUDA_VISIBLE_DEVICES=" + list,
-		"SPINDLE_GPU_ADDRESSES=" + list,
-		"SPINDLE_RESOURCES_FILE=" + resourcesFile,
+		taskenv.Addresses(gpuResource) + "=" + list,
+		taskenv.ResourcesFile + "=" + resourcesFile,
 		taskenv.PreemptedFile + "=" + preemptedFile,
 	}
 }
@@ -103,7 +103,8 @@ func (e *executor) taskEnv(l *wire.Launch, name, resources string) []string {
 	for _, v := range l.GetEnv() {
 		env = append(env, v.GetName()+"="+v.GetValue())
 	}
-	return append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
+	env = append(env, TaskEnvironment(TaskIdentity{AppID: e.cfg.AppID, Job: l.GetJob(), Stage: l.GetStage(), Index: int(l.GetTaskIndex()),
 		Count: int(l.GetTaskCount()), Attempt: int(l.GetAttempt()), ExecutorID: e.cfg.ID, Host: e.cfg.Host}, l.GetGpuAddresses(), resources,
 		e.preemptedFile(name))...)
+	return append(env, acceleratorVariables(e.accels, l)...)
 }

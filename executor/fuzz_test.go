@@ -6,20 +6,28 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
-// FuzzParseResources feeds arbitrary bytes to every parser of GPU
-// addresses. None may panic; whatever they accept and check must survive a
-// round trip through the task resources file, and a comma list must read
-// back the same once joined.
+// FuzzParseResources feeds arbitrary bytes to every parser of GPU (and
+// other resources') addresses. None may panic; whatever they accept and
+// check must survive a round trip through the task resources file, and a
+// comma list must read back the same once joined.
 func FuzzParseResources(f *testing.F) {
+	for _, seed := range []string{`{"name":"gpu","addresses":["0","1"]}`, `{"name":"fpga","addresses":["a"]}`,
+		`[{"id":{"componentName":"spark.worker","resourceName":"fpga"},"addresses":["0","1"]},{"id":{"componentName":"spindle.executor","resourceName":"gpu"},"addresses":["3"]}]`} {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if addrs, err := parseDiscoveryOutput(data); err == nil && checkAddresses("fuzz", addrs) == nil {
-			roundTrip(t, addrs)
-		}
-		for _, components := range [][]string{workerComponents, executorComponents} {
-			if addrs, err := parseResourcesFile(data, components); err == nil && checkAddresses("fuzz", addrs) == nil {
-				roundTrip(t, addrs)
+		for _, resource := range []string{gpuResource, "fpga"} {
+			if addrs, err := parseDiscoveryOutput(data, resource); err == nil && checkAddresses("fuzz", addrs) == nil {
+				roundTrip(t, resource, addrs)
+			}
+			for _, components := range [][]string{workerComponents, executorComponents} {
+				if addrs, err := parseResourcesFile(data, components, resource); err == nil && checkAddresses("fuzz", addrs) == nil {
+					roundTrip(t, resource, addrs)
+				}
 			}
 		}
 		if addrs, err := splitAddressList("fuzz", string(data)); err == nil {
@@ -70,22 +78,31 @@ func FuzzParseNodeManagerGPUs(f *testing.F) {
 				}
 				prev = n
 			}
-			roundTrip(t, addrs)
+			roundTrip(t, gpuResource, addrs)
 		}
 	})
 }
 
-func roundTrip(t *testing.T, addrs []string) {
+// roundTrip checks that addrs of resource read back from a task's
+// resources file, beside another resource's.
+func roundTrip(t *testing.T, resource string, addrs []string) {
 	t.Helper()
+	gpus, others := addrs, []*wire.Resource{{Name: "tpu", Addresses: []string{"t0"}}}
+	if resource != gpuResource {
+		gpus, others = nil, append(others, &wire.Resource{Name: resource, Addresses: addrs})
+	}
 	var m map[string]struct {
 		Name      string   `json:"name"`
 		Addresses []string `json:"addresses"`
 	}
-	if err := json.Unmarshal(taskResourcesJSON(addrs), &m); err != nil {
+	if err := json.Unmarshal(taskResourcesJSON(gpus, others), &m); err != nil {
 		t.Fatalf("%q: task resources file does not parse: %v", addrs, err)
 	}
-	// No addresses give "{}", whose missing "gpu" reads as none.
-	if gpu := m["gpu"]; !slices.Equal(gpu.Addresses, addrs) || len(addrs) > 0 && gpu.Name != "gpu" {
-		t.Fatalf("task resources file gives %+v, want addresses %q", gpu, addrs)
+	// No addresses leave the resource out, which reads as none.
+	if got := m[resource]; !slices.Equal(got.Addresses, addrs) || len(addrs) > 0 && got.Name != resource {
+		t.Fatalf("task resources file gives %s %+v, want addresses %q", resource, got, addrs)
+	}
+	if tpu := m["tpu"]; tpu.Name != "tpu" || !slices.Equal(tpu.Addresses, []string{"t0"}) {
+		t.Fatalf("task resources file gives tpu %+v beside %s", tpu, resource)
 	}
 }

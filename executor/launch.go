@@ -103,6 +103,8 @@ type Launch struct {
 	// the executor asks nvidia-smi what its GPUs are doing
 	// (gpu_sampler.go). 0: never.
 	GPUSampleInterval time.Duration
+	// Accels are its accelerators besides GPUs (accelerators.go).
+	Accels []Accelerator
 }
 
 // Env returns l's variables by name, leaving out the fields not set: empty
@@ -149,6 +151,7 @@ func (l Launch) Env() map[string]string {
 			env[name] = d.String()
 		}
 	}
+	acceleratorsEnv(env, l.Accels)
 	return env
 }
 
@@ -228,6 +231,9 @@ func LaunchFromEnv(lookup func(string) (string, bool)) (Launch, error) {
 	}
 	if l.AMGPUIndices, err = splitAddressList(EnvAMGPUIndices, get(EnvAMGPUIndices)); err != nil {
 		return Launch{}, fmt.Errorf("executor: %w", err)
+	}
+	if l.Accels, err = acceleratorsFromEnv(get); err != nil {
+		return Launch{}, err
 	}
 	return l, nil
 }

@@ -103,8 +103,8 @@ func TestLaunchFromEnvRefuses(t *testing.T) {
 		{"negative GPU sample interval", map[string]string{"SPINDLE_EXECUTOR_GPU_SAMPLE_INTERVAL": "-5s"}, `SPINDLE_EXECUTOR_GPU_SAMPLE_INTERVAL="-5s": want a duration`},
 		{"unknown log level", map[string]string{"SPINDLE_LOG_LEVEL": "loud"}, `SPINDLE_LOG_LEVEL="loud": want one of error, warn, info, debug, trace`},
 		{"secret in argv", map[string]string{"SPINDLE_SECRET_FROM": "argv"}, `SPINDLE_SECRET_FROM="argv": want stdin or credentials`},
-		{"GPU listed twice", map[string]string{"SPINDLE_EXECUTOR_GPU_ADDRESSES": "0,0"}, `SPINDLE_EXECUTOR_GPU_ADDRESSES: GPU address "0" is listed twice`},
-		{"AM index empty", map[string]string{"SPINDLE_EXECUTOR_AM_GPU_INDICES": "0,,1"}, "SPINDLE_EXECUTOR_AM_GPU_INDICES: GPU address 1 is empty"},
+		{"GPU listed twice", map[string]string{"SPINDLE_EXECUTOR_GPU_ADDRESSES": "0,0"}, `SPINDLE_EXECUTOR_GPU_ADDRESSES: address "0" is listed twice`},
+		{"AM index empty", map[string]string{"SPINDLE_EXECUTOR_AM_GPU_INDICES": "0,,1"}, "SPINDLE_EXECUTOR_AM_GPU_INDICES: address 1 is empty"},
 		{"by hand", map[string]string{"SPINDLE_EXECUTOR_ID": "", "SPINDLE_DRIVER_ADDRESS": "", "SPINDLE_EXECUTOR_LOG_DIR": "", "SPINDLE_SECRET_FROM": ""},
 			"SPINDLE_EXECUTOR_ID, SPINDLE_DRIVER_ADDRESS, SPINDLE_EXECUTOR_LOG_DIR, SPINDLE_SECRET_FROM not set"},
 	} {

@@ -90,7 +90,7 @@ func (e *executor) rejoinAddress() string {
 // still runs, for a driver other than its first.
 func (e *executor) registration(rejoining bool) *wire.Envelope {
 	reg := &wire.Register{ExecutorId: e.cfg.ID, Host: e.cfg.Host, Cores: int32(e.cfg.Cores), GpuAddresses: e.gpus, Pid: int32(os.Getpid()),
-		RejoinAddress: e.rejoinAddress(), Rejoining: rejoining, LogUrl: e.cfg.LogURL}
+		RejoinAddress: e.rejoinAddress(), Rejoining: rejoining, LogUrl: e.cfg.LogURL, Resources: e.accels}
 	if rejoining {
 		reg.Running = e.runningAttempts()
 	}

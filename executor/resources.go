@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
 // The three GPU address formats Spindle shares with Apache Spark
@@ -53,29 +55,30 @@ var (
 	executorComponents = []string{"spark.executor", "spindle.executor"}
 )
 
-// parseDiscoveryOutput reads format (a). The resource must be named "gpu",
-// as Spark's ResourceDiscoveryScriptPlugin requires of the resource it asked
-// for.
-func parseDiscoveryOutput(data []byte) ([]string, error) {
+// parseDiscoveryOutput reads format (a). The resource must be named
+// resource ("gpu", "fpga", ...), as Spark's ResourceDiscoveryScriptPlugin
+// requires of the resource it asked for.
+func parseDiscoveryOutput(data []byte, resource string) ([]string, error) {
 	var ri resourceInformation
 	if err := json.Unmarshal(data, &ri); err != nil {
-		return nil, fmt.Errorf(`want JSON {"name":"gpu","addresses":[...]}: %w`, err)
+		return nil, fmt.Errorf(`want JSON {"name":%q,"addresses":[...]}: %w`, resource, err)
 	}
 	if ri.Name == nil {
-		return nil, fmt.Errorf(`no "name" field (want {"name":"gpu","addresses":[...]})`)
+		return nil, fmt.Errorf(`no "name" field (want {"name":%q,"addresses":[...]})`, resource)
 	}
-	if *ri.Name != gpuResource {
-		return nil, fmt.Errorf("reported resource %q, want %q", *ri.Name, gpuResource)
+	if *ri.Name != resource {
+		return nil, fmt.Errorf("reported resource %q, want %q", *ri.Name, resource)
 	}
 	if ri.Addresses == nil {
-		return nil, fmt.Errorf(`no "addresses" field (want {"name":"gpu","addresses":[...]})`)
+		return nil, fmt.Errorf(`no "addresses" field (want {"name":%q,"addresses":[...]})`, resource)
 	}
 	return *ri.Addresses, nil
 }
 
 // parseResourcesFile reads format (b) and returns the addresses of the one
-// "gpu" entry whose componentName is among components (none: no addresses).
-func parseResourcesFile(data []byte, components []string) ([]string, error) {
+// entry of resource ("gpu", "fpga", ...) whose componentName is among
+// components (none: no addresses).
+func parseResourcesFile(data []byte, components []string, resource string) ([]string, error) {
 	var entries []resourceAllocation
 	if err := json.Unmarshal(data, &entries); err != nil {
 		return nil, fmt.Errorf(`want a JSON array of {"id":{"componentName":...,"resourceName":...},"addresses":[...]}: %w`, err)
@@ -86,23 +89,23 @@ func parseResourcesFile(data []byte, components []string) ([]string, error) {
 		if e.ID == nil || e.ID.ComponentName == "" || e.ID.ResourceName == "" {
 			return nil, fmt.Errorf("entry %d has no id.componentName and id.resourceName", i)
 		}
-		if e.ID.ResourceName != gpuResource || !slices.Contains(components, e.ID.ComponentName) {
+		if e.ID.ResourceName != resource || !slices.Contains(components, e.ID.ComponentName) {
 			continue
 		}
 		if e.Addresses == nil {
-			return nil, fmt.Errorf(`entry %d (%s gpu) has no "addresses" field`, i, e.ID.ComponentName)
+			return nil, fmt.Errorf(`entry %d (%s %s) has no "addresses" field`, i, e.ID.ComponentName, resource)
 		}
 		if matched >= 0 {
-			return nil, fmt.Errorf("entries %d and %d both give %s GPUs", matched, i, components[0])
+			return nil, fmt.Errorf("entries %d and %d both give %s %s addresses", matched, i, components[0], resource)
 		}
 		matched, addrs = i, *e.Addresses
 	}
 	return addrs, nil
 }
 
-// readResourcesFile reads a file of format (b), bounded, for components,
-// and checks the addresses it gives.
-func readResourcesFile(path string, components []string) ([]string, error) {
+// readResourcesFile reads a file of format (b), bounded, for components'
+// addresses of resource, and checks them.
+func readResourcesFile(path string, components []string, resource string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -115,7 +118,7 @@ func readResourcesFile(path string, components []string) ([]string, error) {
 	if len(data) > maxResourcesJSON {
 		return nil, fmt.Errorf("resources file %s is larger than %d bytes", path, maxResourcesJSON)
 	}
-	addrs, err := parseResourcesFile(data, components)
+	addrs, err := parseResourcesFile(data, components, resource)
 	if err != nil {
 		return nil, fmt.Errorf("resources file %s: %w", path, err)
 	}
@@ -125,13 +128,20 @@ func readResourcesFile(path string, components []string) ([]string, error) {
 	return addrs, nil
 }
 
-// taskResourcesJSON renders format (c). A task without GPUs gets "{}":
-// Spark's map holds only the resources a task was given.
-func taskResourcesJSON(gpus []string) []byte {
+// taskResourcesJSON renders format (c): gpus and each of others. A task
+// given none gets "{}": Spark's map holds only the resources a task was
+// given.
+func taskResourcesJSON(gpus []string, others []*wire.Resource) []byte {
 	m := map[string]resourceInformation{}
-	if len(gpus) > 0 {
-		name, addrs := gpuResource, slices.Clone(gpus)
-		m[gpuResource] = resourceInformation{Name: &name, Addresses: &addrs}
+	add := func(name string, addrs []string) {
+		if len(addrs) > 0 {
+			addrs := slices.Clone(addrs)
+			m[name] = resourceInformation{Name: &name, Addresses: &addrs}
+		}
+	}
+	add(gpuResource, gpus)
+	for _, r := range others {
+		add(r.GetName(), r.GetAddresses())
 	}
 	data, err := json.Marshal(m)
 	if err != nil {
@@ -141,9 +151,10 @@ func taskResourcesJSON(gpus []string) []byte {
 }
 
 // WriteTaskResourcesFile writes a task's resources file, format (c), at
-// path (the value of SPINDLE_RESOURCES_FILE). Like Spark it writes a
-// temporary file and renames it, so a reader never sees half a file.
-func WriteTaskResourcesFile(path string, gpus []string) error {
+// path (the value of SPINDLE_RESOURCES_FILE): its GPUs and its other
+// resources. Like Spark it writes a temporary file and renames it, so a
+// reader never sees half a file.
+func WriteTaskResourcesFile(path string, gpus []string, others []*wire.Resource) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -152,7 +163,7 @@ func WriteTaskResourcesFile(path string, gpus []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(taskResourcesJSON(gpus))
+	_, err = tmp.Write(taskResourcesJSON(gpus, others))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -8,11 +8,11 @@ import (
 )
 
 func TestParseDiscoveryOutput(t *testing.T) {
-	got, err := parseDiscoveryOutput([]byte(`{"name":"gpu","addresses":["0","1"]}`))
+	got, err := parseDiscoveryOutput([]byte(`{"name":"gpu","addresses":["0","1"]}`), gpuResource)
 	if err != nil || !slices.Equal(got, []string{"0", "1"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	got, err = parseDiscoveryOutput([]byte(` {"addresses":[],"name":"gpu"}` + "\n"))
+	got, err = parseDiscoveryOutput([]byte(` {"addresses":[],"name":"gpu"}`+"\n"), gpuResource)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("no GPUs: got %q, %v", got, err)
 	}
@@ -26,7 +26,7 @@ func TestParseDiscoveryOutput(t *testing.T) {
 		`{"name":"gpu","addresses":["0"]} xyz`: "want JSON",
 		``:                                     "want JSON",
 	} {
-		_, err := parseDiscoveryOutput([]byte(in))
+		_, err := parseDiscoveryOutput([]byte(in), gpuResource)
 		if err == nil || !contains(err.Error(), want) {
 			t.Errorf("parseDiscoveryOutput(%q) error = %v; want %q", in, err, want)
 		}
@@ -38,15 +38,15 @@ func TestParseResourcesFile(t *testing.T) {
 		{"id":{"componentName":"spark.worker","resourceName":"fpga"},"addresses":["f0"]},
 		{"id":{"componentName":"spark.worker","resourceName":"gpu"},"addresses":["0","1"]},
 		{"id":{"componentName":"spindle.executor","resourceName":"gpu"},"addresses":["GPU-1"]}]`
-	got, err := parseResourcesFile([]byte(file), workerComponents)
+	got, err := parseResourcesFile([]byte(file), workerComponents, gpuResource)
 	if err != nil || !slices.Equal(got, []string{"0", "1"}) {
 		t.Fatalf("worker: got %q, %v", got, err)
 	}
-	got, err = parseResourcesFile([]byte(file), executorComponents)
+	got, err = parseResourcesFile([]byte(file), executorComponents, gpuResource)
 	if err != nil || !slices.Equal(got, []string{"GPU-1"}) {
 		t.Fatalf("executor: got %q, %v", got, err)
 	}
-	got, err = parseResourcesFile([]byte(`[]`), workerComponents)
+	got, err = parseResourcesFile([]byte(`[]`), workerComponents, gpuResource)
 	if err != nil || got != nil {
 		t.Fatalf("empty: got %q, %v", got, err)
 	}
@@ -56,10 +56,10 @@ func TestParseResourcesFile(t *testing.T) {
 		`[{"id":{"componentName":"spark.worker"},"addresses":["0"]}]`:    "entry 0 has no id",
 		`[{"id":{"componentName":"spark.worker","resourceName":"gpu"}}]`: `entry 0 (spark.worker gpu) has no "addresses"`,
 		`[{"id":{"componentName":"spark.worker","resourceName":"gpu"},"addresses":["0"]},
-		  {"id":{"componentName":"spindle.worker","resourceName":"gpu"},"addresses":["1"]}]`: "entries 0 and 1 both give spark.worker GPUs",
+		  {"id":{"componentName":"spindle.worker","resourceName":"gpu"},"addresses":["1"]}]`: "entries 0 and 1 both give spark.worker gpu addresses",
 		`[{"id":{"componentName":"spark.worker","resourceName":"gpu"},"addresses":[1]}]`: "want a JSON array",
 	} {
-		_, err := parseResourcesFile([]byte(in), workerComponents)
+		_, err := parseResourcesFile([]byte(in), workerComponents, gpuResource)
 		if err == nil || !contains(err.Error(), want) {
 			t.Errorf("parseResourcesFile(%q) error = %v; want %q", in, err, want)
 		}
@@ -68,10 +68,10 @@ func TestParseResourcesFile(t *testing.T) {
 
 func TestReadResourcesFileBounds(t *testing.T) {
 	big := writeFile(t, "big.json", "["+string(make([]byte, maxResourcesJSON))+"]", 0o644)
-	_, err := readResourcesFile(big, workerComponents)
+	_, err := readResourcesFile(big, workerComponents, gpuResource)
 	wantErr(t, err, big, "larger than 1048576 bytes")
 	dup := writeFile(t, "dup.json", `[{"id":{"componentName":"spark.worker","resourceName":"gpu"},"addresses":["0","0"]}]`, 0o644)
-	_, err = readResourcesFile(dup, workerComponents)
+	_, err = readResourcesFile(dup, workerComponents, gpuResource)
 	wantErr(t, err, "resources file "+dup, `"0" is listed twice`)
 }
 
@@ -86,7 +86,7 @@ func TestWriteTaskResourcesFile(t *testing.T) {
 		{nil, `{}`},
 	} {
 		path := filepath.Join(dir, "resources.json")
-		if err := WriteTaskResourcesFile(path, c.gpus); err != nil {
+		if err := WriteTaskResourcesFile(path, c.gpus, nil); err != nil {
 			t.Fatal(err)
 		}
 		data, err := os.ReadFile(path)

@@ -110,7 +110,7 @@ func TestTaskSeesExactlyItsEnvironment(t *testing.T) {
 	dir := t.TempDir()
 	resFile := filepath.Join(dir, "resources.json")
 	gpus := []string{"1", "3"}
-	if err := WriteTaskResourcesFile(resFile, gpus); err != nil {
+	if err := WriteTaskResourcesFile(resFile, gpus, nil); err != nil {
 		t.Fatal(err)
 	}
 	id := TaskIdentity{AppID: "app-1", Job: "j", Stage: "s", Index: 2, Count: 4, Attempt: 0, ExecutorID: "e1", Host: "h"}

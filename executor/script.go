@@ -28,7 +28,7 @@ const maxQuotedStderr = 1024
 // contain): a background child it leaves, holding its output open, is
 // ended when the script exits, so its output is read in full; at the
 // timeout, the script and all it started are killed.
-func runDiscoveryScript(script string, timeout time.Duration, environ []string) ([]string, error) {
+func runDiscoveryScript(script, resource string, timeout time.Duration, environ []string) ([]string, error) {
 	if timeout <= 0 {
 		timeout = DefaultScriptTimeout
 	}
@@ -58,7 +58,7 @@ func runDiscoveryScript(script string, timeout time.Duration, environ []string) 
 	case stdout.truncated:
 		return nil, fmt.Errorf("discovery script %s printed more than %d bytes%s", script, maxResourcesJSON, stderr.quote("stderr"))
 	}
-	addrs, err := parseDiscoveryOutput(stdout.buf.Bytes())
+	addrs, err := parseDiscoveryOutput(stdout.buf.Bytes(), resource)
 	if err != nil {
 		out := boundedBuffer{max: maxQuotedStderr}
 		out.Write(stdout.buf.Bytes())

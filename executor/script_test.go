@@ -12,7 +12,7 @@ import (
 
 func TestDiscoveryScriptSuccess(t *testing.T) {
 	s := script(t, `echo "probing" >&2; printf '{"name": "gpu", "addresses": ["0", "GPU-5e6f"], "vendor": "nvidia.com"}\n'`)
-	got, err := runDiscoveryScript(s, 0, envOf())
+	got, err := runDiscoveryScript(s, gpuResource, 0, envOf())
 	if err != nil || !slices.Equal(got, []string{"0", "GPU-5e6f"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -39,7 +39,7 @@ func TestDiscoveryScriptFailures(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := script(t, c.body)
-			got, err := runDiscoveryScript(s, 0, envOf())
+			got, err := runDiscoveryScript(s, gpuResource, 0, envOf())
 			if got != nil {
 				t.Errorf("got %q with an error", got)
 			}
@@ -49,10 +49,10 @@ func TestDiscoveryScriptFailures(t *testing.T) {
 }
 
 func TestDiscoveryScriptMissingOrNotExecutable(t *testing.T) {
-	_, err := runDiscoveryScript("/nonexistent/getGpus.sh", 0, envOf())
+	_, err := runDiscoveryScript("/nonexistent/getGpus.sh", gpuResource, 0, envOf())
 	wantErr(t, err, "discovery script /nonexistent/getGpus.sh", "no such file or directory")
 	plain := writeFile(t, "getGpus.sh", "#!/bin/sh\n", 0o644)
-	_, err = runDiscoveryScript(plain, 0, envOf())
+	_, err = runDiscoveryScript(plain, gpuResource, 0, envOf())
 	wantErr(t, err, "discovery script "+plain, "permission denied")
 }
 
@@ -60,7 +60,7 @@ func TestDiscoveryScriptMissingOrNotExecutable(t *testing.T) {
 func TestDiscoveryScriptBareNameIsInWorkingDirectory(t *testing.T) {
 	s := gpuScript(t, `"3"`)
 	t.Chdir(filepath.Dir(s))
-	got, err := runDiscoveryScript(filepath.Base(s), 0, envOf("PATH=/nonexistent"))
+	got, err := runDiscoveryScript(filepath.Base(s), gpuResource, 0, envOf("PATH=/nonexistent"))
 	if err != nil || !slices.Equal(got, []string{"3"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -71,7 +71,7 @@ func TestDiscoveryScriptEnvironment(t *testing.T) {
 	s := script(t, `[ -n "$SPINDLE_SECRET_TOKEN" ] && { echo leaked >&2; exit 1; }
 [ "$HOME" = /home/spindle ] || { echo "no HOME" >&2; exit 1; }
 echo '{"name":"gpu","addresses":["0"]}'`)
-	got, err := runDiscoveryScript(s, 0, envOf("SPINDLE_SECRET_TOKEN=hunter2", "HOME=/home/spindle"))
+	got, err := runDiscoveryScript(s, gpuResource, 0, envOf("SPINDLE_SECRET_TOKEN=hunter2", "HOME=/home/spindle"))
 	if err != nil || !slices.Equal(got, []string{"0"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -82,7 +82,7 @@ func TestDiscoveryScriptTimeout(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	s := script(t, `echo "waiting for the driver" >&2; sleep 1000 & echo $! > `+pidFile+`; wait`)
 	start := time.Now()
-	_, err := runDiscoveryScript(s, 300*time.Millisecond, envOf())
+	_, err := runDiscoveryScript(s, gpuResource, 300*time.Millisecond, envOf())
 	wantErr(t, err, "discovery script "+s, "timed out after 300ms", `stderr: "waiting for the driver"`)
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("took %v to time out", d)
@@ -100,7 +100,7 @@ func TestDiscoveryScriptTimeout(t *testing.T) {
 func TestDiscoveryScriptBackgroundChildIsEnded(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	s := script(t, `sleep 1000 & echo $! > `+pidFile+`; echo '{"name":"gpu","addresses":["0","1"]}'`)
-	got, err := runDiscoveryScript(s, 0, envOf())
+	got, err := runDiscoveryScript(s, gpuResource, 0, envOf())
 	if err != nil || !slices.Equal(got, []string{"0", "1"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}

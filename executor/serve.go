@@ -32,8 +32,11 @@ type Config struct {
 	Cores      int
 	WantGPUs   int
 	GPUSources Sources
-	LogDir     string // task stdout/stderr and resources files
-	WorkDir    string // tasks' working directory
+	// Accels are the accelerators besides GPUs it must find
+	// (DiscoverAccelerators), with GPUSources' environment and timeout.
+	Accels  []Accelerator
+	LogDir  string // task stdout/stderr and resources files
+	WorkDir string // tasks' working directory
 	// MaxTaskOutput caps each task's stdout and stderr file, keeping the
 	// tail (spindle.task.log.maxBytes; 0: no cap).
 	MaxTaskOutput int64
@@ -99,7 +102,11 @@ func Serve(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("executor %s does not register: %w", cfg.ID, err)
 	}
-	e := &executor{cfg: cfg, gpus: gpus, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{},
+	accels, err := DiscoverAccelerators(cfg.Accels, cfg.GPUSources.Env, cfg.GPUSources.ScriptTimeout)
+	if err != nil {
+		return fmt.Errorf("executor %s does not register: %w", cfg.ID, err)
+	}
+	e := &executor{cfg: cfg, gpus: gpus, accels: accels, guards: &contain.Pool{}, starting: map[attemptKey]bool{}, running: map[attemptKey]*Task{},
 		live: map[attemptKey]liveAttempt{}, killed: map[attemptKey]bool{}, preempted: map[attemptKey]bool{}, out: make(chan *wire.Status, statusBuffer),
 		files: newTaskFiles(cfg.LogDir, cfg.TaskLogs, cfg.Log)}
 	// It listens before it registers: the driver learns where to find it
@@ -130,6 +137,9 @@ func Serve(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("executor %s: the driver refused it: %s", cfg.ID, r.GetReason())
 	}
 	fields := logrus.Fields{"driver": cfg.DriverAddr, "host": cfg.Host, "cores": cfg.Cores, "gpus": strings.Join(gpus, ","), "pid": os.Getpid()}
+	for _, a := range accels {
+		fields[a.GetName()] = strings.Join(a.GetAddresses(), ",")
+	}
 	if e.rejoin != nil {
 		fields["rejoin"] = e.rejoin.address
 	}
@@ -156,8 +166,9 @@ type liveAttempt struct {
 }
 
 type executor struct {
-	cfg  Config
-	gpus []string
+	cfg    Config
+	gpus   []string
+	accels []*wire.Resource // its accelerators besides GPUs
 	// rejoin is where a next driver reaches the executor; nil without
 	// cfg.RejoinTimeout.
 	rejoin *rejoinPoint
@@ -359,7 +370,7 @@ func (e *executor) launch(l *wire.Launch) {
 	jobID, files := l.GetJobId(), attemptFiles{l.GetStageIndex(), l.GetTaskIndex(), l.GetAttempt()}
 	e.files.started(jobID, files)
 	resources := filepath.Join(e.cfg.LogDir, name+tasklog.Resources)
-	if err := WriteTaskResourcesFile(resources, l.GetGpuAddresses()); err != nil {
+	if err := WriteTaskResourcesFile(resources, l.GetGpuAddresses(), l.GetResources()); err != nil {
 		log.WithError(err).Warn("task not started")
 		e.files.finished(jobID, files)
 		e.fail(l, now, err)
@@ -371,7 +382,8 @@ func (e *executor) launch(l *wire.Launch) {
 	e.mu.Lock()
 	e.starting[key] = true
 	e.live[key] = liveAttempt{name: name, adopt: &wire.RunningAttempt{JobId: jobID, StageId: l.GetStageId(), StageIndex: l.GetStageIndex(),
-		TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), GpuAddresses: l.GetGpuAddresses(), Cpus: l.GetCpus(), StartUnixNanos: now.UnixNano()}}
+		TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), GpuAddresses: l.GetGpuAddresses(), Cpus: l.GetCpus(), StartUnixNanos: now.UnixNano(),
+		Resources: l.GetResources()}}
 	e.mu.Unlock()
 	e.wg.Add(1)
 	// Starting a task (its guard, then the task) takes milliseconds: the
@@ -514,7 +526,7 @@ func (e *executor) killAll() {
 func (l Launch) Config(environ []string, secret []byte) Config {
 	cfg := Config{ID: l.ExecutorID, AppID: l.AppID, DriverAddr: l.DriverAddress, Secret: secret, Cores: l.Cores, WantGPUs: l.GPUs,
 		GPUSources: Sources{Env: environ, DiscoveryScript: l.GPUDiscoveryScript}, LogDir: l.LogDir, MaxTaskOutput: l.TaskLogMaxBytes, TaskLogs: l.TaskLogs,
-		RejoinTimeout: l.RejoinTimeout, GPUSampleInterval: l.GPUSampleInterval}
+		RejoinTimeout: l.RejoinTimeout, GPUSampleInterval: l.GPUSampleInterval, Accels: l.Accels}
 	var err error
 	if cfg.Host, err = os.Hostname(); err != nil {
 		cfg.Host = "localhost"

@@ -7,12 +7,15 @@ import (
 	"time"
 )
 
-// WorkerSources is where local mode learns the GPUs of the machine it
-// shares among its executors: one of three configuration keys.
+// WorkerSources is where local mode learns the GPUs (or another
+// resource's addresses) of the machine it shares among its executors: one
+// of three configuration keys.
 type WorkerSources struct {
+	// Resource is the resource whose addresses these are: "" is gpu.
+	Resource        string
 	ResourcesFile   string // spindle.worker.resourcesFile (Spark's format, componentName *.worker)
-	DiscoveryScript string // spindle.worker.resource.gpu.discoveryScript
-	Addresses       string // spindle.worker.resource.gpu.addresses, e.g. "0,1,2,3"; fake addresses are fine
+	DiscoveryScript string // spindle.worker.resource.NAME.discoveryScript
+	Addresses       string // spindle.worker.resource.NAME.addresses, e.g. "0,1,2,3"; fake addresses are fine
 	// Env is the environment the discovery script inherits from (see
 	// InheritedEnvironment), as KEY=VALUE; nil means os.Environ().
 	Env []string
@@ -24,11 +27,16 @@ type WorkerSources struct {
 // is set, or none when no source is. Two set is an error naming both:
 // silently preferring one would hand out GPUs the user did not mean.
 func WorkerGPUs(src WorkerSources) ([]string, error) {
+	resource := src.Resource
+	if resource == "" {
+		resource = gpuResource
+	}
+	key := "spindle.worker.resource." + resource
 	var set []string
 	for _, s := range []struct{ key, value string }{
 		{"spindle.worker.resourcesFile", src.ResourcesFile},
-		{"spindle.worker.resource.gpu.discoveryScript", src.DiscoveryScript},
-		{"spindle.worker.resource.gpu.addresses", src.Addresses},
+		{key + ".discoveryScript", src.DiscoveryScript},
+		{key + ".addresses", src.Addresses},
 	} {
 		if s.value != "" {
 			set = append(set, s.key)
@@ -39,15 +47,15 @@ func WorkerGPUs(src WorkerSources) ([]string, error) {
 	}
 	switch {
 	case src.ResourcesFile != "":
-		return readResourcesFile(src.ResourcesFile, workerComponents)
+		return readResourcesFile(src.ResourcesFile, workerComponents, resource)
 	case src.DiscoveryScript != "":
 		environ := src.Env
 		if environ == nil {
 			environ = os.Environ()
 		}
-		return runDiscoveryScript(src.DiscoveryScript, src.ScriptTimeout, environ)
+		return runDiscoveryScript(src.DiscoveryScript, resource, src.ScriptTimeout, environ)
 	case src.Addresses != "":
-		return splitAddressList("spindle.worker.resource.gpu.addresses", src.Addresses)
+		return splitAddressList(key+".addresses", src.Addresses)
 	}
 	return nil, nil
 }

@@ -22,7 +22,7 @@
 # DIR defaults to integration/.cluster. Logs land in DIR/logs.
 #
 # Knobs (environment):
-#   NODEMANAGERS (2)  GPUS_PER_NODE (4)  HADOOP_VERSION (3.5.0)
+#   NODEMANAGERS (2)  GPUS_PER_NODE (4)  FPGAS_PER_NODE (2)  HADOOP_VERSION (3.5.0)
 #   MINICLUSTER_NM_MEMORY_MB (8192)  MINICLUSTER_NM_VCORES (8)
 #   MINICLUSTER_HOST (127.0.0.1)
 #   RPC_PROTECTION or MINICLUSTER_RPC_PROTECTION (authentication | integrity |
@@ -53,6 +53,7 @@ main_class=io.spindle.minicluster.Main
 
 : "${NODEMANAGERS:=2}"
 : "${GPUS_PER_NODE:=4}"
+: "${FPGAS_PER_NODE:=2}"
 : "${HADOOP_VERSION:=3.5.0}"
 : "${MINICLUSTER_HOST:=127.0.0.1}"
 : "${MINICLUSTER_RPC_PROTECTION:=authentication}"
@@ -227,7 +228,7 @@ start() {
       -Dtest.build.data="$dir/work" \
       -cp "$dir/site:$build_dir/spindle-minicluster-1.0.jar:$(cat "$build_dir/classpath.txt")" \
       "$main_class" --dir="$dir" \
-      --nodemanagers="$NODEMANAGERS" --gpus-per-node="$GPUS_PER_NODE" \
+      --nodemanagers="$NODEMANAGERS" --gpus-per-node="$GPUS_PER_NODE" --fpgas-per-node="$FPGAS_PER_NODE" \
       --nm-memory-mb="$MINICLUSTER_NM_MEMORY_MB" --nm-vcores="$MINICLUSTER_NM_VCORES" \
       --host="$MINICLUSTER_HOST" --rpc-protection="$MINICLUSTER_RPC_PROTECTION" \
       --rm-port="$MINICLUSTER_RM_PORT" --rm-scheduler-port="$MINICLUSTER_RM_SCHEDULER_PORT" \
@@ -263,7 +264,7 @@ start() {
   [ "$KERBEROS" = 1 ] && secured=", Kerberos"
   local rms=""
   [ "$RMS" = 2 ] && rms=", an HA pair of ResourceManagers"
-  echo "minicluster: up in ${waited}s$rms: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs, Hadoop $HADOOP_VERSION, rpc protection $MINICLUSTER_RPC_PROTECTION$secured, logs in $dir/logs" >&2
+  echo "minicluster: up in ${waited}s$rms: $NODEMANAGERS NodeManagers x $GPUS_PER_NODE GPUs and $FPGAS_PER_NODE FPGAs, Hadoop $HADOOP_VERSION, rpc protection $MINICLUSTER_RPC_PROTECTION$secured, logs in $dir/logs" >&2
   # What a client of a Kerberized cluster needs to log in, as written in
   # cluster.env.
   grep -E '^(KRB5_CONFIG|SPINDLE_TEST_PRINCIPAL|SPINDLE_TEST_KEYTAB)=' "$dir/cluster.env" || true

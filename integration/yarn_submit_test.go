@@ -348,8 +348,8 @@ stages:
 
 // container is what the RM's REST API says of a running container.
 type container struct {
-	ID                               string
-	Priority, VCores, GPUs, MemoryMB int
+	ID                                      string
+	Priority, VCores, GPUs, FPGAs, MemoryMB int
 }
 
 // appContainers lists the running containers of an application's first
@@ -389,8 +389,11 @@ func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container
 	for _, ct := range got.Container {
 		k := container{ID: ct.ID, Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores), MemoryMB: int(ct.AllocatedMB)}
 		for _, e := range ct.AllocatedResources.Entry {
-			if e.Key == "yarn.io/gpu" {
+			switch e.Key {
+			case "yarn.io/gpu":
 				k.GPUs = int(e.Value)
+			case "yarn.io/fpga":
+				k.FPGAs = int(e.Value)
 			}
 		}
 		out = append(out, k)

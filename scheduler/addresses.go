@@ -5,23 +5,24 @@ import (
 	"slices"
 )
 
-// addresses is one executor's GPU addresses and what is left of each, as
+// addresses is one executor's GPU (or one accelerator's) addresses and what is left of each, as
 // Spark's address availability map, generalised to fractions in fixed
 // point. Tasks always receive concrete addresses.
 type addresses struct {
+	kind  string // "GPU", or the accelerator's name, for messages
 	names []string
 	free  []Share
 	index map[string]int
 }
 
-func newAddresses(names []string) (*addresses, error) {
-	a := &addresses{names: append([]string(nil), names...), free: make([]Share, len(names)), index: make(map[string]int, len(names))}
+func newAddresses(kind string, names []string) (*addresses, error) {
+	a := &addresses{kind: kind, names: append([]string(nil), names...), free: make([]Share, len(names)), index: make(map[string]int, len(names))}
 	for i, n := range names {
 		if n == "" {
-			return nil, fmt.Errorf("GPU address %d is empty", i)
+			return nil, fmt.Errorf("%s address %d is empty", kind, i)
 		}
 		if _, dup := a.index[n]; dup {
-			return nil, fmt.Errorf("GPU address %q listed twice", n)
+			return nil, fmt.Errorf("%s address %q listed twice", kind, n)
 		}
 		a.index[n] = i
 		a.free[i] = One
@@ -95,20 +96,20 @@ func (a *addresses) release(names []string, g GPURequest) error {
 			return fmt.Errorf("releasing a %s GPU share from %d addresses, want 1", g, len(names))
 		}
 	} else if len(names) != g.whole {
-		return fmt.Errorf("releasing %d GPUs from %d addresses", g.whole, len(names))
+		return fmt.Errorf("releasing %d %ss from %d addresses", g.whole, a.kind, len(names))
 	}
 	for k, n := range names {
 		i, ok := a.index[n]
 		if !ok {
-			return fmt.Errorf("releasing GPU address %q, which this executor does not have", n)
+			return fmt.Errorf("releasing %s address %q, which this executor does not have", a.kind, n)
 		}
 		// Each name is checked alone below: the same one twice would
 		// give back two wholes of one address.
 		if slices.Contains(names[:k], n) {
-			return fmt.Errorf("releasing GPU address %q twice", n)
+			return fmt.Errorf("releasing %s address %q twice", a.kind, n)
 		}
 		if a.free[i]+amount > One {
-			return fmt.Errorf("releasing %s of GPU address %q, which has only %s in use", g, n, shareString(One-a.free[i]))
+			return fmt.Errorf("releasing %s of %s address %q, which has only %s in use", g, a.kind, n, shareString(One-a.free[i]))
 		}
 	}
 	for _, n := range names {
@@ -131,17 +132,17 @@ func (a *addresses) take(names []string, g GPURequest) ([]string, error) {
 		amount, want = g.fraction, 1
 	}
 	if len(names) != want {
-		return nil, fmt.Errorf("%d GPU addresses for a request of %s GPUs, want %d", len(names), g, want)
+		return nil, fmt.Errorf("%d %s addresses for a request of %s %ss, want %d", len(names), a.kind, g, a.kind, want)
 	}
 	for k, n := range names {
 		i, ok := a.index[n]
 		switch {
 		case !ok:
-			return nil, fmt.Errorf("GPU address %q is not the executor's", n)
+			return nil, fmt.Errorf("%s address %q is not the executor's", a.kind, n)
 		case slices.Contains(names[:k], n):
-			return nil, fmt.Errorf("GPU address %q given twice", n)
+			return nil, fmt.Errorf("%s address %q given twice", a.kind, n)
 		case a.free[i] < amount:
-			return nil, fmt.Errorf("GPU address %q has %s free, the task holds %s", n, shareString(a.free[i]), shareString(amount))
+			return nil, fmt.Errorf("%s address %q has %s free, the task holds %s", a.kind, n, shareString(a.free[i]), shareString(amount))
 		}
 	}
 	for _, n := range names {

@@ -7,7 +7,7 @@ import (
 
 func mustAddresses(t *testing.T, names ...string) *addresses {
 	t.Helper()
-	a, err := newAddresses(names)
+	a, err := newAddresses("GPU", names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -15,9 +15,9 @@ func mustAddresses(t *testing.T, names ...string) *addresses {
 }
 
 func TestNewAddressesRejects(t *testing.T) {
-	_, err := newAddresses([]string{"0", ""})
+	_, err := newAddresses("GPU", []string{"0", ""})
 	wantErr(t, err, "GPU address 1 is empty")
-	_, err = newAddresses([]string{"0", "1", "0"})
+	_, err = newAddresses("GPU", []string{"0", "1", "0"})
 	wantErr(t, err, `"0" listed twice`)
 	h := newHarness(t, Config{})
 	err = h.s.AddExecutor(t0, ExecutorSpec{ID: "e", Host: "h", Cores: 1, GPUs: []string{"0", "0"}})

@@ -21,10 +21,13 @@ package scheduler
 
 // usage is an amount of each resource DRF weighs: what a pool's running
 // tasks hold, or what the session's executors offer. GPUs count in
-// shares, so a task of 1/3 GPU holds exactly a third of one.
+// shares, so a task of 1/3 GPU holds exactly a third of one; other
+// accelerators in whole addresses, by name (at most MaxAccelerators kinds
+// in an application, so a fixed array: no allocation per task).
 type usage struct {
-	cpus int64
-	gpus Share
+	cpus   int64
+	gpus   Share
+	accels Accelerators
 }
 
 // taskUsage is what one running task asking r holds: the one place a
@@ -36,13 +39,17 @@ func taskUsage(r TaskRequest) usage {
 	if r.GPU.whole > 0 {
 		gpus = Share(r.GPU.whole) * One
 	}
-	return usage{cpus: int64(r.CPUs), gpus: gpus}
+	return usage{cpus: int64(r.CPUs), gpus: gpus, accels: r.Accels}
 }
 
 // executorCapacity is what a registered executor adds to the session's
 // totals: what it really has, not its profile's shape.
 func executorCapacity(spec ExecutorSpec) usage {
-	return usage{cpus: int64(spec.Cores), gpus: Share(len(spec.GPUs)) * One}
+	u := usage{cpus: int64(spec.Cores), gpus: Share(len(spec.GPUs)) * One}
+	for _, a := range spec.Accels {
+		u.accels.addAmount(a.Name, len(a.Addresses))
+	}
+	return u
 }
 
 // add adds n times v (n is ±1: a task starts or ends, an executor comes or
@@ -50,6 +57,22 @@ func executorCapacity(spec ExecutorSpec) usage {
 func (u *usage) add(v usage, n int64) {
 	u.cpus += n * v.cpus
 	u.gpus += Share(n) * v.gpus
+	for _, x := range v.accels.List() {
+		u.accels.addAmount(x.Name, int(n)*x.Amount)
+	}
+}
+
+// addAmount adds n of name to a, in the first free entry when a names it
+// not yet: a tally in arrival order, not NewAccelerators' sorted form.
+// An application names at most MaxAccelerators kinds, so there is room.
+func (a *Accelerators) addAmount(name string, n int) {
+	for i := range a {
+		if a[i].Name == name || a[i].Name == "" {
+			a[i].Name = name
+			a[i].Amount += n
+			return
+		}
+	}
 }
 
 // dominantShare is u's largest share of total, divided by weight. A
@@ -63,6 +86,11 @@ func dominantShare(u, total usage, weight int) float64 {
 	}
 	if total.gpus > 0 {
 		d = max(d, float64(u.gpus)/(float64(total.gpus)*w))
+	}
+	for _, x := range total.accels {
+		if x.Amount > 0 {
+			d = max(d, float64(u.accels.Amount(x.Name))/(float64(x.Amount)*w))
+		}
 	}
 	return d
 }

@@ -187,3 +187,32 @@ func TestDRFAdoptedAttemptsCount(t *testing.T) {
 		t.Fatalf("gpu pool's share %v after its one attempt ended, want 0", g)
 	}
 }
+
+// Accelerators weigh as GPUs do: a pool holding one of the session's two
+// FPGAs has a dominant share of a half, whatever its few cores; an
+// executor leaving takes its FPGAs out of the totals again.
+func TestDRFWeighsAccelerators(t *testing.T) {
+	fpga, err := NewAccelerators(map[string]int{"fpga": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := ExecutorSpec{Cores: 8, Accels: []Assigned{{Name: "fpga", Addresses: []string{"0", "1"}}}}
+	var total, used usage
+	total.add(executorCapacity(exec), 1)
+	total.add(executorCapacity(exec), 1)
+	used.add(taskUsage(TaskRequest{CPUs: 1, Accels: fpga}), 1)
+	if got := dominantShare(used, total, 1); got != 0.25 {
+		t.Errorf("1 of 4 FPGAs, 1 of 16 cores: share %v, want 0.25", got)
+	}
+	if got := dominantShare(used, total, 2); got != 0.125 {
+		t.Errorf("at weight 2: share %v, want 0.125", got)
+	}
+	total.add(executorCapacity(exec), -1)
+	if got := dominantShare(used, total, 1); got != 0.5 {
+		t.Errorf("an executor gone, 1 of 2 FPGAs: share %v, want 0.5", got)
+	}
+	used.add(taskUsage(TaskRequest{CPUs: 1, Accels: fpga}), -1)
+	if got := dominantShare(used, total, 1); got != 0 {
+		t.Errorf("the task ended: share %v, want 0", got)
+	}
+}

@@ -23,7 +23,11 @@ func (s *Scheduler) AddExecutor(now time.Time, spec ExecutorSpec) error {
 	if spec.Cores < 1 {
 		return fmt.Errorf("executor %s: cores %d: want at least 1", spec.ID, spec.Cores)
 	}
-	gpus, err := newAddresses(spec.GPUs)
+	gpus, err := newAddresses("GPU", spec.GPUs)
+	if err != nil {
+		return fmt.Errorf("executor %s: %w", spec.ID, err)
+	}
+	accels, err := newAccelSet(prof.Accels, spec.Accels)
 	if err != nil {
 		return fmt.Errorf("executor %s: %w", spec.ID, err)
 	}
@@ -34,7 +38,7 @@ func (s *Scheduler) AddExecutor(now time.Time, spec ExecutorSpec) error {
 	}
 	// Every task takes a core, so cores bound what runs here at once: size
 	// the list for it now rather than growing it while placing.
-	ex := &executor{spec: spec, profile: prof, host: h, freeCores: spec.Cores, gpus: gpus, idleSince: now, running: make([]taskRef, 0, spec.Cores)}
+	ex := &executor{spec: spec, profile: prof, host: h, freeCores: spec.Cores, gpus: gpus, accels: accels, idleSince: now, running: make([]taskRef, 0, spec.Cores)}
 	i, _ := slices.BinarySearchFunc(prof.executors, spec.ID, func(e *executor, id ExecutorID) int { return strings.Compare(string(e.spec.ID), string(id)) })
 	prof.executors = slices.Insert(prof.executors, i, ex)
 	prof.reindex()
@@ -136,12 +140,12 @@ func (p *profileState) nextFree(i int) int {
 }
 
 // occupy records an attempt of st's task idx, t, running on ex with the
-// GPU addresses addrs.
-func (ex *executor) occupy(st *stage, t *task, idx int, addrs []string) {
+// GPU addresses addrs and accelerator addresses accels.
+func (ex *executor) occupy(st *stage, t *task, idx int, addrs []string, accels []Assigned) {
 	n := len(ex.running)
 	t.exec, t.slot = ex, int32(n)
 	ex.running = slices.Grow(ex.running, 1)[:n+1] // sized for its cores: no growth
-	ex.running[n].set(st, int32(idx), addrs)
+	ex.running[n].set(st, int32(idx), addrs, accels)
 	ex.freeCores -= st.spec.Request.CPUs
 	if ex.freeCores <= 0 {
 		ex.profile.setFree(ex, false)
@@ -150,14 +154,14 @@ func (ex *executor) occupy(st *stage, t *task, idx int, addrs []string) {
 
 // vacate gives back what st's task t held on ex.
 func (ex *executor) vacate(now time.Time, st *stage, t *task) error {
-	addrs := ex.running[t.slot].addrs
+	addrs, accels := ex.running[t.slot].addrs, ex.running[t.slot].accels
 	last := len(ex.running) - 1
 	moved := &ex.running[last]
-	ex.running[t.slot].set(moved.st, moved.idx, moved.addrs)
+	ex.running[t.slot].set(moved.st, moved.idx, moved.addrs, moved.accels)
 	moved.st.at(moved.idx).slot = t.slot
 	// The slot left must not keep its stage, and every task of it,
 	// reachable for as long as the executor lives.
-	moved.set(nil, 0, nil)
+	moved.set(nil, 0, nil, nil)
 	ex.running = ex.running[:last]
 	if ex.freeCores <= 0 {
 		ex.profile.setFree(ex, true)
@@ -167,6 +171,9 @@ func (ex *executor) vacate(now time.Time, st *stage, t *task) error {
 		ex.idleSince = now
 	}
 	err := ex.gpus.release(addrs, st.spec.Request.GPU)
+	if aerr := ex.accels.release(accels, st.spec.Request.Accels); err == nil {
+		err = aerr
+	}
 	t.exec = nil
 	if err != nil {
 		return fmt.Errorf("executor %s: %w (a scheduler bug)", ex.spec.ID, err)

@@ -159,7 +159,8 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 	}
 	t := st.at(int32(idx))
 	addrs, _ := ex.gpus.acquire(st.spec.Request.GPU) // findExecutor checked it fits
-	ex.occupy(st, t, idx, addrs)
+	accels, _ := ex.accels.acquire(st.spec.Request.Accels)
+	ex.occupy(st, t, idx, addrs, accels)
 	t.state = taskRunning
 	attempt := int(t.attempts)
 	t.attempts++
@@ -184,6 +185,7 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 		Host:      ex.spec.Host,
 		Request:   st.spec.Request,
 		Addresses: addrs,
+		Accels:    accels,
 	})
 	return true
 }
@@ -214,7 +216,7 @@ func (s *Scheduler) findExecutor(now time.Time, st *stage) *executor {
 	for _, span := range [2][2]int{{start, n}, {0, start}} {
 		for i := prof.nextFree(span[0]); i >= 0 && i < span[1]; i = prof.nextFree(i + 1) {
 			ex := prof.executors[i]
-			if ex.freeCores >= req.CPUs && !ex.host.excluded(now) && (!waiting || st.preferred(ex)) && ex.gpus.fits(req.GPU) {
+			if ex.freeCores >= req.CPUs && !ex.host.excluded(now) && (!waiting || st.preferred(ex)) && ex.gpus.fits(req.GPU) && ex.accels.fits(req.Accels) {
 				return ex
 			}
 		}

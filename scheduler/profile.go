@@ -13,20 +13,27 @@ type Profile struct {
 	Cores    int
 	MemoryMB int64
 	GPUs     int // addresses per executor
+	// Accels are the accelerators besides GPUs each executor has.
+	Accels Accelerators
 }
 
 // TaskRequest is what each task of a stage asks of its executor.
 type TaskRequest struct {
 	CPUs int
 	GPU  GPURequest
+	// Accels are the whole addresses of each accelerator a task takes.
+	Accels Accelerators
 }
 
 // TasksPerExecutor is how many tasks asking r run at once on an executor
-// of p: min(cores ÷ task cpus, GPU slots).
+// of p: min(cores ÷ task cpus, GPU slots, each accelerator's slots).
 func (p Profile) TasksPerExecutor(r TaskRequest) int {
 	n := p.Cores / max(r.CPUs, 1)
 	if s := r.GPU.slots(p.GPUs); s >= 0 {
 		n = min(n, s)
+	}
+	for _, x := range r.Accels.List() {
+		n = min(n, p.Accels.Amount(x.Name)/x.Amount)
 	}
 	return n
 }
@@ -43,6 +50,14 @@ func (p Profile) check(field string, r TaskRequest) error {
 	case r.GPU.whole > p.GPUs || (r.GPU.fraction > 0 && p.GPUs == 0):
 		return fmt.Errorf("%s: gpus %s: executors of profile %d have %d GPUs", field, r.GPU, p.ID, p.GPUs)
 	}
+	if err := r.Accels.validate(); err != nil {
+		return fmt.Errorf("%s: %w", field, err)
+	}
+	for _, x := range r.Accels.List() {
+		if have := p.Accels.Amount(x.Name); x.Amount > have {
+			return fmt.Errorf("%s: %s %d: executors of profile %d have %d", field, x.Name, x.Amount, p.ID, have)
+		}
+	}
 	return nil
 }
 
@@ -54,6 +69,9 @@ func (p Profile) validate() error {
 		return fmt.Errorf("profile %d: gpus %d: cannot be negative", p.ID, p.GPUs)
 	case p.MemoryMB < 0:
 		return fmt.Errorf("profile %d: memory %d MiB: cannot be negative", p.ID, p.MemoryMB)
+	}
+	if err := p.Accels.validate(); err != nil {
+		return fmt.Errorf("profile %d: %w", p.ID, err)
 	}
 	return nil
 }

@@ -160,7 +160,7 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 		return ReasonNoExecutors, fmt.Sprintf("no executor of profile %d (%d cores, %d GPUs) has registered yet", prof.ID, prof.Cores, prof.GPUs)
 	}
 	req := st.spec.Request
-	var excluded, cpu, gpu, elsewhere int
+	var excluded, cpu, gpu, accel, elsewhere int
 	waiting := st.hasPreference() && now.Before(st.localityDeadline)
 	for _, ex := range prof.executors {
 		switch {
@@ -170,6 +170,8 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 			cpu++
 		case !ex.gpus.fits(req.GPU):
 			gpu++
+		case !ex.accels.fits(req.Accels):
+			accel++
 		case waiting && !st.preferred(ex):
 			elsewhere++
 		}
@@ -179,12 +181,13 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{cpu, "insufficient cpu"}, {gpu, "insufficient GPU (" + req.GPU.String() + " per task)"}, {excluded, "on excluded hosts"}, {elsewhere, "not a preferred host or executor"}} {
+	}{{cpu, "insufficient cpu"}, {gpu, "insufficient GPU (" + req.GPU.String() + " per task)"},
+		{accel, "insufficient accelerators (" + req.Accels.String() + " per task)"}, {excluded, "on excluded hosts"}, {elsewhere, "not a preferred host or executor"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
 		}
 	}
-	free := n - excluded - cpu - gpu - elsewhere
+	free := n - excluded - cpu - gpu - accel - elsewhere
 	msg := fmt.Sprintf("%d/%d executors can take a task: %s", free, n, strings.Join(parts, ", "))
 	var backoff string
 	if st.backingOff > 0 {

@@ -48,13 +48,19 @@ func (s *Scheduler) RestoreSucceeded(now time.Time, id TaskID) error {
 // addresses that are not the executor's, not free enough, or not as many
 // as the stage asks.
 func (s *Scheduler) Adopt(now time.Time, ex ExecutorID, id AttemptID, addrs []string) error {
-	if err := s.adopt(ex, id, addrs); err != nil {
+	return s.AdoptHolding(now, ex, id, addrs, nil)
+}
+
+// AdoptHolding is Adopt for an attempt that holds accelerators besides
+// its GPUs: exactly accels, which must be what its stage asks for.
+func (s *Scheduler) AdoptHolding(now time.Time, ex ExecutorID, id AttemptID, addrs []string, accels []Assigned) error {
+	if err := s.adopt(ex, id, addrs, accels); err != nil {
 		return fmt.Errorf("adopting %v on executor %s: %w", id, ex, err)
 	}
 	return nil
 }
 
-func (s *Scheduler) adopt(exID ExecutorID, id AttemptID, addrs []string) error {
+func (s *Scheduler) adopt(exID ExecutorID, id AttemptID, addrs []string, accels []Assigned) error {
 	if id.Attempt < 0 || id.Attempt >= MaxAttemptsLimit {
 		return fmt.Errorf("attempt number %d: want 0 to %d (a task has at most %d attempts)", id.Attempt, MaxAttemptsLimit-1, MaxAttemptsLimit)
 	}
@@ -66,13 +72,18 @@ func (s *Scheduler) adopt(exID ExecutorID, id AttemptID, addrs []string) error {
 	if err != nil {
 		return err
 	}
+	heldAccels, err := ex.accels.take(accels, st.spec.Request.Accels)
+	if err != nil {
+		return err
+	}
 	held, err := ex.gpus.take(addrs, st.spec.Request.GPU)
 	if err != nil {
+		ex.accels.release(heldAccels, st.spec.Request.Accels) // undo: just taken
 		return err
 	}
 	idx := id.Task.Index
 	t := s.unqueue(st, idx)
-	ex.occupy(st, t, idx, held)
+	ex.occupy(st, t, idx, held, heldAccels)
 	t.state = taskRunning
 	t.attempts = int32(id.Attempt + 1)
 	// Counted as placeOne counts a launch, which it is not: the caller

@@ -31,16 +31,17 @@ type task struct {
 // taskRef names a running attempt from its executor, with the GPU
 // addresses it holds there.
 type taskRef struct {
-	st    *stage
-	idx   int32
-	addrs []string
+	st     *stage
+	idx    int32
+	addrs  []string
+	accels []Assigned
 }
 
 // set fills r field by field: copying the struct whole would take the
 // runtime's bulk write barrier while a collection runs, which cost
 // placement a fifth of its time.
-func (r *taskRef) set(st *stage, idx int32, addrs []string) {
-	r.st, r.idx, r.addrs = st, idx, addrs
+func (r *taskRef) set(st *stage, idx int32, addrs []string, accels []Assigned) {
+	r.st, r.idx, r.addrs, r.accels = st, idx, addrs, accels
 }
 
 // stage is a stage of an active job. Its tasks not yet launched cost
@@ -148,6 +149,7 @@ type executor struct {
 	host      *host
 	freeCores int
 	gpus      *addresses
+	accels    accelSet
 	running   []taskRef // attempts running (or being killed) here
 	idleSince time.Time
 	slot      int // index in profile.executors

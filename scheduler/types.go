@@ -62,6 +62,8 @@ type ExecutorSpec struct {
 	Profile ProfileID
 	Cores   int
 	GPUs    []string // concrete addresses
+	// Accels are its addresses of each accelerator besides GPUs.
+	Accels []Assigned
 }
 
 // Outcome is how a task attempt ended.
@@ -106,6 +108,9 @@ type Launch struct {
 	Host      string
 	Request   TaskRequest
 	Addresses []string // read-only; shared with the scheduler
+	// Accels are the addresses of each accelerator the task asks for, in
+	// its request's order (nil when it asks for none); read-only.
+	Accels []Assigned
 }
 
 // Kill tells the caller to stop a running attempt; its end is reported with

@@ -17,6 +17,10 @@ type Config struct {
 	Scheduler scheduler.Config
 	// Profiles are the shapes of the executors; the first is the default.
 	Profiles []scheduler.Profile
+	// TaskAccels are the accelerators besides GPUs every task asks for
+	// (spindle.task.resource.NAME.amount): application-wide, as the
+	// configuration that sets them.
+	TaskAccels scheduler.Accelerators
 	// HeartbeatTimeout declares an executor lost when it has sent nothing
 	// for this long; zero never does (a simulation's executors do not
 	// heartbeat).
@@ -69,6 +73,9 @@ type ContainerConfig struct {
 	// unknown): a session refuses a stage whose own shape passes them.
 	MaxMemoryMB int64
 	MaxCores    int
+	// MaxAccelsPerNode is, by accelerator name, the most of it a node has
+	// (the RM's maximum allocation of its resource type).
+	MaxAccelsPerNode map[string]int
 	// Executor failures (node_health.go): a node is excluded after
 	// MaxFailuresPerNode of them (0: never) for ExcludeTimeout; the
 	// application fails after MaxFailures in all (0: no limit) or once

@@ -17,7 +17,7 @@ type containers struct {
 	profiles []scheduler.Profile
 	targets  map[scheduler.ProfileID]int
 	live     map[string]*container // by container id
-	gpus     *GPUIndices
+	devices  *DeviceIndices
 	health   *nodeHealth
 	// release waits for the next allocate; inflight is the allocate out
 	// now (nil: none), whose releases an RM that restarted never saw.
@@ -45,6 +45,7 @@ type container struct {
 	node, name string // NodeId and node name (see nodeHealth)
 	profile    scheduler.Profile
 	gpus       []string
+	accels     []scheduler.Assigned // indices of each accelerator
 	// leaving: its executor was told to stop (retired or released), or
 	// it drains, so it no longer serves its profile's target, though it
 	// holds its GPUs until YARN says it completed.
@@ -55,7 +56,7 @@ type container struct {
 
 func newContainers(cfg *ContainerConfig, profiles []scheduler.Profile, alloc *dynalloc.Manager) *containers {
 	k := &containers{cfg: cfg, profiles: profiles, targets: map[scheduler.ProfileID]int{}, live: map[string]*container{}, asks: newAskTable(),
-		decommissioning: map[string]bool{}, gpus: NewGPUIndices(), health: newNodeHealth(cfg.MaxFailuresPerNode, cfg.ExcludeTimeout, cfg.MaxFailures), eager: cfg.InitialAllocation}
+		decommissioning: map[string]bool{}, devices: NewDeviceIndices(), health: newNodeHealth(cfg.MaxFailuresPerNode, cfg.ExcludeTimeout, cfg.MaxFailures), eager: cfg.InitialAllocation}
 	for _, p := range profiles {
 		k.targets[p.ID] = cfg.Initial[p.ID]
 		if alloc != nil {
@@ -247,6 +248,7 @@ func (c *Core) keep(ct Container) {
 	}
 	why := ""
 	var gpus []string
+	var accels []scheduler.Assigned
 	switch {
 	case prof == nil:
 		why = fmt.Sprintf("it fills no open ask (allocation request id %d): surplus", ct.Ask)
@@ -258,7 +260,7 @@ func (c *Core) keep(ct Container) {
 		why = "its node is being decommissioned"
 	default:
 		var err error
-		if gpus, err = k.gpus.Assign(ct.Node, k.cfg.MaxGPUsPerNode, prof.GPUs); err != nil {
+		if gpus, accels, err = k.assignDevices(ct.Node, *prof); err != nil {
 			why = err.Error()
 		}
 	}
@@ -267,8 +269,8 @@ func (c *Core) keep(ct Container) {
 		c.notice(Notice{Container: ct.ID, Node: ct.Node, Message: "container released: " + why})
 		return
 	}
-	k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: *prof, gpus: gpus}
-	k.starts = append(k.starts, ContainerStart{Container: ct.ID, Node: ct.Node, Profile: *prof, GPUIndices: gpus})
+	k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: *prof, gpus: gpus, accels: accels}
+	k.starts = append(k.starts, ContainerStart{Container: ct.ID, Node: ct.Node, Profile: *prof, GPUIndices: gpus, AccelIndices: accels})
 }
 
 // forget drops a live container, giving back its GPU indices; nil when it
@@ -278,7 +280,7 @@ func (k *containers) forget(id string) *container {
 	if x == nil {
 		return nil
 	}
-	k.gpus.Release(x.node, x.gpus)
+	k.releaseDevices(x.node, x.gpus, x.accels)
 	delete(k.live, id)
 	return x
 }

@@ -130,6 +130,7 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	}
 	for i, p := range stageProfiles {
 		ss.Stages[i].Profile = p
+		ss.Stages[i].Request.Accels = c.cfg.TaskAccels
 	}
 	id, err := c.sched.SubmitJob(now, ss)
 	if err != nil {

@@ -31,6 +31,8 @@ type Registration struct {
 	Host     string
 	Cores    int
 	GPUs     []string // the addresses it found
+	// Accels are its addresses of each accelerator besides GPUs.
+	Accels []scheduler.Assigned
 	// Running, for an executor of a kept container registering again
 	// with a new attempt, are the attempts it still runs (resume.go).
 	Running []RunningAttempt
@@ -56,7 +58,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 		}
 		profile = p
 	}
-	err := c.sched.AddExecutor(now, scheduler.ExecutorSpec{ID: r.Executor, Host: r.Host, Profile: profile, Cores: r.Cores, GPUs: r.GPUs})
+	err := c.sched.AddExecutor(now, scheduler.ExecutorSpec{ID: r.Executor, Host: r.Host, Profile: profile, Cores: r.Cores, GPUs: r.GPUs, Accels: r.Accels})
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 	if c.awaiting[r.Executor] || len(r.Running) > 0 {
 		c.adopt(now, x, r.Running)
 	}
-	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v", r.Cores, r.GPUs)})
+	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v%s", r.Cores, r.GPUs, assignedText(r.Accels))})
 	return nil
 }
 

@@ -23,7 +23,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 	for i, st := range spec.Stages {
 		found := false
 		for _, p := range profiles {
-			if fits(st, p) {
+			if fits(st, c.cfg.TaskAccels, p) {
 				out[i], found = p.ID, true
 				break
 			}
@@ -34,10 +34,10 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 		if !c.shapesOnDemand() {
 			var have []string
 			for _, p := range profiles {
-				have = append(have, fmt.Sprintf("profile %d: %d cores, %d GPUs, %d MiB", p.ID, p.Cores, p.GPUs, p.MemoryMB))
+				have = append(have, fmt.Sprintf("profile %d: %d cores, %d GPUs, %d MiB%s", p.ID, p.Cores, p.GPUs, p.MemoryMB, accelsText(p.Accels)))
 			}
 			return nil, fmt.Errorf("stage %q: a task needs %s, which no executor of this application can hold (%s)",
-				st.Name, needs(st), strings.Join(have, "; "))
+				st.Name, needs(st)+accelsText(c.cfg.TaskAccels), strings.Join(have, "; "))
 		}
 		shape := StageShape(profiles[0], st)
 		if err := c.allowShape(st, shape, len(profiles)+1); err != nil {
@@ -89,13 +89,14 @@ func (c *Core) addProfile(p scheduler.Profile) error {
 	c.cfg.Profiles = append(c.cfg.Profiles, p)
 	c.yarn.profiles = c.cfg.Profiles
 	c.yarn.targets[p.ID] = 0
-	c.notice(Notice{Message: fmt.Sprintf("executor profile %d added on demand: %d cores, %d MiB, %d GPUs", p.ID, p.Cores, p.MemoryMB, p.GPUs)})
+	c.notice(Notice{Message: fmt.Sprintf("executor profile %d added on demand: %d cores, %d MiB, %d GPUs%s", p.ID, p.Cores, p.MemoryMB, p.GPUs, accelsText(p.Accels))})
 	return nil
 }
 
-// fits says whether an executor of p can hold one task of st.
-func fits(st jobspec.Stage, p scheduler.Profile) bool {
-	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB)
+// fits says whether an executor of p can hold one task of st, which
+// asks accels besides.
+func fits(st jobspec.Stage, accels scheduler.Accelerators, p scheduler.Profile) bool {
+	return max(st.CPUs, 1) <= p.Cores && st.GPUs <= float64(p.GPUs) && (st.MemoryMB == 0 || st.MemoryMB <= p.MemoryMB) && accels.Within(p.Accels)
 }
 
 // needs says what one task of st asks for.

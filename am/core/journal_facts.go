@@ -51,5 +51,5 @@ func (c *Core) Container(id string) (KeptContainer, bool) {
 	if x == nil {
 		return KeptContainer{}, false
 	}
-	return KeptContainer{ID: id, Node: x.node, NodeName: x.name, Profile: x.profile.ID, GPUIndices: x.gpus, Journalled: true}, true
+	return KeptContainer{ID: id, Node: x.node, NodeName: x.name, Profile: x.profile.ID, GPUIndices: x.gpus, AccelIndices: x.accels, Journalled: true}, true
 }

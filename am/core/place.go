@@ -89,7 +89,7 @@ func (c *Core) launch(l scheduler.Launch, st *stageOf) (TaskLaunch, error) {
 		return TaskLaunch{}, err
 	}
 	out := TaskLaunch{Executor: l.Executor, Attempt: l.Attempt, JobID: st.job.id, StageIndex: st.index, Job: name, Stage: st.spec.Name, TaskCount: st.spec.Tasks,
-		Argv: argv, Builtin: st.spec.Builtin, GPUs: l.Addresses, CPUs: l.Request.CPUs}
+		Argv: argv, Builtin: st.spec.Builtin, GPUs: l.Addresses, CPUs: l.Request.CPUs, Accels: l.Accels}
 	for _, e := range env {
 		out.Env = append(out.Env, EnvVar{Name: e.Name, Value: e.Value})
 	}

@@ -69,6 +69,8 @@ type TaskLaunch struct {
 	// GPUs are the exact addresses the task may use; CPUs its cores.
 	GPUs []string
 	CPUs int
+	// Accels are the exact addresses of each accelerator besides GPUs.
+	Accels []scheduler.Assigned
 }
 
 // JobEnded is a session's job that ended and the executors that ran its
@@ -98,12 +100,13 @@ type Removed struct {
 }
 
 // ContainerStart starts an executor in an allocated container with these
-// GPU indices on its node.
+// GPU indices on its node, and these of each accelerator.
 type ContainerStart struct {
-	Container  string
-	Node       string
-	Profile    scheduler.Profile
-	GPUIndices []string
+	Container    string
+	Node         string
+	Profile      scheduler.Profile
+	GPUIndices   []string
+	AccelIndices []scheduler.Assigned
 }
 
 // AllocateRequest is what the next allocate call carries: the asks that

@@ -78,6 +78,7 @@ type KeptContainer struct {
 	ID, Node, NodeName string
 	Profile            scheduler.ProfileID
 	GPUIndices         []string
+	AccelIndices       []scheduler.Assigned
 	// Journalled says the journal knows its executor. Without that the
 	// AM has no address to reach it at: the container is released.
 	Journalled bool
@@ -88,6 +89,7 @@ type KeptContainer struct {
 type RunningAttempt struct {
 	Attempt scheduler.AttemptID
 	GPUs    []string
+	Accels  []scheduler.Assigned
 }
 
 // Kept takes over the containers an earlier attempt ran: they hold their
@@ -111,7 +113,7 @@ func (c *Core) Kept(now time.Time, kept []KeptContainer, wait time.Duration) {
 		case !ok:
 			why = fmt.Sprintf("profile %d is not this configuration's", ct.Profile)
 		default:
-			if err := k.gpus.Take(ct.Node, k.cfg.MaxGPUsPerNode, ct.GPUIndices); err != nil {
+			if err := k.takeDevices(ct.Node, ct.GPUIndices, ct.AccelIndices); err != nil {
 				why = err.Error()
 			}
 		}
@@ -121,7 +123,7 @@ func (c *Core) Kept(now time.Time, kept []KeptContainer, wait time.Duration) {
 			c.notice(Notice{Warning: true, Container: ct.ID, Node: ct.Node, Message: "kept container released: " + why})
 			continue
 		}
-		k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: prof, gpus: ct.GPUIndices}
+		k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: prof, gpus: ct.GPUIndices, accels: ct.AccelIndices}
 		if c.awaiting == nil {
 			c.awaiting = map[scheduler.ExecutorID]bool{}
 		}
@@ -179,7 +181,7 @@ func sortedIDs(m map[scheduler.ExecutorID]bool) []scheduler.ExecutorID {
 func (c *Core) adopt(now time.Time, x *executor, running []RunningAttempt) {
 	x.rejoined = true
 	for _, r := range running {
-		if err := c.sched.Adopt(now, x.id, r.Attempt, r.GPUs); err != nil {
+		if err := c.sched.AdoptHolding(now, x.id, r.Attempt, r.GPUs, r.Accels); err != nil {
 			c.notice(Notice{Warning: true, Executor: x.id, Message: fmt.Sprintf("%v not adopted: %v; it is stopped", r.Attempt, err)})
 			c.rd.Kills = append(c.rd.Kills, scheduler.Kill{Attempt: r.Attempt, Executor: x.id, Reason: "not adopted: " + err.Error()})
 			continue

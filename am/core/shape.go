@@ -17,7 +17,9 @@ import (
 // StageShape is the executor shape a stage the default profile def cannot
 // hold runs on: def's cores and memory, each raised to what one task of
 // st needs, and the GPUs of one task rounded up to whole ones — no more,
-// so that a CPU-only stage's executors hold no GPU idle. The one place a
+// so that a CPU-only stage's executors hold no GPU idle — and def's
+// accelerators besides GPUs, which every task of the application takes
+// (spindle.task.resource.{name}.amount is not a stage's). The one place a
 // stage's needs become an executor's shape: a resource added to Profile
 // is derived here. Its ID is def's; the caller numbers it.
 func StageShape(def scheduler.Profile, st jobspec.Stage) scheduler.Profile {
@@ -26,6 +28,7 @@ func StageShape(def scheduler.Profile, st jobspec.Stage) scheduler.Profile {
 		Cores:    max(def.Cores, st.CPUs, 1),
 		MemoryMB: max(def.MemoryMB, st.MemoryMB),
 		GPUs:     int(math.Ceil(st.GPUs)),
+		Accels:   def.Accels,
 	}
 }
 
@@ -38,7 +41,7 @@ func StageShapes(def scheduler.Profile, job *jobspec.Job) (profiles []scheduler.
 	stages = make([]scheduler.ProfileID, len(job.Stages))
 	for i, st := range job.Stages {
 		stages[i] = def.ID
-		if !fits(st, def) {
+		if !fits(st, scheduler.Accelerators{}, def) { // the application's tasks' accelerators are every stage's
 			profiles, stages[i] = withShape(profiles, StageShape(def, st))
 		}
 	}
@@ -65,5 +68,5 @@ func withShape(profiles []scheduler.Profile, p scheduler.Profile) ([]scheduler.P
 // sameShape says whether executors of p and q are alike (a resource
 // StageShape derives is compared here too).
 func sameShape(p, q scheduler.Profile) bool {
-	return p.Cores == q.Cores && p.MemoryMB == q.MemoryMB && p.GPUs == q.GPUs
+	return p.Cores == q.Cores && p.MemoryMB == q.MemoryMB && p.GPUs == q.GPUs && p.Accels == q.Accels
 }

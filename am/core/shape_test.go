@@ -31,6 +31,15 @@ func TestStageShapeRaisesTheDefaultToTheTask(t *testing.T) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}
+	// Accelerators besides GPUs are every task's (spindle.task.resource.*):
+	// a shape keeps the default's.
+	fpga, _ := scheduler.NewAccelerators(map[string]int{"fpga": 2})
+	withFPGA := defaultShape
+	withFPGA.Accels = fpga
+	shape := core.StageShape(withFPGA, jobspec.Stage{CPUs: 1, MemoryMB: 2048})
+	if shape.Accels != fpga {
+		t.Errorf("a shape of a default with FPGAs: %+v, want its 2 fpga", shape)
+	}
 	small := scheduler.Profile{Cores: 1, MemoryMB: 256}
 	if got := core.StageShape(small, jobspec.Stage{CPUs: 0, MemoryMB: 0}); got.Cores != 1 || got.MemoryMB != 256 {
 		t.Errorf("a task of no cpus and no memory on %+v: %+v, want 1 core and the default's 256 MiB", small, got)

@@ -24,6 +24,9 @@ type Executor struct {
 	NodeName   string   `json:"nodeName"` // as exclusions name it
 	Profile    int      `json:"profile"`
 	GPUIndices []string `json:"gpuIndices,omitempty"`
+	// AccelIndices are the indices of each accelerator besides GPUs the
+	// AM picked for it, by name.
+	AccelIndices map[string][]string `json:"accelIndices,omitempty"`
 }
 
 // Job is a job submitted, by its id in the application (the

@@ -206,6 +206,9 @@ func appMaster(ctx context.Context, conf *config.Config, appID string, c contain
 		return a, err
 	}
 	a.NodeLabel, a.PortInNodeName = place.NodeLabel, place.PortInNodeName
+	if a.ResourceTypes, err = settings.ResourceTypes(conf); err != nil {
+		return a, err
+	}
 	reconnect, err := settings.ReconnectRM(c.hconf)
 	if err != nil {
 		return a, err

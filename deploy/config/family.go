@@ -64,7 +64,10 @@ func keyFor(name string) (Key, bool) {
 	if k, ok := byName[name]; ok {
 		return k, true
 	}
-	return familyKey(name)
+	if k, ok := familyKey(name); ok {
+		return k, true
+	}
+	return resourceKey(name)
 }
 
 // Prefixed returns the keys set under a family's prefix, by suffix: for

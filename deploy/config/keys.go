@@ -180,6 +180,11 @@ var registry = []Key{
 		Meaning: "ApplicationMaster's allocate interval once no container is owed (Spark's default is 3s)"},
 	{Name: "spindle.yarn.scheduler.initial-allocation.interval", Default: "200ms", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
 		Meaning: "first allocate interval while containers are owed; it doubles up to the heartbeat interval"},
+	// Accelerators besides GPUs (docs/yarn.md, "Accelerators"); their
+	// spindle.{executor,task,worker}.resource.NAME.* keys are in
+	// resource_keys.go.
+	{Name: "spindle.yarn.resourceMapping", Kind: KindString, check: resourceMapping,
+		Meaning: "YARN: the resource type each resource besides gpu (yarn.io/gpu) and fpga (yarn.io/fpga) is asked as, e.g. tpu=example.com/tpu,vpu=example.com/vpu"},
 	{Name: "spindle.yarn.mode", Default: "coarse", Kind: KindEnum, Values: []string{"coarse", "fine"},
 		Meaning: "coarse (long-lived executors) or fine (a container per task)"},
 

@@ -91,6 +91,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
 		"spindle.yarn.executor.nodeLabelExpression":                  "",
 		"spindle.yarn.mode":                                          "coarse",
+		"spindle.yarn.resourceMapping":                               "",
 		"spindle.kerberos.principal":                                 "",
 		"spindle.kerberos.keytab":                                    "",
 		"spindle.kerberos.access.hadoopFileSystems":                  "",

@@ -190,7 +190,8 @@ func (l *loader) config() (*Config, error) {
 	}
 	for _, name := range prefixedNames(l.set) {
 		a := l.set[name]
-		c.values[name] = value{Setting: Setting{Key: name, Value: a.value, Source: a.source, SetAs: a.written}, kind: KindString, parsed: a.parsed}
+		k, _ := keyFor(name)
+		c.values[name] = value{Setting: Setting{Key: name, Value: a.value, Source: a.source, SetAs: a.written}, kind: k.Kind, parsed: a.parsed}
 	}
 	for key := range l.ignored {
 		c.ignored = append(c.ignored, key)

@@ -67,6 +67,10 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 	if err != nil {
 		return am.Local{}, nil, err
 	}
+	accels, err := workerAccelerators(conf, o.Executors)
+	if err != nil {
+		return am.Local{}, nil, err
+	}
 	dir, err := appDir(log, conf, appID)
 	if err != nil {
 		return am.Local{}, nil, err
@@ -76,7 +80,7 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 		dir.Close()
 		return am.Local{}, nil, err
 	}
-	return am.Local{Core: cfg, GPUs: split, Log: log.WithField("app", appID), History: h, UI: ui,
+	return am.Local{Core: cfg, GPUs: split, Accels: accels, Log: log.WithField("app", appID), History: h, UI: ui,
 		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: dir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
 			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs,
 			GPUSampleInterval: sampling}}, dir, nil

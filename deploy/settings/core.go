@@ -36,7 +36,11 @@ func Core(conf *config.Config, f CoreFor) (core.Config, []scheduler.ProfileID, e
 	if err != nil {
 		return cfg, nil, err
 	}
-	cfg = core.Config{AppID: f.AppID, Scheduler: sched, Profiles: profiles, Session: f.Session}
+	_, taskAccels, err := Accelerators(conf)
+	if err != nil {
+		return cfg, nil, err
+	}
+	cfg = core.Config{AppID: f.AppID, Scheduler: sched, Profiles: profiles, TaskAccels: taskAccels, Session: f.Session}
 	if f.Session {
 		if cfg.Limits, err = SessionLimits(conf); err != nil {
 			return cfg, nil, err

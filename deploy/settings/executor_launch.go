@@ -39,8 +39,15 @@ func ExecutorLaunch(conf *config.Config, appID string) (executor.Launch, error) 
 	if err != nil {
 		return executor.Launch{}, err
 	}
+	var accels []executor.Accelerator // their scripts: the amounts are each container's part
+	for _, r := range conf.Resources() {
+		if r.ExecutorAmount > 0 && r.DiscoveryScript != "" {
+			accels = append(accels, executor.Accelerator{Name: r.Name, DiscoveryScript: r.DiscoveryScript})
+		}
+	}
 	return executor.Launch{AppID: appID, GPUDiscoveryScript: script, TaskLogMaxBytes: logCap, SecretFrom: "credentials", LogLevel: level,
-		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs, RejoinTimeout: rejoin, GPUSampleInterval: sampling}, nil
+		LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs, RejoinTimeout: rejoin, GPUSampleInterval: sampling,
+		Accels: accels}, nil
 }
 
 // rejoinTimeout is how long an executor outlives its ApplicationMaster

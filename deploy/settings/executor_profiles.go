@@ -35,16 +35,20 @@ func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profil
 		profiles, stages := core.StageShapes(base, job)
 		return profiles, stages, nil
 	}
+	_, taskAccels, err := Accelerators(conf)
+	if err != nil {
+		return nil, nil, err
+	}
 	var profiles []scheduler.Profile
 	stages := make([]scheduler.ProfileID, len(job.Stages))
 	for i, st := range job.Stages {
-		p := scheduler.Profile{Cores: max(st.CPUs, 1), GPUs: int(math.Ceil(st.GPUs)), MemoryMB: base.MemoryMB}
+		p := scheduler.Profile{Cores: max(st.CPUs, 1), GPUs: int(math.Ceil(st.GPUs)), MemoryMB: base.MemoryMB, Accels: taskAccels}
 		if st.MemoryMB > 0 {
 			p.MemoryMB = st.MemoryMB
 		}
 		p.ID = scheduler.ProfileID(len(profiles))
 		for _, q := range profiles {
-			if q.Cores == p.Cores && q.GPUs == p.GPUs && q.MemoryMB == p.MemoryMB {
+			if q.Cores == p.Cores && q.GPUs == p.GPUs && q.MemoryMB == p.MemoryMB && q.Accels == p.Accels {
 				p.ID = q.ID
 			}
 		}

@@ -15,6 +15,8 @@ func ExecutorProfile(c *config.Config) (scheduler.Profile, error) {
 	mem, err := c.SizeMiB("spindle.executor.memory")
 	s.Keep(err)
 	p.MemoryMB = mem
+	p.Accels, _, err = Accelerators(c)
+	s.Keep(err)
 	return p, s.Err()
 }
 

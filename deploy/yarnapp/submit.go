@@ -180,9 +180,17 @@ func (s *submission) newApplication(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("asking the ResourceManager for an application id: %w", err)
 	}
+	types, err := settings.ResourceTypes(s.conf)
+	if err != nil {
+		return err
+	}
 	asks := []Ask{{Role: "ApplicationMaster", MemoryMB: s.amMemMB, VCores: s.amCores}}
 	for _, p := range profiles {
-		asks = append(asks, Ask{Role: settings.ProfileRole(p, profiles, stageProfiles, s.app.Job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs})
+		ask := Ask{Role: settings.ProfileRole(p, profiles, stageProfiles, s.app.Job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs}
+		for _, x := range p.Accels.List() {
+			ask.Accels = append(ask.Accels, AccelAsk{Type: types[x.Name], Amount: int64(x.Amount), Key: "spindle.executor.resource." + x.Name + ".amount"})
+		}
+		asks = append(asks, ask)
 	}
 	if err := Check(ctx, s.conn.RM, newApp.GetMaximumCapability(), s.queue, asks); err != nil {
 		return err

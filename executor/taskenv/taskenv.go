@@ -4,7 +4,11 @@
 // executor, and the AM's pure core with them.
 package taskenv
 
-import "strings"
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
 
 // PreemptedFile names the file that tells a task its container is going
 // back to YARN (preempted, or its node decommissioned): it holds
@@ -40,4 +44,30 @@ func Reserved(name string) bool {
 		}
 	}
 	return false
+}
+
+// ResourcesFile names the file holding a task's resources in Spark's
+// format: {"gpu":{"name":"gpu","addresses":[...]},"fpga":{...}}.
+const ResourcesFile = "SPINDLE_RESOURCES_FILE"
+
+// Addresses names the variable holding a task's addresses of resource
+// ("gpu", "fpga", ...), comma-separated: SPINDLE_<NAME>_ADDRESSES, the
+// name upper-cased. It is Reserved, as every SPINDLE_* variable is.
+func Addresses(resource string) string {
+	return "SPINDLE_" + strings.ToUpper(resource) + "_ADDRESSES"
+}
+
+// resourceName is what a resource's name must be to be spelled in
+// variable names and keys: lower-case, no dots (ResourceNameRule).
+var resourceName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+
+// ResourceNameRule says what a resource's name may be.
+const ResourceNameRule = "lower-case letters, digits and _, starting with a letter, at most 32"
+
+// CheckResourceName holds a resource's name to ResourceNameRule.
+func CheckResourceName(name string) error {
+	if !resourceName.MatchString(name) {
+		return fmt.Errorf("resource name %q: want %s", name, ResourceNameRule)
+	}
+	return nil
 }

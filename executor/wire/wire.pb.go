@@ -78,7 +78,7 @@ func (x Status_State) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Status_State.Descriptor instead.
 func (Status_State) EnumDescriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11, 0}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12, 0}
 }
 
 // One frame's message. Exactly one of the fields is set; Recv rejects an
@@ -571,7 +571,10 @@ type Register struct {
 	// Where a browser reads the executor's task files, each under its
 	// name (executor/tasklog): on YARN the NodeManager's page of the
 	// container's logs; "" when there is none.
-	LogUrl        string `protobuf:"bytes,9,opt,name=log_url,json=logUrl,proto3" json:"log_url,omitempty"`
+	LogUrl string `protobuf:"bytes,9,opt,name=log_url,json=logUrl,proto3" json:"log_url,omitempty"`
+	// Exactly the addresses of each accelerator besides GPUs this executor
+	// may hand out (spindle.executor.resource.NAME.amount), by name.
+	Resources     []*Resource `protobuf:"bytes,10,rep,name=resources,proto3" json:"resources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -669,6 +672,67 @@ func (x *Register) GetLogUrl() string {
 	return ""
 }
 
+func (x *Register) GetResources() []*Resource {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+// The addresses of one resource besides GPUs (an FPGA, a TPU...), named as
+// the configuration names it (spindle.executor.resource.NAME.*).
+type Resource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Addresses     []string               `protobuf:"bytes,2,rep,name=addresses,proto3" json:"addresses,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Resource) Reset() {
+	*x = Resource{}
+	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Resource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Resource) ProtoMessage() {}
+
+func (x *Resource) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Resource.ProtoReflect.Descriptor instead.
+func (*Resource) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Resource) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Resource) GetAddresses() []string {
+	if x != nil {
+		return x.Addresses
+	}
+	return nil
+}
+
 // A task attempt an executor kept running while it had no driver: the
 // fields of its Launch a new driver needs to account for it again.
 // (stage_id, task_index, attempt) names it, as in Launch.
@@ -684,13 +748,15 @@ type RunningAttempt struct {
 	Cpus         int32    `protobuf:"varint,7,opt,name=cpus,proto3" json:"cpus,omitempty"`
 	// When the executor took its launch.
 	StartUnixNanos int64 `protobuf:"varint,8,opt,name=start_unix_nanos,json=startUnixNanos,proto3" json:"start_unix_nanos,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Exactly the accelerators besides GPUs it holds.
+	Resources     []*Resource `protobuf:"bytes,9,rep,name=resources,proto3" json:"resources,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RunningAttempt) Reset() {
 	*x = RunningAttempt{}
-	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	mi := &file_executor_wire_wire_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -702,7 +768,7 @@ func (x *RunningAttempt) String() string {
 func (*RunningAttempt) ProtoMessage() {}
 
 func (x *RunningAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[3]
+	mi := &file_executor_wire_wire_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -715,7 +781,7 @@ func (x *RunningAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunningAttempt.ProtoReflect.Descriptor instead.
 func (*RunningAttempt) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{3}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *RunningAttempt) GetJobId() int64 {
@@ -774,6 +840,13 @@ func (x *RunningAttempt) GetStartUnixNanos() int64 {
 	return 0
 }
 
+func (x *RunningAttempt) GetResources() []*Resource {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
 // The driver accepted the registration: LaunchBatch and Kill may follow
 // (after a rejoining Register, the statuses held meanwhile come first).
 type Registered struct {
@@ -784,7 +857,7 @@ type Registered struct {
 
 func (x *Registered) Reset() {
 	*x = Registered{}
-	mi := &file_executor_wire_wire_proto_msgTypes[4]
+	mi := &file_executor_wire_wire_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -796,7 +869,7 @@ func (x *Registered) String() string {
 func (*Registered) ProtoMessage() {}
 
 func (x *Registered) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[4]
+	mi := &file_executor_wire_wire_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -809,7 +882,7 @@ func (x *Registered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Registered.ProtoReflect.Descriptor instead.
 func (*Registered) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{4}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{5}
 }
 
 // The driver refused the registration (an unknown or duplicate executor id,
@@ -823,7 +896,7 @@ type Rejected struct {
 
 func (x *Rejected) Reset() {
 	*x = Rejected{}
-	mi := &file_executor_wire_wire_proto_msgTypes[5]
+	mi := &file_executor_wire_wire_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -835,7 +908,7 @@ func (x *Rejected) String() string {
 func (*Rejected) ProtoMessage() {}
 
 func (x *Rejected) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[5]
+	mi := &file_executor_wire_wire_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -848,7 +921,7 @@ func (x *Rejected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rejected.ProtoReflect.Descriptor instead.
 func (*Rejected) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{5}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Rejected) GetReason() string {
@@ -868,7 +941,7 @@ type LaunchBatch struct {
 
 func (x *LaunchBatch) Reset() {
 	*x = LaunchBatch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[6]
+	mi := &file_executor_wire_wire_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -880,7 +953,7 @@ func (x *LaunchBatch) String() string {
 func (*LaunchBatch) ProtoMessage() {}
 
 func (x *LaunchBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[6]
+	mi := &file_executor_wire_wire_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -893,7 +966,7 @@ func (x *LaunchBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaunchBatch.ProtoReflect.Descriptor instead.
 func (*LaunchBatch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{6}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *LaunchBatch) GetLaunches() []*Launch {
@@ -929,15 +1002,18 @@ type Launch struct {
 	// stages in its spec (from 0): with the task index and attempt they name
 	// the attempt's files, job<J>-stage<S>-task<I>-attempt<A>.* (package
 	// executor/tasklog).
-	JobId         int64 `protobuf:"varint,12,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
-	StageIndex    int32 `protobuf:"varint,13,opt,name=stage_index,json=stageIndex,proto3" json:"stage_index,omitempty"`
+	JobId      int64 `protobuf:"varint,12,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
+	StageIndex int32 `protobuf:"varint,13,opt,name=stage_index,json=stageIndex,proto3" json:"stage_index,omitempty"`
+	// Exactly the addresses of each accelerator besides GPUs this task
+	// holds (SPINDLE_<NAME>_ADDRESSES), in the order it asked for them.
+	Resources     []*Resource `protobuf:"bytes,14,rep,name=resources,proto3" json:"resources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Launch) Reset() {
 	*x = Launch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[7]
+	mi := &file_executor_wire_wire_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -949,7 +1025,7 @@ func (x *Launch) String() string {
 func (*Launch) ProtoMessage() {}
 
 func (x *Launch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[7]
+	mi := &file_executor_wire_wire_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -962,7 +1038,7 @@ func (x *Launch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Launch.ProtoReflect.Descriptor instead.
 func (*Launch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{7}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Launch) GetStageId() int64 {
@@ -1056,6 +1132,13 @@ func (x *Launch) GetStageIndex() int32 {
 	return 0
 }
 
+func (x *Launch) GetResources() []*Resource {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
 // A variable of a task's environment. A list of pairs rather than a map:
 // the order is kept, and equal launches encode to equal bytes.
 type EnvVar struct {
@@ -1068,7 +1151,7 @@ type EnvVar struct {
 
 func (x *EnvVar) Reset() {
 	*x = EnvVar{}
-	mi := &file_executor_wire_wire_proto_msgTypes[8]
+	mi := &file_executor_wire_wire_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1080,7 +1163,7 @@ func (x *EnvVar) String() string {
 func (*EnvVar) ProtoMessage() {}
 
 func (x *EnvVar) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[8]
+	mi := &file_executor_wire_wire_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1093,7 +1176,7 @@ func (x *EnvVar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvVar.ProtoReflect.Descriptor instead.
 func (*EnvVar) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{8}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *EnvVar) GetName() string {
@@ -1124,7 +1207,7 @@ type Kill struct {
 
 func (x *Kill) Reset() {
 	*x = Kill{}
-	mi := &file_executor_wire_wire_proto_msgTypes[9]
+	mi := &file_executor_wire_wire_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1136,7 +1219,7 @@ func (x *Kill) String() string {
 func (*Kill) ProtoMessage() {}
 
 func (x *Kill) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[9]
+	mi := &file_executor_wire_wire_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1149,7 +1232,7 @@ func (x *Kill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Kill.ProtoReflect.Descriptor instead.
 func (*Kill) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{9}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Kill) GetStageId() int64 {
@@ -1190,7 +1273,7 @@ type StatusBatch struct {
 
 func (x *StatusBatch) Reset() {
 	*x = StatusBatch{}
-	mi := &file_executor_wire_wire_proto_msgTypes[10]
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1202,7 +1285,7 @@ func (x *StatusBatch) String() string {
 func (*StatusBatch) ProtoMessage() {}
 
 func (x *StatusBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[10]
+	mi := &file_executor_wire_wire_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1215,7 +1298,7 @@ func (x *StatusBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusBatch.ProtoReflect.Descriptor instead.
 func (*StatusBatch) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{10}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StatusBatch) GetStatuses() []*Status {
@@ -1248,7 +1331,7 @@ type Status struct {
 
 func (x *Status) Reset() {
 	*x = Status{}
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1260,7 +1343,7 @@ func (x *Status) String() string {
 func (*Status) ProtoMessage() {}
 
 func (x *Status) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[11]
+	mi := &file_executor_wire_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1273,7 +1356,7 @@ func (x *Status) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Status.ProtoReflect.Descriptor instead.
 func (*Status) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{11}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Status) GetStageId() int64 {
@@ -1361,7 +1444,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1373,7 +1456,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[12]
+	mi := &file_executor_wire_wire_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1386,7 +1469,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{12}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Heartbeat) GetUnixNanos() int64 {
@@ -1418,7 +1501,7 @@ type GPUUse struct {
 
 func (x *GPUUse) Reset() {
 	*x = GPUUse{}
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1430,7 +1513,7 @@ func (x *GPUUse) String() string {
 func (*GPUUse) ProtoMessage() {}
 
 func (x *GPUUse) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[13]
+	mi := &file_executor_wire_wire_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1443,7 +1526,7 @@ func (x *GPUUse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GPUUse.ProtoReflect.Descriptor instead.
 func (*GPUUse) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GPUUse) GetIndex() uint32 {
@@ -1496,7 +1579,7 @@ type Credentials struct {
 
 func (x *Credentials) Reset() {
 	*x = Credentials{}
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1508,7 +1591,7 @@ func (x *Credentials) String() string {
 func (*Credentials) ProtoMessage() {}
 
 func (x *Credentials) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[14]
+	mi := &file_executor_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1521,7 +1604,7 @@ func (x *Credentials) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credentials.ProtoReflect.Descriptor instead.
 func (*Credentials) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Credentials) GetFile() []byte {
@@ -1544,7 +1627,7 @@ type JobsEnded struct {
 
 func (x *JobsEnded) Reset() {
 	*x = JobsEnded{}
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1556,7 +1639,7 @@ func (x *JobsEnded) String() string {
 func (*JobsEnded) ProtoMessage() {}
 
 func (x *JobsEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[15]
+	mi := &file_executor_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1569,7 +1652,7 @@ func (x *JobsEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobsEnded.ProtoReflect.Descriptor instead.
 func (*JobsEnded) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JobsEnded) GetJobIds() []int64 {
@@ -1596,7 +1679,7 @@ type Drain struct {
 
 func (x *Drain) Reset() {
 	*x = Drain{}
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1608,7 +1691,7 @@ func (x *Drain) String() string {
 func (*Drain) ProtoMessage() {}
 
 func (x *Drain) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[16]
+	mi := &file_executor_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1621,7 +1704,7 @@ func (x *Drain) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drain.ProtoReflect.Descriptor instead.
 func (*Drain) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Drain) GetReason() string {
@@ -1650,7 +1733,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1662,7 +1745,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[17]
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1675,7 +1758,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1706,7 +1789,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1718,7 +1801,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1731,7 +1814,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1808,7 +1891,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1820,7 +1903,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1833,7 +1916,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1873,7 +1956,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1885,7 +1968,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1898,7 +1981,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -2003,7 +2086,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2015,7 +2098,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2028,7 +2111,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -2088,7 +2171,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2100,7 +2183,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2113,7 +2196,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 type JobList struct {
@@ -2125,7 +2208,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2137,7 +2220,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2150,7 +2233,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -2169,7 +2252,7 @@ type FollowJob struct {
 
 func (x *FollowJob) Reset() {
 	*x = FollowJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2181,7 +2264,7 @@ func (x *FollowJob) String() string {
 func (*FollowJob) ProtoMessage() {}
 
 func (x *FollowJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2194,7 +2277,7 @@ func (x *FollowJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FollowJob.ProtoReflect.Descriptor instead.
 func (*FollowJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *FollowJob) GetJobId() int64 {
@@ -2214,7 +2297,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2226,7 +2309,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2239,7 +2322,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -2265,7 +2348,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2360,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +2373,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *StopSession) GetReason() string {
@@ -2312,7 +2395,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[27]
+	mi := &file_executor_wire_wire_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2324,7 +2407,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[27]
+	mi := &file_executor_wire_wire_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2337,7 +2420,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *StatsRequest) GetCollect() bool {
@@ -2370,7 +2453,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[28]
+	mi := &file_executor_wire_wire_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2382,7 +2465,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[28]
+	mi := &file_executor_wire_wire_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2395,7 +2478,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{28}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -2495,7 +2578,7 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"identifier\x18\x01 \x01(\fR\n" +
 	"identifier\x12\x1a\n" +
-	"\bpassword\x18\x02 \x01(\fR\bpassword\"\xab\x02\n" +
+	"\bpassword\x18\x02 \x01(\fR\bpassword\"\xea\x02\n" +
 	"\bRegister\x12\x1f\n" +
 	"\vexecutor_id\x18\x01 \x01(\tR\n" +
 	"executorId\x12\x12\n" +
@@ -2506,7 +2589,12 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x0erejoin_address\x18\x06 \x01(\tR\rrejoinAddress\x12\x1c\n" +
 	"\trejoining\x18\a \x01(\bR\trejoining\x12?\n" +
 	"\arunning\x18\b \x03(\v2%.spindle.executor.wire.RunningAttemptR\arunning\x12\x17\n" +
-	"\alog_url\x18\t \x01(\tR\x06logUrl\"\xff\x01\n" +
+	"\alog_url\x18\t \x01(\tR\x06logUrl\x12=\n" +
+	"\tresources\x18\n" +
+	" \x03(\v2\x1f.spindle.executor.wire.ResourceR\tresources\"<\n" +
+	"\bResource\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n" +
+	"\taddresses\x18\x02 \x03(\tR\taddresses\"\xbe\x02\n" +
 	"\x0eRunningAttempt\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\x03R\x05jobId\x12\x19\n" +
 	"\bstage_id\x18\x02 \x01(\x03R\astageId\x12\x1f\n" +
@@ -2517,13 +2605,14 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\aattempt\x18\x05 \x01(\x05R\aattempt\x12#\n" +
 	"\rgpu_addresses\x18\x06 \x03(\tR\fgpuAddresses\x12\x12\n" +
 	"\x04cpus\x18\a \x01(\x05R\x04cpus\x12(\n" +
-	"\x10start_unix_nanos\x18\b \x01(\x03R\x0estartUnixNanos\"\f\n" +
+	"\x10start_unix_nanos\x18\b \x01(\x03R\x0estartUnixNanos\x12=\n" +
+	"\tresources\x18\t \x03(\v2\x1f.spindle.executor.wire.ResourceR\tresources\"\f\n" +
 	"\n" +
 	"Registered\"\"\n" +
 	"\bRejected\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"H\n" +
 	"\vLaunchBatch\x129\n" +
-	"\blaunches\x18\x01 \x03(\v2\x1d.spindle.executor.wire.LaunchR\blaunches\"\xf3\x02\n" +
+	"\blaunches\x18\x01 \x03(\v2\x1d.spindle.executor.wire.LaunchR\blaunches\"\xb2\x03\n" +
 	"\x06Launch\x12\x19\n" +
 	"\bstage_id\x18\x01 \x01(\x03R\astageId\x12\x1d\n" +
 	"\n" +
@@ -2541,7 +2630,8 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\x04cpus\x18\v \x01(\x05R\x04cpus\x12\x15\n" +
 	"\x06job_id\x18\f \x01(\x03R\x05jobId\x12\x1f\n" +
 	"\vstage_index\x18\r \x01(\x05R\n" +
-	"stageIndex\"2\n" +
+	"stageIndex\x12=\n" +
+	"\tresources\x18\x0e \x03(\v2\x1f.spindle.executor.wire.ResourceR\tresources\"2\n" +
 	"\x06EnvVar\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\"r\n" +
@@ -2670,75 +2760,79 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),      // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),       // 1: spindle.executor.wire.Envelope
 	(*ClientToken)(nil),    // 2: spindle.executor.wire.ClientToken
 	(*Register)(nil),       // 3: spindle.executor.wire.Register
-	(*RunningAttempt)(nil), // 4: spindle.executor.wire.RunningAttempt
-	(*Registered)(nil),     // 5: spindle.executor.wire.Registered
-	(*Rejected)(nil),       // 6: spindle.executor.wire.Rejected
-	(*LaunchBatch)(nil),    // 7: spindle.executor.wire.LaunchBatch
-	(*Launch)(nil),         // 8: spindle.executor.wire.Launch
-	(*EnvVar)(nil),         // 9: spindle.executor.wire.EnvVar
-	(*Kill)(nil),           // 10: spindle.executor.wire.Kill
-	(*StatusBatch)(nil),    // 11: spindle.executor.wire.StatusBatch
-	(*Status)(nil),         // 12: spindle.executor.wire.Status
-	(*Heartbeat)(nil),      // 13: spindle.executor.wire.Heartbeat
-	(*GPUUse)(nil),         // 14: spindle.executor.wire.GPUUse
-	(*Credentials)(nil),    // 15: spindle.executor.wire.Credentials
-	(*JobsEnded)(nil),      // 16: spindle.executor.wire.JobsEnded
-	(*Drain)(nil),          // 17: spindle.executor.wire.Drain
-	(*Shutdown)(nil),       // 18: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),      // 19: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),    // 20: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),        // 21: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),      // 22: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),       // 23: spindle.executor.wire.ListJobs
-	(*JobList)(nil),        // 24: spindle.executor.wire.JobList
-	(*FollowJob)(nil),      // 25: spindle.executor.wire.FollowJob
-	(*CancelJob)(nil),      // 26: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),    // 27: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil),   // 28: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),          // 29: spindle.executor.wire.Stats
+	(*Resource)(nil),       // 4: spindle.executor.wire.Resource
+	(*RunningAttempt)(nil), // 5: spindle.executor.wire.RunningAttempt
+	(*Registered)(nil),     // 6: spindle.executor.wire.Registered
+	(*Rejected)(nil),       // 7: spindle.executor.wire.Rejected
+	(*LaunchBatch)(nil),    // 8: spindle.executor.wire.LaunchBatch
+	(*Launch)(nil),         // 9: spindle.executor.wire.Launch
+	(*EnvVar)(nil),         // 10: spindle.executor.wire.EnvVar
+	(*Kill)(nil),           // 11: spindle.executor.wire.Kill
+	(*StatusBatch)(nil),    // 12: spindle.executor.wire.StatusBatch
+	(*Status)(nil),         // 13: spindle.executor.wire.Status
+	(*Heartbeat)(nil),      // 14: spindle.executor.wire.Heartbeat
+	(*GPUUse)(nil),         // 15: spindle.executor.wire.GPUUse
+	(*Credentials)(nil),    // 16: spindle.executor.wire.Credentials
+	(*JobsEnded)(nil),      // 17: spindle.executor.wire.JobsEnded
+	(*Drain)(nil),          // 18: spindle.executor.wire.Drain
+	(*Shutdown)(nil),       // 19: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),      // 20: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),    // 21: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),        // 22: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),      // 23: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),       // 24: spindle.executor.wire.ListJobs
+	(*JobList)(nil),        // 25: spindle.executor.wire.JobList
+	(*FollowJob)(nil),      // 26: spindle.executor.wire.FollowJob
+	(*CancelJob)(nil),      // 27: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),    // 28: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil),   // 29: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),          // 30: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
-	5,  // 1: spindle.executor.wire.Envelope.registered:type_name -> spindle.executor.wire.Registered
-	6,  // 2: spindle.executor.wire.Envelope.rejected:type_name -> spindle.executor.wire.Rejected
-	7,  // 3: spindle.executor.wire.Envelope.launch_batch:type_name -> spindle.executor.wire.LaunchBatch
-	10, // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
-	11, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
-	13, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	18, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	19, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	20, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	22, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	23, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	24, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	26, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	27, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	28, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	29, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
-	15, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
-	16, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
-	25, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
-	17, // 20: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
+	6,  // 1: spindle.executor.wire.Envelope.registered:type_name -> spindle.executor.wire.Registered
+	7,  // 2: spindle.executor.wire.Envelope.rejected:type_name -> spindle.executor.wire.Rejected
+	8,  // 3: spindle.executor.wire.Envelope.launch_batch:type_name -> spindle.executor.wire.LaunchBatch
+	11, // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
+	12, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
+	14, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
+	19, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	20, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	21, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	23, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	24, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	25, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	27, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	28, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	29, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	30, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	16, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
+	17, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
+	26, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
+	18, // 20: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
 	2,  // 21: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
-	4,  // 22: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
-	8,  // 23: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	9,  // 24: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	12, // 25: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 26: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	14, // 27: spindle.executor.wire.Heartbeat.gpus:type_name -> spindle.executor.wire.GPUUse
-	21, // 28: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	21, // 29: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	30, // [30:30] is the sub-list for method output_type
-	30, // [30:30] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	5,  // 22: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
+	4,  // 23: spindle.executor.wire.Register.resources:type_name -> spindle.executor.wire.Resource
+	4,  // 24: spindle.executor.wire.RunningAttempt.resources:type_name -> spindle.executor.wire.Resource
+	9,  // 25: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	10, // 26: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	4,  // 27: spindle.executor.wire.Launch.resources:type_name -> spindle.executor.wire.Resource
+	13, // 28: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 29: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	15, // 30: spindle.executor.wire.Heartbeat.gpus:type_name -> spindle.executor.wire.GPUUse
+	22, // 31: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	22, // 32: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	33, // [33:33] is the sub-list for method output_type
+	33, // [33:33] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2769,14 +2863,14 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_FollowJob)(nil),
 		(*Envelope_Drain)(nil),
 	}
-	file_executor_wire_wire_proto_msgTypes[13].OneofWrappers = []any{}
+	file_executor_wire_wire_proto_msgTypes[14].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   29,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -23,6 +23,7 @@ type Cluster struct {
 	HadoopVersion string
 	NodeManagers  int
 	GPUsPerNode   int
+	FPGAsPerNode  int    // yarn.io/fpga, a second countable resource type
 	RPCProtection string // hadoop.rpc.protection
 	// LogAggregation: NodeManagers upload ended applications' logs to
 	// HDFS, where `yarn logs` (YarnLogs) finds them (LOG_AGGREGATION=1).
@@ -51,7 +52,8 @@ type Cluster struct {
 const startTimeout = 15 * time.Minute
 
 // Config picks a cluster other than the default one; zero fields take the
-// environment's knobs (NODEMANAGERS, GPUS_PER_NODE) or Hadoop's defaults.
+// environment's knobs (NODEMANAGERS, GPUS_PER_NODE, FPGAS_PER_NODE) or
+// Hadoop's defaults.
 type Config struct {
 	// RPCProtection sets hadoop.rpc.protection: "integrity" or "privacy"
 	// make token-authenticated connections wrap every packet.
@@ -289,7 +291,7 @@ func Load(dir string) (*Cluster, error) {
 		c.RMSchedulerAddresses = append(c.RMSchedulerAddresses, kv["RM1_SCHEDULER_ADDRESS"])
 		c.RMWebAddresses = append(c.RMWebAddresses, kv["RM1_WEBAPP_ADDRESS"])
 	}
-	for key, dst := range map[string]*int{"NODEMANAGERS": &c.NodeManagers, "GPUS_PER_NODE": &c.GPUsPerNode} {
+	for key, dst := range map[string]*int{"NODEMANAGERS": &c.NodeManagers, "GPUS_PER_NODE": &c.GPUsPerNode, "FPGAS_PER_NODE": &c.FPGAsPerNode} {
 		if *dst, err = strconv.Atoi(kv[key]); err != nil {
 			return nil, fmt.Errorf("%s: %s=%q is not a number", path, key, kv[key])
 		}

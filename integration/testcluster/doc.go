@@ -1,5 +1,6 @@
 // Package testcluster gives Go tests a running Hadoop mini cluster: YARN with
-// NODEMANAGERS NodeManagers of GPUS_PER_NODE yarn.io/gpu each, and HDFS.
+// NODEMANAGERS NodeManagers of GPUS_PER_NODE yarn.io/gpu and FPGAS_PER_NODE
+// yarn.io/fpga each, and HDFS.
 //
 // One cluster serves a whole `go test` process. A package opts in with
 //

@@ -22,6 +22,8 @@ type Executor struct {
 	ID    string
 	Cores int
 	GPUs  []string // disjoint addresses given to it
+	// Accels are its accelerators besides GPUs, with disjoint addresses.
+	Accels []executor.Accelerator
 }
 
 // Config is what every executor is started with.
@@ -163,7 +165,7 @@ func (l *Launcher) environment(e Executor, dir string) []string {
 	launch := executor.Launch{DriverAddress: l.cfg.DriverAddr, AppID: l.cfg.AppID, ExecutorID: e.ID, Cores: e.Cores,
 		GPUs: len(e.GPUs), GPUAddresses: e.GPUs, LogDir: dir, TaskLogMaxBytes: l.cfg.TaskLogMaxBytes, SecretFrom: "stdin",
 		LogLevel: l.cfg.LogLevel, LogFile: filepath.Join(dir, executorLog), LogMaxBytes: l.cfg.LogMaxBytes, LogMaxFiles: l.cfg.LogMaxFiles,
-		TaskLogs: l.cfg.TaskLogs, GPUSampleInterval: l.cfg.GPUSampleInterval}
+		TaskLogs: l.cfg.TaskLogs, GPUSampleInterval: l.cfg.GPUSampleInterval, Accels: e.Accels}
 	return append(env, launch.Environ()...)
 }
 

@@ -11,6 +11,9 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  */
 final class ClusterConfig {
   static final String GPU = "yarn.io/gpu";
+  static final String FPGA = "yarn.io/fpga";
+  /** The countable resource types besides memory and vcores. */
+  static final String RESOURCE_TYPES = GPU + "," + FPGA;
 
   private ClusterConfig() {}
 
@@ -54,9 +57,14 @@ final class ClusterConfig {
     // GPUs as a countable resource type. There is no GPU plugin (no
     // nvidia-smi here), so the NodeManagers advertise a count and assign no
     // device indices: exactly the mini-cluster path of docs/architecture.md, "GPU addresses".
-    conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
+    conf.set(YarnConfiguration.RESOURCE_TYPES, RESOURCE_TYPES);
     conf.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + GPU, s.gpusPerNode);
     conf.setLong("yarn.resource-types." + GPU + ".maximum-allocation", s.gpusPerNode);
+    // FPGAs the same way, on every cluster: an ask that names none gets
+    // none, so only the tests that ask for them see them (docs/yarn.md,
+    // "Accelerators").
+    conf.setInt(YarnConfiguration.NM_RESOURCES_PREFIX + FPGA, s.fpgasPerNode);
+    conf.setLong("yarn.resource-types." + FPGA + ".maximum-allocation", s.fpgasPerNode);
 
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, s.nmMemoryMb);
     conf.setInt(YarnConfiguration.NM_VCORES, s.nmVcores);
@@ -206,7 +214,7 @@ final class ClusterConfig {
       conf.setBoolean(YarnConfiguration.RM_HA_ENABLED, true);
       conf.set(YarnConfiguration.RM_HA_IDS, "rm0,rm1");
     }
-    conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
+    conf.set(YarnConfiguration.RESOURCE_TYPES, RESOURCE_TYPES);
     conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
     logAggregation(conf, s);
     return conf;

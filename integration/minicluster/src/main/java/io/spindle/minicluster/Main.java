@@ -111,7 +111,8 @@ public final class Main {
     waitForNodes(s);
     controls = new Controls(s, yarn);
     controls.start();
-    LOG.info("YARN is up with {} NodeManagers of {} GPUs", s.nodeManagers, s.gpusPerNode);
+    LOG.info("YARN is up with {} NodeManagers of {} GPUs and {} FPGAs", s.nodeManagers, s.gpusPerNode,
+        s.fpgasPerNode);
 
     String nnHttp = s.host + ":" + dfs.getNameNode().getHttpAddress().getPort();
     writeClientConf(s, defaultFS, nnHttp, kerberos);
@@ -154,6 +155,11 @@ public final class Main {
       if (gpus != s.gpusPerNode) {
         throw new IllegalStateException("node " + node.getNodeID() + " advertises "
             + gpus + " " + ClusterConfig.GPU + ", want " + s.gpusPerNode);
+      }
+      long fpgas = node.getTotalCapability().getResourceValue(ClusterConfig.FPGA);
+      if (fpgas != s.fpgasPerNode) {
+        throw new IllegalStateException("node " + node.getNodeID() + " advertises "
+            + fpgas + " " + ClusterConfig.FPGA + ", want " + s.fpgasPerNode);
       }
     }
   }
@@ -233,6 +239,7 @@ public final class Main {
         + "HADOOP_VERSION=" + VersionInfo.getVersion() + "\n"
         + "NODEMANAGERS=" + s.nodeManagers + "\n"
         + "GPUS_PER_NODE=" + s.gpusPerNode + "\n"
+        + "FPGAS_PER_NODE=" + s.fpgasPerNode + "\n"
         + "RPC_PROTECTION=" + s.rpcProtection + "\n"
         + "RM_ADDRESS=" + s.host + ":" + s.rmPort + "\n"
         + "RM_SCHEDULER_ADDRESS=" + s.host + ":" + s.rmSchedulerPort + "\n"

@@ -14,6 +14,8 @@ final class Settings {
   final File dir;
   final int nodeManagers;
   final int gpusPerNode;
+  /** yarn.io/fpga per NodeManager: a second countable resource type. */
+  final int fpgasPerNode;
   final int nmMemoryMb;
   final int nmVcores;
   final String host;
@@ -50,6 +52,7 @@ final class Settings {
     dir = new File(take(kv, "dir", "integration/.cluster")).getAbsoluteFile();
     nodeManagers = positive(kv, "nodemanagers", 2);
     gpusPerNode = atLeast(kv, "gpus-per-node", 4, 0);
+    fpgasPerNode = atLeast(kv, "fpgas-per-node", 2, 0);
     nmMemoryMb = positive(kv, "nm-memory-mb", 8192);
     nmVcores = positive(kv, "nm-vcores", 8);
     host = take(kv, "host", "127.0.0.1");
