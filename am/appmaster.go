@@ -58,9 +58,10 @@ type AppMaster struct {
 	Executors   *hadoopyarn.ContainerLaunchContextProto
 	ExecutorEnv map[string]string
 	Launch      executor.Launch
-	// NodeLabel, PortInNodeName, ResourceTypes, RMWait and
+	// NodeLabel, Placement, PortInNodeName, ResourceTypes, RMWait and
 	// RMRetryInterval: see YARN.
 	NodeLabel               string
+	Placement               yarn.Placement
 	ResourceTypes           map[string]string
 	PortInNodeName          bool
 	RMWait, RMRetryInterval time.Duration
@@ -149,7 +150,7 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	a.Log.WithFields(fields).Info("registered with the ResourceManager")
 	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,
-		ResourceTypes: a.ResourceTypes, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
+		ResourceTypes: a.ResourceTypes, Placement: a.Placement, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
 		Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 			return err

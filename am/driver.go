@@ -102,6 +102,12 @@ type statuses struct {
 
 type seen struct{ id scheduler.ExecutorID }
 
+// portPicked is an executor's answer to PickPort (core/gang.go).
+type portPicked struct {
+	id scheduler.ExecutorID
+	p  *wire.PortPicked
+}
+
 type connEnded struct {
 	id  scheduler.ExecutorID
 	out *outbox
@@ -308,6 +314,8 @@ func (d *Driver) serve(conn *wire.Conn) {
 		switch {
 		case m.GetStatusBatch() != nil:
 			d.send(statuses{id, m.GetStatusBatch()})
+		case m.GetPortPicked() != nil:
+			d.send(portPicked{id, m.GetPortPicked()})
 		case m.GetHeartbeat() != nil:
 			d.send(seen{id})
 			if samples := readGPUSamples(m.GetHeartbeat(), d.log.WithField("executor", id), &warned); samples != nil {
@@ -372,6 +380,11 @@ func taskStatuses(b *wire.StatusBatch) []core.TaskStatus {
 func (d *Driver) carryOut(ctx context.Context, rd core.Ready) (sum core.Summary, finished bool) {
 	for _, n := range rd.Notices {
 		d.logNotice(n)
+	}
+	for _, p := range rd.PortRequests {
+		if out := d.conns[p.Executor]; out != nil {
+			out.post(&wire.Envelope{Message: &wire.Envelope_PickPort{PickPort: &wire.PickPort{Gang: p.Gang}}})
+		}
 	}
 	d.sendLaunches(rd.Launches)
 	for _, k := range rd.Kills {

@@ -25,6 +25,10 @@ func (ev statuses) feed(d *Driver, now time.Time) {
 
 func (ev seen) feed(d *Driver, now time.Time) { d.core.Seen(now, ev.id) }
 
+func (ev portPicked) feed(d *Driver, now time.Time) {
+	d.core.PortPicked(now, ev.id, ev.p.GetGang(), int(ev.p.GetPort()), ev.p.GetError())
+}
+
 func (ev connEnded) feed(d *Driver, now time.Time) {
 	// A connection the core already dropped (its executor stopped, or
 	// replaced) is none of its business.

@@ -316,6 +316,10 @@ func (e *executor) serveDriver(ctx context.Context, conn *wire.Conn) (*wire.Conn
 			if r.err != nil {
 				return nil, fmt.Errorf("%w: %w", errDriverLost, r.err)
 			}
+			if p := r.m.GetPickPort(); p != nil {
+				conn.Send(&wire.Envelope{Message: &wire.Envelope_PortPicked{PortPicked: pickPort(p.GetGang())}})
+				continue
+			}
 			if e.handle(r.m) {
 				return nil, nil
 			}

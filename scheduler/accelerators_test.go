@@ -186,3 +186,35 @@ func TestAdoptRefusedTakesNothing(t *testing.T) {
 		t.Errorf("launched %v, want the task on everything the refused adoptions left", rd.Launches)
 	}
 }
+
+// A gang counts accelerators as it counts GPUs: 4 cores but 2 FPGAs hold
+// 2 tasks of 1 FPGA, not a gang of 3, which launches, each on its own
+// FPGA, once a second executor brings the third; and the addresses a
+// failed fit held for a moment are all given back.
+func TestGangFitsAccelerators(t *testing.T) {
+	prof := Profile{ID: 0, Cores: 4, Accels: accels(t, map[string]int{"fpga": 2})}
+	h := newHarness(t, Config{}, prof)
+	add := func(id, host string) {
+		if err := h.s.AddExecutor(h.now, ExecutorSpec{ID: ExecutorID(id), Host: host, Cores: 4,
+			Accels: []Assigned{{"fpga", []string{"0", "1"}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("e1", "h1")
+	spec := oneStage("g", 3, 1, GPURequest{})
+	spec.Stages[0].Gang = true
+	spec.Stages[0].Request.Accels = accels(t, map[string]int{"fpga": 1})
+	h.submit(spec)
+	if rd := h.ready(); len(rd.Launches) != 0 {
+		t.Fatalf("2 FPGAs for a gang of 3: launched %s", fmtLaunches(rd.Launches))
+	}
+	add("e2", "h2")
+	rd := h.ready()
+	var got []string
+	for _, l := range rd.Launches {
+		got = append(got, string(l.Executor)+":"+fmtAccels(l))
+	}
+	if want := []string{"e1:fpga=0", "e1:fpga=1", "e2:fpga=0"}; !slices.Equal(got, want) {
+		t.Fatalf("launched %q, want %q", got, want)
+	}
+}

@@ -15,6 +15,18 @@ import "time"
 type fitKey struct {
 	profile ProfileID
 	req     TaskRequest
+	// gang is a gang stage's id + 1 (0 for any other): a gang places all
+	// or nothing, so it fits or fails alone.
+	gang StageID
+}
+
+// fitKey is st's class's key.
+func (st *stage) fitKey() fitKey {
+	key := fitKey{profile: st.spec.Profile, req: st.spec.Request}
+	if st.isGang() {
+		key.gang = st.id + 1
+	}
+	return key
 }
 
 // fitClass counts the runnable stages of one fitKey.
@@ -27,7 +39,7 @@ type fitClass struct {
 
 // joinClass files st, which has just become runnable, under its class.
 func (s *Scheduler) joinClass(st *stage) {
-	key := fitKey{st.spec.Profile, st.spec.Request}
+	key := st.fitKey()
 	c := s.classes[key]
 	if c == nil {
 		c = &fitClass{key: key}

@@ -87,9 +87,10 @@ func (h *harness) fail(l Launch, reason string) {
 
 func copyReady(rd Ready) Ready {
 	out := Ready{
-		Launches: slices.Clone(rd.Launches),
-		Kills:    slices.Clone(rd.Kills),
-		Finished: slices.Clone(rd.Finished),
+		Launches:     slices.Clone(rd.Launches),
+		Kills:        slices.Clone(rd.Kills),
+		Finished:     slices.Clone(rd.Finished),
+		GangTimeouts: slices.Clone(rd.GangTimeouts),
 	}
 	for i := range out.Launches {
 		out.Launches[i].Addresses = slices.Clone(out.Launches[i].Addresses)
@@ -340,7 +341,7 @@ func checkIndexes(s *Scheduler, pools []*pool) string {
 			}
 			continue
 		}
-		key := fitKey{st.spec.Profile, st.spec.Request}
+		key := st.fitKey()
 		if st.class == nil || st.class != s.classes[key] {
 			return fmt.Sprintf("stage %d not in its class", st.id)
 		}

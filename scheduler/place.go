@@ -13,6 +13,7 @@ import (
 func (s *Scheduler) Ready(now time.Time) Ready {
 	s.expireExclusions(now)
 	s.endBackoffs(now)
+	s.gangTimeouts(now)
 	// Before placing: a job failed for being unschedulable must not have
 	// its other stages' tasks launched and killed in the same batch.
 	if s.excluded > 0 {
@@ -22,7 +23,7 @@ func (s *Scheduler) Ready(now time.Time) Ready {
 	rd := s.out
 	// Double-buffered: what events append from now on must not overwrite
 	// the batch the caller is still carrying out.
-	s.out = Ready{Launches: s.spare.Launches[:0], Kills: s.spare.Kills[:0], StagesSucceeded: s.spare.StagesSucceeded[:0], Finished: s.spare.Finished[:0]}
+	s.out = Ready{Launches: s.spare.Launches[:0], Kills: s.spare.Kills[:0], StagesSucceeded: s.spare.StagesSucceeded[:0], Finished: s.spare.Finished[:0], GangTimeouts: s.spare.GangTimeouts[:0]}
 	s.spare = rd
 	return rd
 }
@@ -30,17 +31,34 @@ func (s *Scheduler) Ready(now time.Time) Ready {
 // place launches pending tasks, one at a time, each time on behalf of the
 // stage the ordering says is next (so fair shares hold within one round),
 // until no stage can place more.
+// A round in which a gang launched is followed by another: the stages it
+// held its profile from may place now.
 func (s *Scheduler) place(now time.Time) {
+	for s.placeRound(now) {
+	}
+}
+
+// placeRound is one round of placement; true when a gang launched in it.
+func (s *Scheduler) placeRound(now time.Time) bool {
 	s.round++
 	s.blockedClasses = 0
+	s.startAcquiring(now)
+	gangs := false
 	for {
 		st := s.pickStage()
 		if st == nil {
 			s.endRound()
-			return
+			return gangs
 		}
-		if !s.placeOne(now, st) {
-			s.blockAfterFailure(now, st)
+		switch {
+		case !st.isGang():
+			if !s.placeOne(now, st) {
+				s.blockAfterFailure(now, st)
+			}
+		case s.placeGang(now, st):
+			gangs = true
+		default:
+			st.blockedRound = s.round // alone in its class: blocks only itself
 		}
 	}
 }
@@ -149,17 +167,27 @@ func fairLess(a, b *pool) bool {
 // placeOne launches st's next pending task on the next executor, round
 // robin, that can run it; false when none can.
 func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
+	if s.heldFrom(st) {
+		return false
+	}
 	ex := s.pickExecutor(now, st)
 	if ex == nil {
 		return false
 	}
+	addrs, _ := ex.gpus.acquire(st.spec.Request.GPU) // findExecutor checked it fits
+	accels, _ := ex.accels.acquire(st.spec.Request.Accels)
+	s.launch(now, st, ex, addrs, accels)
+	return true
+}
+
+// launch starts st's next pending task on ex with the GPU addresses
+// addrs and the accelerators' accels, held for it already.
+func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, addrs []string, accels []Assigned) {
 	idx := st.popPending()
 	if st.queued() == 0 {
 		s.classDrained(st.class)
 	}
 	t := st.at(int32(idx))
-	addrs, _ := ex.gpus.acquire(st.spec.Request.GPU) // findExecutor checked it fits
-	accels, _ := ex.accels.acquire(st.spec.Request.Accels)
 	ex.occupy(st, t, idx, addrs, accels)
 	t.state = taskRunning
 	attempt := int(t.attempts)
@@ -187,7 +215,6 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 		Addresses: addrs,
 		Accels:    accels,
 	})
-	return true
 }
 
 func (st *stage) hasPreference() bool { return st.preferredHosts != nil || st.preferredExecs != nil }

@@ -119,6 +119,7 @@ const (
 	ReasonExcludedHosts                       // only excluded hosts could run it
 	ReasonWaitingForLocality                  // waiting for a preferred host or executor
 	ReasonRetryBackoff                        // failed tasks waiting out their retry backoff
+	ReasonGang                                // a gang waiting for all its slots (gang.go)
 )
 
 // PendingReason is why a stage waits, with the message to show the user,
@@ -154,6 +155,9 @@ func (s *Scheduler) WhyPending(now time.Time, id JobID) []PendingReason {
 func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	if !st.runnable {
 		return ReasonWaitingForParents, "waiting for stage " + st.waitingFor()
+	}
+	if st.isGang() && st.running == 0 {
+		return ReasonGang, s.gangReason(now, st)
 	}
 	prof := st.profile
 	if len(prof.executors) == 0 {
@@ -253,6 +257,9 @@ func (s *Scheduler) Wakeup(now time.Time) (t time.Time, ok bool) {
 	}
 	if len(s.backoffs) > 0 {
 		earliest(s.backoffs[0].at)
+	}
+	if at, ok := s.gangWakeup(); ok {
+		earliest(at)
 	}
 	// Only stages with locality preferences have a deadline, and a stage
 	// is unschedulable only while some host is excluded: a backlog of

@@ -51,6 +51,11 @@ type Scheduler struct {
 
 	backoffs retryHeap // failed tasks waiting out their retry backoff
 
+	// gangs are the runnable gang stages, by (job, stage); head is the one
+	// acquiring in this round (gang.go).
+	gangs []*stage
+	head  *stage
+
 	// The two choices placement makes, behind fields so tests can check the
 	// fast ones against deliberately naive ones.
 	pickStage    func() *stage
@@ -269,6 +274,7 @@ func (s *Scheduler) makeRunnable(now time.Time, st *stage) {
 	i, _ := slices.BinarySearchFunc(p.runnable, st, stageOrder)
 	p.runnable = slices.Insert(p.runnable, i, st)
 	s.joinClass(st)
+	s.addGang(st)
 	if p.cfg.Mode == FAIR {
 		p.stages.push(st)
 	}
@@ -294,6 +300,7 @@ func (s *Scheduler) dropRunnable(st *stage) {
 		p.runnable = slices.Delete(p.runnable, i, i+1)
 	}
 	s.leaveClass(st)
+	s.dropGang(st)
 	p.stages.remove(st)
 	if len(p.runnable) == 0 {
 		s.fair.remove(p)

@@ -8,7 +8,8 @@ type taskState uint8
 const (
 	taskPending taskState = iota
 	taskRunning
-	taskKilling // asked to stop; its resources stay held until it reports
+	taskKilling  // asked to stop; its resources stay held until it reports
+	taskStopping // stopped for its gang's restart: it runs again when it reports
 	taskSucceeded
 	taskAbandoned // its job ended before it could finish
 )
@@ -76,6 +77,14 @@ type stage struct {
 	unschedulable    time.Time // since when only excluded hosts could run it
 	class            *fitClass // while runnable
 	rankIdx          int       // in its FAIR pool's rank (rank.go)
+	// A gang stage's try at acquiring started at gangSince (zero: not
+	// acquiring), and gangTries timed out; gangFailures counts its failed
+	// runs; gangDemoted, a soft gang that timed out runs as an ordinary
+	// stage (gang.go).
+	gangSince    time.Time
+	gangTries    int
+	gangFailures int
+	gangDemoted  bool
 }
 
 // pending counts the tasks waiting to run: queued, or backing off.

@@ -13,7 +13,7 @@ func (s *Scheduler) TaskFinished(now time.Time, id AttemptID, r TaskResult) erro
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
 	}
 	t := st.task(id.Task.Index)
-	if t == nil || (t.state != taskRunning && t.state != taskKilling) || int(t.attempts)-1 != id.Attempt || t.exec == nil {
+	if t == nil || (t.state != taskRunning && t.state != taskKilling && t.state != taskStopping) || int(t.attempts)-1 != id.Attempt || t.exec == nil {
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
 	}
 	ex := t.exec
@@ -43,8 +43,10 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 		return
 	}
 	switch {
-	case r.Outcome == Succeeded:
+	case r.Outcome == Succeeded && t.state != taskStopping:
 		s.succeed(now, st, t, idx)
+	case st.isGang():
+		s.gangEnded(st, t, idx, r)
 	case r.Blameless:
 		s.requeue(st, t, idx)
 	default:
@@ -156,6 +158,9 @@ func (s *Scheduler) killChunk(j *job, st *stage, c int, reason string) int {
 		switch t.state {
 		case taskPending:
 			t.state = taskAbandoned
+		case taskStopping:
+			t.state = taskKilling // its kill is out already
+			killing++
 		case taskRunning:
 			t.state = taskKilling
 			killing++

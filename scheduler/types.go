@@ -52,6 +52,8 @@ type StageSpec struct {
 	// up to the locality wait for one of them before running anywhere.
 	PreferredHosts     []string
 	PreferredExecutors []ExecutorID
+	// Gang launches all the stage's tasks in one round or none (gang.go).
+	Gang bool
 }
 
 // ExecutorSpec is an executor that registered: its profile, host, and what
@@ -138,6 +140,8 @@ type Ready struct {
 	// order they did.
 	StagesSucceeded []StageID
 	Finished        []JobResult
+	// GangTimeouts are the waiting gangs whose try timed out (gang.go).
+	GangTimeouts []GangTimeout
 }
 
 // Config is the scheduler's configuration.
@@ -165,6 +169,7 @@ type Config struct {
 	// zero does not wait.
 	LocalityWait time.Duration
 	Exclusion    ExclusionConfig
+	Gang         GangConfig
 }
 
 // MaxAttemptsLimit bounds a task's attempts (StageSpec.MaxAttempts,
@@ -203,6 +208,10 @@ func (c Config) withDefaults() Config {
 	if c.Exclusion.Timeout <= 0 {
 		c.Exclusion.Timeout = time.Hour
 	}
+	if c.Gang.Timeout <= 0 {
+		c.Gang.Timeout = 60 * time.Second
+	}
+	c.Gang.MaxRetries = max(c.Gang.MaxRetries, 0)
 	if c.Exclusion.UnschedulableTimeout <= 0 {
 		c.Exclusion.UnschedulableTimeout = 120 * time.Second
 	}

@@ -52,6 +52,10 @@ type Config struct {
 	// it, and a decommissioning node's tasks are told this long before
 	// its timeout. Default DefaultDrainGrace.
 	DrainGrace time.Duration
+	// FixedExecutors, in local mode, is how many executors of the first
+	// profile's shape the caller starts: a gang stage that could never
+	// fit them at once is refused at submit.
+	FixedExecutors int
 	// Containers, when set, has the core keep executor containers running
 	// on YARN: its ask table, their GPU indices, node health. Nil in local
 	// mode, where the caller starts a fixed set of executors itself.

@@ -36,6 +36,9 @@ type containers struct {
 	// limit, in fine mode, bounds each profile's containers by its tasks
 	// running or waiting (Core.limitToTasks); nil otherwise.
 	limit map[scheduler.ProfileID]int
+	// gangFloor is, for the profile of the gang acquiring now, the
+	// executors it needs at once (gang.go): no fewer are wanted.
+	gangFloor map[scheduler.ProfileID]int
 	// decommissioning are the nodes (NodeId) being decommissioned
 	// (decommission.go): they take no new container.
 	decommissioning map[string]bool
@@ -101,7 +104,7 @@ func (k *containers) leave(id string) {
 // its container ends with it: no ramp-down delay of dynamic allocation
 // may keep asking for one in its place.
 func (k *containers) wanted(p scheduler.ProfileID) int {
-	n := k.targets[p]
+	n := max(k.targets[p], k.gangFloor[p])
 	if k.limit != nil {
 		n = min(n, k.limit[p])
 	}

@@ -33,6 +33,8 @@ type Core struct {
 	history []JobInfo
 
 	yarn *containers // nil in local mode
+	// gangs are the gang launches held for their port (gang.go).
+	gangs gangState
 	// awaiting are the kept containers (resume.go) whose executors have
 	// not registered again; placement waits for them until awaitUntil.
 	awaiting   map[scheduler.ExecutorID]bool
@@ -132,6 +134,9 @@ func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 		ss.Stages[i].Profile = p
 		ss.Stages[i].Request.Accels = c.cfg.TaskAccels
 	}
+	if err := c.gangsFit(spec.Name, ss); err != nil {
+		return 0, err
+	}
 	id, err := c.sched.SubmitJob(now, ss)
 	if err != nil {
 		return 0, err
@@ -194,7 +199,8 @@ func (c *Core) Ready(now time.Time) Ready {
 	if c.yarn != nil {
 		if c.yarn.inflight == nil && (!now.Before(c.yarn.nextAt) || c.yarn.releaseNow) {
 			c.limitToTasks(now)
-			c.shapeTargets(now)
+			c.raiseForGang()
+			c.shapeTargets(now) // after the gang's floor, which its executors serve too
 			c.rd.Allocate = c.yarn.request(now, c.progress())
 		}
 		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)

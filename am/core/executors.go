@@ -253,6 +253,7 @@ func (c *Core) remove(now time.Time, x *executor, loss scheduler.ExecutorLoss, l
 	c.rd.Removed = append(c.rd.Removed, Removed{Executor: x.id, Reason: loss.Reason, Lost: lost, TaskFault: loss.TaskFault})
 	delete(c.execs, x.id)
 	delete(c.departing, x.id)
+	c.dropHeldOn(x.id)
 	c.sched.RemoveExecutor(now, x.id, loss)
 }
 

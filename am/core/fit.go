@@ -23,7 +23,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 	for i, st := range spec.Stages {
 		found := false
 		for _, p := range profiles {
-			if fits(st, c.cfg.TaskAccels, p) {
+			if fits(st, c.cfg.TaskAccels, p) && c.labelFits(st, p) {
 				out[i], found = p.ID, true
 				break
 			}
@@ -31,7 +31,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 		if found {
 			continue
 		}
-		if !c.shapesOnDemand() {
+		if !c.shapesOnDemand() || st.NodeLabel != "" { // a session's executors carry no label (stage_labels.go)
 			var have []string
 			for _, p := range profiles {
 				have = append(have, fmt.Sprintf("profile %d: %d cores, %d GPUs, %d MiB%s", p.ID, p.Cores, p.GPUs, p.MemoryMB, accelsText(p.Accels)))
@@ -104,6 +104,9 @@ func needs(st jobspec.Stage) string {
 	s := fmt.Sprintf("%d cpus, %s GPUs", max(st.CPUs, 1), strconv.FormatFloat(st.GPUs, 'g', -1, 64))
 	if st.MemoryMB > 0 {
 		s += fmt.Sprintf(", %d MiB", st.MemoryMB)
+	}
+	if st.NodeLabel != "" {
+		s += ", on nodes labelled " + st.NodeLabel
 	}
 	return s
 }

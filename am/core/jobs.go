@@ -59,6 +59,9 @@ func (c *Core) jobsWaiting(now time.Time) ([]JobInfo, map[scheduler.JobID][]Wait
 		info := c.running(now, c.jobs[id])
 		var why []string
 		for _, w := range c.sched.WhyPending(now, id) {
+			if w.Reason == scheduler.ReasonGang {
+				w.Message += c.gangAsked(w.Stage)
+			}
 			waiting[id] = append(waiting[id], WaitingStage{Stage: w.Name, Pending: w.Pending, Why: w.Message})
 			why = append(why, fmt.Sprintf("%s: %d waiting: %s", w.Name, w.Pending, w.Message))
 		}

@@ -13,10 +13,12 @@ import (
 // attempt whose command cannot be built fails at once (every attempt
 // would), and the round after carries out what that failure decided.
 func (c *Core) place(now time.Time) {
+	defer clear(c.gangs.unlaunched) // the kills of those come in the round after
 	for {
 		rd := c.sched.Ready(now)
 		unbuilt := false
 		first := len(c.rd.Launches)
+		hosts, gang := map[scheduler.AttemptID]string{}, map[scheduler.AttemptID]bool{}
 		for _, l := range rd.Launches {
 			st := c.stages[l.Attempt.Task.Stage]
 			st.job.sum.Attempts++
@@ -31,6 +33,9 @@ func (c *Core) place(now time.Time) {
 				continue
 			}
 			c.rd.Launches = append(c.rd.Launches, launch)
+			if c.sched.LaunchesAsGang(l.Attempt.Task.Stage) {
+				hosts[l.Attempt], gang[l.Attempt] = l.Host, true
+			}
 			if c.cfg.Session && !slices.Contains(st.job.ranOn, l.Executor) {
 				st.job.ranOn = append(st.job.ranOn, l.Executor)
 			}
@@ -45,17 +50,13 @@ func (c *Core) place(now time.Time) {
 				c.notice(Notice{Job: st.job.spec.Name, Stage: st.spec.Name, Message: fmt.Sprintf("stage started: %d tasks", st.spec.Tasks)})
 			}
 		}
-		// Group by executor, keeping the order executors first appear in
-		// and each one's launches in order: a batch per executor.
-		batch := c.rd.Launches[first:]
-		firstSeen := map[scheduler.ExecutorID]int{}
-		for i, l := range batch {
-			if _, ok := firstSeen[l.Executor]; !ok {
-				firstSeen[l.Executor] = i
-			}
+		kept := c.holdGangs(c.rd.Launches[first:], hosts, gang)
+		c.rd.Launches = c.rd.Launches[:first+len(kept)]
+		groupByExecutor(kept)
+		again := c.kills(now, rd.Kills)
+		for _, t := range rd.GangTimeouts {
+			c.gangTimedOut(t)
 		}
-		sort.SliceStable(batch, func(i, k int) bool { return firstSeen[batch[i].Executor] < firstSeen[batch[k].Executor] })
-		c.rd.Kills = append(c.rd.Kills, rd.Kills...)
 		for _, id := range rd.StagesSucceeded {
 			if st := c.stages[id]; st != nil {
 				c.notice(Notice{Job: st.job.spec.Name, Stage: st.spec.Name,
@@ -65,7 +66,7 @@ func (c *Core) place(now time.Time) {
 		for _, f := range rd.Finished {
 			c.jobEnded(now, f)
 		}
-		if !unbuilt {
+		if !unbuilt && !again {
 			return
 		}
 	}

@@ -12,6 +12,10 @@ type Ready struct {
 	// Launches start task attempts, grouped by executor in the order the
 	// executors first appear.
 	Launches []TaskLaunch
+	// PortRequests ask rank 0's executor of each gang about to start for
+	// a port free on its host; the answer comes back with PortPicked, and
+	// the gang's launches follow (gang.go).
+	PortRequests []PortRequest
 	// Kills stop running attempts; their end is reported as usual.
 	Kills []scheduler.Kill
 	// Drains tell executors whose containers are going back to YARN to

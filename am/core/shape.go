@@ -29,6 +29,8 @@ func StageShape(def scheduler.Profile, st jobspec.Stage) scheduler.Profile {
 		MemoryMB: max(def.MemoryMB, st.MemoryMB),
 		GPUs:     int(math.Ceil(st.GPUs)),
 		Accels:   def.Accels,
+		// The stage's node label is its executors' (stage_labels.go).
+		NodeLabel: st.NodeLabel,
 	}
 }
 
@@ -68,5 +70,5 @@ func withShape(profiles []scheduler.Profile, p scheduler.Profile) ([]scheduler.P
 // sameShape says whether executors of p and q are alike (a resource
 // StageShape derives is compared here too).
 func sameShape(p, q scheduler.Profile) bool {
-	return p.Cores == q.Cores && p.MemoryMB == q.MemoryMB && p.GPUs == q.GPUs && p.Accels == q.Accels
+	return p.Cores == q.Cores && p.MemoryMB == q.MemoryMB && p.GPUs == q.GPUs && p.Accels == q.Accels && p.NodeLabel == q.NodeLabel
 }

@@ -49,7 +49,7 @@ func (c *Core) shapeTargets(now time.Time) {
 			c.notice(Notice{Message: fmt.Sprintf("stage shape: profile %d target %d → %d executors", p.ID, old, target)})
 		}
 		c.yarn.targets[p.ID] = target
-		surplus := c.yarn.liveOf(p.ID) - target
+		surplus := c.yarn.liveOf(p.ID) - c.yarn.wanted(p.ID) // a gang acquiring may want more
 		for _, id := range idle[p.ID] {
 			if x := c.execs[id]; x != nil && surplus > 0 && x.stopping == "" {
 				c.stop(x, "idle: no task of its stage shape needs it")

@@ -313,6 +313,15 @@ func (d *decoder) int(n *yaml.Node, path string, least int) (int, bool) {
 	return i, true
 }
 
+// boolean reads true or false.
+func (d *decoder) boolean(n *yaml.Node, path string) bool {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" || (n.Value != "true" && n.Value != "false") {
+		d.errorf(n.Line, path, "%s: want true or false", describe(n))
+		return false
+	}
+	return n.Value == "true"
+}
+
 // number reads a number, whole or not.
 func (d *decoder) number(n *yaml.Node, path string) (float64, bool) {
 	if tag := n.ShortTag(); n.Kind == yaml.ScalarNode && (tag == "!!int" || tag == "!!float") {

@@ -38,8 +38,13 @@
 //     a task has, failed attempts retried after a growing backoff;
 //   - env: variable names to values; a value that is a number or a boolean
 //     is its text; SPINDLE_* and the GPU visibility variables (CUDA_,
-//     NVIDIA_, HIP_, ROCR_VISIBLE_DEVICES) are Spindle's to set;
-//   - preferredHosts: hosts to wait for a while before running elsewhere.
+//     NVIDIA_, HIP_, ROCR_VISIBLE_DEVICES) and the rendezvous variables
+//     (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR,
+//     MASTER_PORT) are Spindle's to set;
+//   - preferredHosts: hosts to wait for a while before running elsewhere;
+//   - gang: true starts every task of the stage together or none, each
+//     with rendezvous variables (RANK, WORLD_SIZE, MASTER_ADDR, ...;
+//     docs/gangs.md); a gang takes no preferredHosts.
 //
 // A key whose value is null (`maxAttempts:`) counts as absent. Names have
 // no control characters and at most 256 bytes.

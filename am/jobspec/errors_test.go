@@ -104,6 +104,8 @@ func TestErrors(t *testing.T) {
 		{"gpus: huge", spec("{name: a, tasks: 1, builtin: noop, resources: {gpus: 100000}}"), "job.yaml:3: stages[0].resources.gpus: 100000 GPUs is more than any machine has"},
 		{"gpus: .inf", spec("{name: a, tasks: 1, builtin: noop, resources: {gpus: .inf}}"), "job.yaml:3: stages[0].resources.gpus: .inf: not a number"},
 		{"maxAttempts: 0", spec("{name: a, tasks: 1, builtin: noop, maxAttempts: 0}"), "job.yaml:3: stages[0].maxAttempts: 0: must be at least 1"},
+		{"gang not a boolean", spec("{name: a, tasks: 1, builtin: noop, gang: yes}"), "job.yaml:3: stages[0].gang: \"yes\": want true or false"},
+		{"gang with preferredHosts", spec("{name: a, tasks: 1, builtin: noop, preferredHosts: [h1], gang: true}"), "job.yaml:3: stages[0].preferredHosts: a gang stage takes no locality hint"},
 		{"maxAttempts: 101", spec("{name: a, tasks: 1, builtin: noop, maxAttempts: 101}"), "job.yaml:3: stages[0].maxAttempts: 101: more than the 100 attempts a task may have"},
 		{"maxAttempts: 1e12", "name: j\nstages:\n- name: a\n  tasks: 1\n  builtin: noop\n  maxAttempts: 1000000000000\n", "job.yaml:6: stages[0].maxAttempts: 1000000000000: more than the 100 attempts a task may have"},
 
@@ -113,6 +115,7 @@ func TestErrors(t *testing.T) {
 		{"env name digit", spec("{name: a, tasks: 1, builtin: noop, env: {1A: 1}}"), "job.yaml:3: stages[0].env: \"1A\": not a variable name: use letters, digits and _, not starting with a digit"},
 		{"env name empty", spec("{name: a, tasks: 1, builtin: noop, env: {'': 1}}"), "job.yaml:3: stages[0].env: \"\": an empty variable name"},
 		{"env reserved", spec("{name: a, tasks: 1, builtin: noop, env: {SPINDLE_TASK_INDEX: 1}}"), "job.yaml:3: stages[0].env: \"SPINDLE_TASK_INDEX\": reserved: Spindle sets it for each task"},
+		{"env RANK", spec("{name: a, tasks: 1, builtin: noop, env: {MASTER_PORT: 1}}"), "job.yaml:3: stages[0].env: \"MASTER_PORT\": reserved: Spindle sets it for each task"},
 		{"env CUDA", spec("{name: a, tasks: 1, builtin: noop, env: {CUDA_VISIBLE_DEVICES: 0}}"), "job.yaml:3: stages[0].env: \"CUDA_VISIBLE_DEVICES\": reserved: Spindle sets it for each task"},
 		{"env NVIDIA", spec("{name: a, tasks: 1, builtin: noop, env: {NVIDIA_VISIBLE_DEVICES: 0}}"), "job.yaml:3: stages[0].env: \"NVIDIA_VISIBLE_DEVICES\": reserved: Spindle sets it for each task"},
 		{"env HIP", spec("{name: a, tasks: 1, builtin: noop, env: {HIP_VISIBLE_DEVICES: 0}}"), "job.yaml:3: stages[0].env: \"HIP_VISIBLE_DEVICES\": reserved: Spindle sets it for each task"},

@@ -42,6 +42,12 @@ type Stage struct {
 	// name; values are templates like Command's elements.
 	Env            []EnvVar
 	PreferredHosts []string // locality hint
+	// Gang: every task starts together or none does, with rendezvous
+	// variables (docs/gangs.md).
+	Gang bool
+	// NodeLabel is the YARN node label the stage's executors are asked
+	// with ("": the application's).
+	NodeLabel string
 	// Line is where the stage starts in its spec (0 from Short), so later
 	// errors about it, the scheduler's at submit say, can point there.
 	Line int

@@ -206,3 +206,27 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("large file: %v", err)
 	}
 }
+
+// gang: true reaches the scheduler's stage and survives Marshal; a stage
+// not a gang keeps its locality hint.
+func TestGang(t *testing.T) {
+	j, err := Parse([]byte("name: j\nstages:\n- {name: a, tasks: 4, builtin: noop, gang: true}\n- {name: b, tasks: 1, builtin: noop, gang: false, preferredHosts: [h1]}\n"), "job.yaml", Defaults{CPUs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := j.SchedulerSpec(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !spec.Stages[0].Gang || spec.Stages[1].Gang {
+		t.Fatalf("gang %v %v", spec.Stages[0].Gang, spec.Stages[1].Gang)
+	}
+	out, err := j.MarshalSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse(out, "again.json", Defaults{CPUs: 1})
+	if err != nil || !again.Stages[0].Gang || again.Stages[1].Gang {
+		t.Fatalf("marshalled %s: %v", out, err)
+	}
+}

@@ -28,6 +28,7 @@ func (j *Job) SchedulerSpec(profile scheduler.ProfileID) (scheduler.JobSpec, err
 			Request:        scheduler.TaskRequest{CPUs: s.CPUs, GPU: gpu},
 			MaxAttempts:    s.MaxAttempts,
 			PreferredHosts: slices.Clone(s.PreferredHosts),
+			Gang:           s.Gang,
 		}
 	}
 	return spec, nil

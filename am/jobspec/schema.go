@@ -16,7 +16,7 @@ import (
 // The keys each mapping of a spec may have; any other is an error.
 var (
 	jobKeys      = []string{"name", "pool", "stages"}
-	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts"}
+	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "gang", "nodeLabel"}
 	resourceKeys = []string{"cpus", "memory", "gpus"}
 )
 
@@ -25,7 +25,7 @@ var (
 var (
 	misplacedInJob = map[string]string{
 		"tasks": "in a stage", "command": "in a stage", "builtin": "in a stage", "after": "in a stage",
-		"resources": "in a stage", "maxAttempts": "in a stage", "env": "in a stage", "preferredHosts": "in a stage",
+		"resources": "in a stage", "maxAttempts": "in a stage", "env": "in a stage", "preferredHosts": "in a stage", "gang": "in a stage",
 	}
 	misplacedInStage = map[string]string{
 		"cpus": "under resources", "memory": "under resources", "gpus": "under resources",
@@ -151,6 +151,17 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 	}
 	if e, ok := f["preferredHosts"]; ok {
 		s.PreferredHosts, _ = d.names(e.value, join(path, "preferredHosts"))
+	}
+	if e, ok := f["gang"]; ok {
+		s.Gang = d.boolean(e.value, join(path, "gang"))
+		if s.Gang && len(s.PreferredHosts) > 0 {
+			// A gang launches where all its tasks fit at once: it never
+			// waits for a host it prefers.
+			d.errorf(e.value.Line, join(path, "preferredHosts"), "a gang stage takes no locality hint")
+		}
+	}
+	if e, ok := f["nodeLabel"]; ok {
+		s.NodeLabel = d.nodeLabel(e.value, join(path, "nodeLabel"))
 	}
 	return s, afterLines
 }

@@ -59,6 +59,14 @@ var registry = []Key{
 	{Name: "spindle.scheduler.pool", Kind: KindString,
 		Meaning: "the pool the job runs in, over the one its spec gives (--pool)"},
 
+	// Gang stages (docs/gangs.md).
+	{Name: "spindle.gang.timeout", Default: "60s", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
+		Meaning: "longest a gang stage waits, per try, to have every task's slot at once; then it lets go of what it held (hard) or runs as an ordinary stage (soft)"},
+	{Name: "spindle.gang.maxRetries", Default: "2", Kind: KindInt, check: atLeast(0),
+		Meaning: "tries after the first a gang has to acquire its slots (hard style) before its job fails"},
+	{Name: "spindle.gang.style", Default: "hard", Kind: KindEnum, Values: []string{"hard", "soft"},
+		Meaning: "hard: a gang that timed out retries, then fails its job; soft: it runs as an ordinary stage after its first timeout, with a notice"},
+
 	// Sessions (docs/sessions.md, "What a session holds").
 	{Name: "spindle.session.maxPendingTasks", Default: "4000000", Kind: KindInt, check: atLeast(0),
 		Meaning: "tasks a session's jobs may have waiting to run, all together; a job that would pass it is refused (0: no limit)"},
@@ -176,6 +184,15 @@ var registry = []Key{
 		Meaning: "staging directory on fs.defaultFS ($USER is the submitting user)"},
 	{Name: "spindle.yarn.executor.nodeLabelExpression", Kind: KindString,
 		Meaning: "YARN node label expression for executor containers"},
+	// Placement constraints (docs/yarn.md, Placement): asked as YARN
+	// SchedulingRequests, which the cluster's placement-constraints handler
+	// must support.
+	{Name: "spindle.yarn.executor.maxPerNode", Default: "0", Kind: KindInt, check: atLeast(0),
+		Meaning: "at most this many of the application's executors of one shape on a node, as a YARN placement constraint (0: no limit)"},
+	{Name: "spindle.yarn.executor.placement", Default: "none", Kind: KindEnum, Values: []string{"none", "spread", "pack"},
+		Meaning: "spread: executors of one shape spread over nodes, one a node (anti-affinity), as a YARN placement constraint; pack (affinity) is refused with the reason: YARN cannot place its first executor"},
+	{Name: "spindle.yarn.executor.nodeAttributes", Kind: KindString,
+		Meaning: "YARN node attribute expression the executors' nodes must satisfy, e.g. gpu_type=A100 or AND(gpu_type=A100:os!=centos7) (names with or without the rm.yarn.io/ prefix)"},
 	{Name: "spindle.yarn.scheduler.heartbeat.interval-ms", Default: "1s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
 		Meaning: "ApplicationMaster's allocate interval once no container is owed (Spark's default is 3s)"},
 	{Name: "spindle.yarn.scheduler.initial-allocation.interval", Default: "200ms", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,

@@ -63,6 +63,7 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 	if o.Verbose {
 		execLevel = "debug"
 	}
+	cfg.FixedExecutors = o.Executors
 	split, err := executor.SplitDisjoint(workerGPUs, o.Executors, cfg.Profiles[0].GPUs)
 	if err != nil {
 		return am.Local{}, nil, err

@@ -22,7 +22,9 @@ import (
 // is asked for per task: stages of one size share a profile. Without a
 // job (a session, the simulator) the first is spindle.executor.*, and a
 // coarse-mode core adds stage shapes as jobs need them (core.fitProfiles).
-func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
+func ExecutorProfiles(conf *config.Config, job *jobspec.Job) (profiles []scheduler.Profile, stages []scheduler.ProfileID, err error) {
+	// Stages naming a node label get profiles of their own (stage_labels.go).
+	defer func() { profiles, stages = labelStages(profiles, stages, job, err) }()
 	base, err := ExecutorProfile(conf)
 	if err != nil {
 		return nil, nil, err
@@ -32,15 +34,14 @@ func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profil
 		return []scheduler.Profile{base}, nil, err
 	}
 	if mode != "fine" {
-		profiles, stages := core.StageShapes(base, job)
+		profiles, stages = core.StageShapes(base, job)
 		return profiles, stages, nil
 	}
 	_, taskAccels, err := Accelerators(conf)
 	if err != nil {
 		return nil, nil, err
 	}
-	var profiles []scheduler.Profile
-	stages := make([]scheduler.ProfileID, len(job.Stages))
+	stages = make([]scheduler.ProfileID, len(job.Stages))
 	for i, st := range job.Stages {
 		p := scheduler.Profile{Cores: max(st.CPUs, 1), GPUs: int(math.Ceil(st.GPUs)), MemoryMB: base.MemoryMB, Accels: taskAccels}
 		if st.MemoryMB > 0 {

@@ -22,7 +22,7 @@ func ExecutorProfile(c *config.Config) (scheduler.Profile, error) {
 
 // Scheduler is the scheduler core's configuration: scheduling mode,
 // pools from spindle.scheduler.allocation.file, retries and their
-// backoff, locality, exclusion.
+// backoff, locality, exclusion, gangs.
 func Scheduler(c *config.Config) (scheduler.Config, error) {
 	s := Read(c)
 	mode, err := scheduler.ParseSchedulingMode(s.Enum("spindle.scheduler.mode"))
@@ -38,6 +38,8 @@ func Scheduler(c *config.Config) (scheduler.Config, error) {
 			MaxFailuresPerHost: s.Int("spindle.excludeOnFailure.maxFailedTasksPerHost"),
 		},
 	}
+	cfg.Gang = scheduler.GangConfig{Timeout: s.Duration("spindle.gang.timeout"), MaxRetries: s.Int("spindle.gang.maxRetries"),
+		Soft: s.Enum("spindle.gang.style") == "soft"}
 	cfg.LocalityWait, err = c.Duration("spindle.locality.wait")
 	s.Keep(err)
 	cfg.RetryBackoff = s.Duration("spindle.task.retry.backoff")

@@ -7,6 +7,7 @@ package taskenv
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -29,21 +30,36 @@ const PreemptedLine = "SPINDLE_PREEMPTED=1"
 // too) to exactly the task's addresses.
 var GPUVisibility = []string{"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}
 
+// The rendezvous variables of a gang stage's tasks (docs/gangs.md), as
+// torchrun sets them for its workers: RANK is the task's index,
+// WORLD_SIZE the gang's size, LOCAL_RANK and LOCAL_WORLD_SIZE a task's
+// rank among and the count of the gang's tasks on its host (in rank
+// order), MASTER_ADDR rank 0's host and MASTER_PORT a port free there,
+// and GangHosts every task's host in rank order, comma-separated.
+const (
+	Rank           = "RANK"
+	WorldSize      = "WORLD_SIZE"
+	LocalRank      = "LOCAL_RANK"
+	LocalWorldSize = "LOCAL_WORLD_SIZE"
+	MasterAddr     = "MASTER_ADDR"
+	MasterPort     = "MASTER_PORT"
+	GangHosts      = "SPINDLE_GANG_HOSTS"
+)
+
+// Rendezvous are the rendezvous variables: Spindle's to set in a gang,
+// and never inherited by any task, where a stale one would mislead.
+var Rendezvous = []string{Rank, WorldSize, LocalRank, LocalWorldSize, MasterAddr, MasterPort, GangHosts}
+
 // Reserved reports whether a variable is Spindle's to set for each task:
 // SPINDLE_* (the task's identity, and the executor's own launch
-// variables) and the GPU visibility variables. A task does not inherit
+// variables), the GPU visibility variables and the rendezvous variables. A task does not inherit
 // them from its executor, and neither spindle.executorEnv nor a job spec
 // may set them.
 func Reserved(name string) bool {
 	if strings.HasPrefix(name, "SPINDLE_") {
 		return true
 	}
-	for _, v := range GPUVisibility {
-		if name == v {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(GPUVisibility, name) || slices.Contains(Rendezvous, name)
 }
 
 // ResourcesFile names the file holding a task's resources in Spark's

@@ -75,6 +75,9 @@ func everyMessage() []*Envelope {
 		{Message: &Envelope_ListJobs{ListJobs: &ListJobs{}}, ClientToken: &ClientToken{Identifier: []byte("id"), Password: []byte("pw")}},
 		{Message: &Envelope_JobsEnded{JobsEnded: &JobsEnded{JobIds: []int64{12, 13}}}},
 		{Message: &Envelope_Drain{Drain: &Drain{Reason: "preempted by YARN", GraceMs: 10_000}}},
+		{Message: &Envelope_PickPort{PickPort: &PickPort{Gang: 3}}},
+		{Message: &Envelope_PortPicked{PortPicked: &PortPicked{Gang: 3, Port: 29500}}},
+		{Message: &Envelope_PortPicked{PortPicked: &PortPicked{Gang: 4, Error: "listen tcp :0: too many open files"}}},
 	}
 }
 

@@ -108,6 +108,8 @@ type Envelope struct {
 	//	*Envelope_JobsEnded
 	//	*Envelope_FollowJob
 	//	*Envelope_Drain
+	//	*Envelope_PickPort
+	//	*Envelope_PortPicked
 	Message isEnvelope_Message `protobuf_oneof:"message"`
 	// A session client's request on a secure cluster carries the
 	// client-to-AM token YARN gave it with the application report: the RM
@@ -343,6 +345,24 @@ func (x *Envelope) GetDrain() *Drain {
 	return nil
 }
 
+func (x *Envelope) GetPickPort() *PickPort {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_PickPort); ok {
+			return x.PickPort
+		}
+	}
+	return nil
+}
+
+func (x *Envelope) GetPortPicked() *PortPicked {
+	if x != nil {
+		if x, ok := x.Message.(*Envelope_PortPicked); ok {
+			return x.PortPicked
+		}
+	}
+	return nil
+}
+
 func (x *Envelope) GetClientToken() *ClientToken {
 	if x != nil {
 		return x.ClientToken
@@ -445,6 +465,17 @@ type Envelope_Drain struct {
 	Drain *Drain `protobuf:"bytes,22,opt,name=drain,proto3,oneof"` // driver → executor: its container is going back to YARN
 }
 
+type Envelope_PickPort struct {
+	// A gang's rendezvous port (docs/gangs.md): the driver asks rank 0's
+	// executor for a port free on its host before the gang's launches go
+	// out; the executor answers.
+	PickPort *PickPort `protobuf:"bytes,23,opt,name=pick_port,json=pickPort,proto3,oneof"` // driver → executor
+}
+
+type Envelope_PortPicked struct {
+	PortPicked *PortPicked `protobuf:"bytes,24,opt,name=port_picked,json=portPicked,proto3,oneof"` // executor → driver
+}
+
 func (*Envelope_Register) isEnvelope_Message() {}
 
 func (*Envelope_Registered) isEnvelope_Message() {}
@@ -486,6 +517,10 @@ func (*Envelope_JobsEnded) isEnvelope_Message() {}
 func (*Envelope_FollowJob) isEnvelope_Message() {}
 
 func (*Envelope_Drain) isEnvelope_Message() {}
+
+func (*Envelope_PickPort) isEnvelope_Message() {}
+
+func (*Envelope_PortPicked) isEnvelope_Message() {}
 
 // YARN's client-to-AM token: an identifier
 // (ClientToAMTokenIdentifierProto: the attempt and the client's
@@ -1721,6 +1756,116 @@ func (x *Drain) GetGraceMs() int64 {
 	return 0
 }
 
+// Pick a TCP port free on the executor's host, for a gang's MASTER_PORT:
+// the executor binds port 0 on every interface, reads the port the kernel
+// gave and closes it, then answers PortPicked with the same gang. An
+// executor that does not know the message (an older one) never answers:
+// the gang waits for it until its executor is gone.
+type PickPort struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Gang          int64                  `protobuf:"varint,1,opt,name=gang,proto3" json:"gang,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PickPort) Reset() {
+	*x = PickPort{}
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PickPort) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PickPort) ProtoMessage() {}
+
+func (x *PickPort) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PickPort.ProtoReflect.Descriptor instead.
+func (*PickPort) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *PickPort) GetGang() int64 {
+	if x != nil {
+		return x.Gang
+	}
+	return 0
+}
+
+// The answer to PickPort: the port, or why none (error set, port 0).
+type PortPicked struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Gang          int64                  `protobuf:"varint,1,opt,name=gang,proto3" json:"gang,omitempty"`
+	Port          int32                  `protobuf:"varint,2,opt,name=port,proto3" json:"port,omitempty"`
+	Error         string                 `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PortPicked) Reset() {
+	*x = PortPicked{}
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PortPicked) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PortPicked) ProtoMessage() {}
+
+func (x *PortPicked) ProtoReflect() protoreflect.Message {
+	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PortPicked.ProtoReflect.Descriptor instead.
+func (*PortPicked) Descriptor() ([]byte, []int) {
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *PortPicked) GetGang() int64 {
+	if x != nil {
+		return x.Gang
+	}
+	return 0
+}
+
+func (x *PortPicked) GetPort() int32 {
+	if x != nil {
+		return x.Port
+	}
+	return 0
+}
+
+func (x *PortPicked) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
 // The sender is ending the connection on purpose. A connection that ends
 // without one ended by accident (a crash, a lost network, or a cut made by
 // someone on the path).
@@ -1733,7 +1878,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1745,7 +1890,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[18]
+	mi := &file_executor_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1758,7 +1903,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Shutdown) GetReason() string {
@@ -1789,7 +1934,7 @@ type SubmitJob struct {
 
 func (x *SubmitJob) Reset() {
 	*x = SubmitJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1801,7 +1946,7 @@ func (x *SubmitJob) String() string {
 func (*SubmitJob) ProtoMessage() {}
 
 func (x *SubmitJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[19]
+	mi := &file_executor_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1814,7 +1959,7 @@ func (x *SubmitJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitJob.ProtoReflect.Descriptor instead.
 func (*SubmitJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SubmitJob) GetSpec() []byte {
@@ -1891,7 +2036,7 @@ type JobAccepted struct {
 
 func (x *JobAccepted) Reset() {
 	*x = JobAccepted{}
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1903,7 +2048,7 @@ func (x *JobAccepted) String() string {
 func (*JobAccepted) ProtoMessage() {}
 
 func (x *JobAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[20]
+	mi := &file_executor_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1916,7 +2061,7 @@ func (x *JobAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobAccepted.ProtoReflect.Descriptor instead.
 func (*JobAccepted) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *JobAccepted) GetJobId() int64 {
@@ -1956,7 +2101,7 @@ type JobInfo struct {
 
 func (x *JobInfo) Reset() {
 	*x = JobInfo{}
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1968,7 +2113,7 @@ func (x *JobInfo) String() string {
 func (*JobInfo) ProtoMessage() {}
 
 func (x *JobInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[21]
+	mi := &file_executor_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1981,7 +2126,7 @@ func (x *JobInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobInfo.ProtoReflect.Descriptor instead.
 func (*JobInfo) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *JobInfo) GetId() int64 {
@@ -2086,7 +2231,7 @@ type JobUpdate struct {
 
 func (x *JobUpdate) Reset() {
 	*x = JobUpdate{}
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2098,7 +2243,7 @@ func (x *JobUpdate) String() string {
 func (*JobUpdate) ProtoMessage() {}
 
 func (x *JobUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[22]
+	mi := &file_executor_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2111,7 +2256,7 @@ func (x *JobUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobUpdate.ProtoReflect.Descriptor instead.
 func (*JobUpdate) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *JobUpdate) GetJob() *JobInfo {
@@ -2171,7 +2316,7 @@ type ListJobs struct {
 
 func (x *ListJobs) Reset() {
 	*x = ListJobs{}
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2183,7 +2328,7 @@ func (x *ListJobs) String() string {
 func (*ListJobs) ProtoMessage() {}
 
 func (x *ListJobs) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[23]
+	mi := &file_executor_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2196,7 +2341,7 @@ func (x *ListJobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobs.ProtoReflect.Descriptor instead.
 func (*ListJobs) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 type JobList struct {
@@ -2208,7 +2353,7 @@ type JobList struct {
 
 func (x *JobList) Reset() {
 	*x = JobList{}
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2220,7 +2365,7 @@ func (x *JobList) String() string {
 func (*JobList) ProtoMessage() {}
 
 func (x *JobList) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[24]
+	mi := &file_executor_wire_wire_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2233,7 +2378,7 @@ func (x *JobList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobList.ProtoReflect.Descriptor instead.
 func (*JobList) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{24}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *JobList) GetJobs() []*JobInfo {
@@ -2252,7 +2397,7 @@ type FollowJob struct {
 
 func (x *FollowJob) Reset() {
 	*x = FollowJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2264,7 +2409,7 @@ func (x *FollowJob) String() string {
 func (*FollowJob) ProtoMessage() {}
 
 func (x *FollowJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[25]
+	mi := &file_executor_wire_wire_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2277,7 +2422,7 @@ func (x *FollowJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FollowJob.ProtoReflect.Descriptor instead.
 func (*FollowJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{25}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *FollowJob) GetJobId() int64 {
@@ -2297,7 +2442,7 @@ type CancelJob struct {
 
 func (x *CancelJob) Reset() {
 	*x = CancelJob{}
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2309,7 +2454,7 @@ func (x *CancelJob) String() string {
 func (*CancelJob) ProtoMessage() {}
 
 func (x *CancelJob) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[26]
+	mi := &file_executor_wire_wire_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2322,7 +2467,7 @@ func (x *CancelJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelJob.ProtoReflect.Descriptor instead.
 func (*CancelJob) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{26}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CancelJob) GetJobId() int64 {
@@ -2348,7 +2493,7 @@ type StopSession struct {
 
 func (x *StopSession) Reset() {
 	*x = StopSession{}
-	mi := &file_executor_wire_wire_proto_msgTypes[27]
+	mi := &file_executor_wire_wire_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2360,7 +2505,7 @@ func (x *StopSession) String() string {
 func (*StopSession) ProtoMessage() {}
 
 func (x *StopSession) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[27]
+	mi := &file_executor_wire_wire_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2373,7 +2518,7 @@ func (x *StopSession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopSession.ProtoReflect.Descriptor instead.
 func (*StopSession) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{27}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *StopSession) GetReason() string {
@@ -2395,7 +2540,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_executor_wire_wire_proto_msgTypes[28]
+	mi := &file_executor_wire_wire_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2407,7 +2552,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[28]
+	mi := &file_executor_wire_wire_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2420,7 +2565,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{28}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *StatsRequest) GetCollect() bool {
@@ -2453,7 +2598,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_executor_wire_wire_proto_msgTypes[29]
+	mi := &file_executor_wire_wire_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2465,7 +2610,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_executor_wire_wire_proto_msgTypes[29]
+	mi := &file_executor_wire_wire_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2478,7 +2623,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_executor_wire_wire_proto_rawDescGZIP(), []int{29}
+	return file_executor_wire_wire_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Stats) GetExecutorSeconds() float64 {
@@ -2541,7 +2686,7 @@ var File_executor_wire_wire_proto protoreflect.FileDescriptor
 
 const file_executor_wire_wire_proto_rawDesc = "" +
 	"\n" +
-	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xc3\v\n" +
+	"\x18executor/wire/wire.proto\x12\x15spindle.executor.wire\"\xc9\f\n" +
 	"\bEnvelope\x12=\n" +
 	"\bregister\x18\x01 \x01(\v2\x1f.spindle.executor.wire.RegisterH\x00R\bregister\x12C\n" +
 	"\n" +
@@ -2571,7 +2716,10 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"jobs_ended\x18\x14 \x01(\v2 .spindle.executor.wire.JobsEndedH\x00R\tjobsEnded\x12A\n" +
 	"\n" +
 	"follow_job\x18\x15 \x01(\v2 .spindle.executor.wire.FollowJobH\x00R\tfollowJob\x124\n" +
-	"\x05drain\x18\x16 \x01(\v2\x1c.spindle.executor.wire.DrainH\x00R\x05drain\x12E\n" +
+	"\x05drain\x18\x16 \x01(\v2\x1c.spindle.executor.wire.DrainH\x00R\x05drain\x12>\n" +
+	"\tpick_port\x18\x17 \x01(\v2\x1f.spindle.executor.wire.PickPortH\x00R\bpickPort\x12D\n" +
+	"\vport_picked\x18\x18 \x01(\v2!.spindle.executor.wire.PortPickedH\x00R\n" +
+	"portPicked\x12E\n" +
 	"\fclient_token\x18\x13 \x01(\v2\".spindle.executor.wire.ClientTokenR\vclientTokenB\t\n" +
 	"\amessage\"I\n" +
 	"\vClientToken\x12\x1e\n" +
@@ -2683,7 +2831,14 @@ const file_executor_wire_wire_proto_rawDesc = "" +
 	"\ajob_ids\x18\x01 \x03(\x03R\x06jobIds\":\n" +
 	"\x05Drain\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x19\n" +
-	"\bgrace_ms\x18\x02 \x01(\x03R\agraceMs\"\"\n" +
+	"\bgrace_ms\x18\x02 \x01(\x03R\agraceMs\"\x1e\n" +
+	"\bPickPort\x12\x12\n" +
+	"\x04gang\x18\x01 \x01(\x03R\x04gang\"J\n" +
+	"\n" +
+	"PortPicked\x12\x12\n" +
+	"\x04gang\x18\x01 \x01(\x03R\x04gang\x12\x12\n" +
+	"\x04port\x18\x02 \x01(\x05R\x04port\x12\x14\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"\"\n" +
 	"\bShutdown\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"\xf7\x01\n" +
 	"\tSubmitJob\x12\x12\n" +
@@ -2760,7 +2915,7 @@ func file_executor_wire_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_executor_wire_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_executor_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_executor_wire_wire_proto_goTypes = []any{
 	(Status_State)(0),      // 0: spindle.executor.wire.Status.State
 	(*Envelope)(nil),       // 1: spindle.executor.wire.Envelope
@@ -2781,18 +2936,20 @@ var file_executor_wire_wire_proto_goTypes = []any{
 	(*Credentials)(nil),    // 16: spindle.executor.wire.Credentials
 	(*JobsEnded)(nil),      // 17: spindle.executor.wire.JobsEnded
 	(*Drain)(nil),          // 18: spindle.executor.wire.Drain
-	(*Shutdown)(nil),       // 19: spindle.executor.wire.Shutdown
-	(*SubmitJob)(nil),      // 20: spindle.executor.wire.SubmitJob
-	(*JobAccepted)(nil),    // 21: spindle.executor.wire.JobAccepted
-	(*JobInfo)(nil),        // 22: spindle.executor.wire.JobInfo
-	(*JobUpdate)(nil),      // 23: spindle.executor.wire.JobUpdate
-	(*ListJobs)(nil),       // 24: spindle.executor.wire.ListJobs
-	(*JobList)(nil),        // 25: spindle.executor.wire.JobList
-	(*FollowJob)(nil),      // 26: spindle.executor.wire.FollowJob
-	(*CancelJob)(nil),      // 27: spindle.executor.wire.CancelJob
-	(*StopSession)(nil),    // 28: spindle.executor.wire.StopSession
-	(*StatsRequest)(nil),   // 29: spindle.executor.wire.StatsRequest
-	(*Stats)(nil),          // 30: spindle.executor.wire.Stats
+	(*PickPort)(nil),       // 19: spindle.executor.wire.PickPort
+	(*PortPicked)(nil),     // 20: spindle.executor.wire.PortPicked
+	(*Shutdown)(nil),       // 21: spindle.executor.wire.Shutdown
+	(*SubmitJob)(nil),      // 22: spindle.executor.wire.SubmitJob
+	(*JobAccepted)(nil),    // 23: spindle.executor.wire.JobAccepted
+	(*JobInfo)(nil),        // 24: spindle.executor.wire.JobInfo
+	(*JobUpdate)(nil),      // 25: spindle.executor.wire.JobUpdate
+	(*ListJobs)(nil),       // 26: spindle.executor.wire.ListJobs
+	(*JobList)(nil),        // 27: spindle.executor.wire.JobList
+	(*FollowJob)(nil),      // 28: spindle.executor.wire.FollowJob
+	(*CancelJob)(nil),      // 29: spindle.executor.wire.CancelJob
+	(*StopSession)(nil),    // 30: spindle.executor.wire.StopSession
+	(*StatsRequest)(nil),   // 31: spindle.executor.wire.StatsRequest
+	(*Stats)(nil),          // 32: spindle.executor.wire.Stats
 }
 var file_executor_wire_wire_proto_depIdxs = []int32{
 	3,  // 0: spindle.executor.wire.Envelope.register:type_name -> spindle.executor.wire.Register
@@ -2802,37 +2959,39 @@ var file_executor_wire_wire_proto_depIdxs = []int32{
 	11, // 4: spindle.executor.wire.Envelope.kill:type_name -> spindle.executor.wire.Kill
 	12, // 5: spindle.executor.wire.Envelope.status_batch:type_name -> spindle.executor.wire.StatusBatch
 	14, // 6: spindle.executor.wire.Envelope.heartbeat:type_name -> spindle.executor.wire.Heartbeat
-	19, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
-	20, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
-	21, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
-	23, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
-	24, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
-	25, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
-	27, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
-	28, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
-	29, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
-	30, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
+	21, // 7: spindle.executor.wire.Envelope.shutdown:type_name -> spindle.executor.wire.Shutdown
+	22, // 8: spindle.executor.wire.Envelope.submit_job:type_name -> spindle.executor.wire.SubmitJob
+	23, // 9: spindle.executor.wire.Envelope.job_accepted:type_name -> spindle.executor.wire.JobAccepted
+	25, // 10: spindle.executor.wire.Envelope.job_update:type_name -> spindle.executor.wire.JobUpdate
+	26, // 11: spindle.executor.wire.Envelope.list_jobs:type_name -> spindle.executor.wire.ListJobs
+	27, // 12: spindle.executor.wire.Envelope.job_list:type_name -> spindle.executor.wire.JobList
+	29, // 13: spindle.executor.wire.Envelope.cancel_job:type_name -> spindle.executor.wire.CancelJob
+	30, // 14: spindle.executor.wire.Envelope.stop_session:type_name -> spindle.executor.wire.StopSession
+	31, // 15: spindle.executor.wire.Envelope.stats_request:type_name -> spindle.executor.wire.StatsRequest
+	32, // 16: spindle.executor.wire.Envelope.stats:type_name -> spindle.executor.wire.Stats
 	16, // 17: spindle.executor.wire.Envelope.credentials:type_name -> spindle.executor.wire.Credentials
 	17, // 18: spindle.executor.wire.Envelope.jobs_ended:type_name -> spindle.executor.wire.JobsEnded
-	26, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
+	28, // 19: spindle.executor.wire.Envelope.follow_job:type_name -> spindle.executor.wire.FollowJob
 	18, // 20: spindle.executor.wire.Envelope.drain:type_name -> spindle.executor.wire.Drain
-	2,  // 21: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
-	5,  // 22: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
-	4,  // 23: spindle.executor.wire.Register.resources:type_name -> spindle.executor.wire.Resource
-	4,  // 24: spindle.executor.wire.RunningAttempt.resources:type_name -> spindle.executor.wire.Resource
-	9,  // 25: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
-	10, // 26: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
-	4,  // 27: spindle.executor.wire.Launch.resources:type_name -> spindle.executor.wire.Resource
-	13, // 28: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
-	0,  // 29: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
-	15, // 30: spindle.executor.wire.Heartbeat.gpus:type_name -> spindle.executor.wire.GPUUse
-	22, // 31: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
-	22, // 32: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
-	33, // [33:33] is the sub-list for method output_type
-	33, // [33:33] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	19, // 21: spindle.executor.wire.Envelope.pick_port:type_name -> spindle.executor.wire.PickPort
+	20, // 22: spindle.executor.wire.Envelope.port_picked:type_name -> spindle.executor.wire.PortPicked
+	2,  // 23: spindle.executor.wire.Envelope.client_token:type_name -> spindle.executor.wire.ClientToken
+	5,  // 24: spindle.executor.wire.Register.running:type_name -> spindle.executor.wire.RunningAttempt
+	4,  // 25: spindle.executor.wire.Register.resources:type_name -> spindle.executor.wire.Resource
+	4,  // 26: spindle.executor.wire.RunningAttempt.resources:type_name -> spindle.executor.wire.Resource
+	9,  // 27: spindle.executor.wire.LaunchBatch.launches:type_name -> spindle.executor.wire.Launch
+	10, // 28: spindle.executor.wire.Launch.env:type_name -> spindle.executor.wire.EnvVar
+	4,  // 29: spindle.executor.wire.Launch.resources:type_name -> spindle.executor.wire.Resource
+	13, // 30: spindle.executor.wire.StatusBatch.statuses:type_name -> spindle.executor.wire.Status
+	0,  // 31: spindle.executor.wire.Status.state:type_name -> spindle.executor.wire.Status.State
+	15, // 32: spindle.executor.wire.Heartbeat.gpus:type_name -> spindle.executor.wire.GPUUse
+	24, // 33: spindle.executor.wire.JobUpdate.job:type_name -> spindle.executor.wire.JobInfo
+	24, // 34: spindle.executor.wire.JobList.jobs:type_name -> spindle.executor.wire.JobInfo
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_executor_wire_wire_proto_init() }
@@ -2862,6 +3021,8 @@ func file_executor_wire_wire_proto_init() {
 		(*Envelope_JobsEnded)(nil),
 		(*Envelope_FollowJob)(nil),
 		(*Envelope_Drain)(nil),
+		(*Envelope_PickPort)(nil),
+		(*Envelope_PortPicked)(nil),
 	}
 	file_executor_wire_wire_proto_msgTypes[14].OneofWrappers = []any{}
 	type x struct{}
@@ -2870,7 +3031,7 @@ func file_executor_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_executor_wire_wire_proto_rawDesc), len(file_executor_wire_wire_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   30,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

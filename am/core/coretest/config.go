@@ -25,6 +25,8 @@ func (s *script) config(a *scenario.Args, input []scenario.Input) error {
 		}
 		cfg.Scheduler.Mode = m
 	}
+	cfg.Scheduler.Gang = scheduler.GangConfig{Timeout: a.Duration("gangtimeout", 0), MaxRetries: a.Int("gangretries", 0), Soft: a.Flag("gangsoft")}
+	cfg.FixedExecutors = a.Int("fixed", 0)
 	initial := map[scheduler.ProfileID]int{} // profile lines' own
 	for _, in := range input {
 		if err := readProfileOrPool(&cfg, initial, in.Text); err != nil {

@@ -2,6 +2,7 @@ package coretest
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/core/fakerm"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -79,8 +81,11 @@ func (h *Harness) Ready() core.Ready {
 // times relative to now: what the scenario scripts compare.
 func Format(rd core.Ready, now time.Time) string {
 	var b strings.Builder
+	for _, p := range rd.PortRequests {
+		fmt.Fprintf(&b, "pick-port %s gang=%d\n", p.Executor, p.Gang)
+	}
 	for _, l := range rd.Launches {
-		fmt.Fprintf(&b, "launch %s s%d/%d#%d gpus=%v cpus=%d\n", l.Executor, l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.GPUs, l.CPUs)
+		fmt.Fprintf(&b, "launch %s s%d/%d#%d gpus=%v cpus=%d%s\n", l.Executor, l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.GPUs, l.CPUs, rendezvous(l.Env))
 	}
 	for _, k := range rd.Kills {
 		fmt.Fprintf(&b, "kill %s s%d/%d#%d: %s\n", k.Executor, k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Reason)
@@ -185,6 +190,17 @@ func FormatJobs(jobs []core.JobInfo) string {
 			fmt.Fprintf(&b, ": %s", j.Reason)
 		}
 		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// rendezvous shows a gang task's rendezvous variables: " RANK=0 ...".
+func rendezvous(env []core.EnvVar) string {
+	var b strings.Builder
+	for _, v := range env {
+		if slices.Contains(taskenv.Rendezvous, v.Name) {
+			fmt.Fprintf(&b, " %s=%s", v.Name, v.Value)
+		}
 	}
 	return b.String()
 }

@@ -82,6 +82,9 @@ func (s *script) event(a *scenario.Args) error {
 	case "stop":
 		reason := a.String("reason", "")
 		call = func() { h.Core.Stop(h.Now, reason) }
+	case "port":
+		id, gang, port, failure := scheduler.ExecutorID(a.String("id", "")), a.Int64("gang", 0), a.Int("port", 0), a.String("why", "")
+		call = func() { h.Core.PortPicked(h.Now, id, gang, port, failure) }
 	case "advance":
 		d := a.ParseDuration("advance", a.Words(1)[0])
 		call = func() { h.Advance(d) }
@@ -120,12 +123,13 @@ func refused(err error) (string, error) {
 }
 
 // submit reads "submit name=j tasks=N cpus=C gpus=G mem=MiB pool=P
-// attempts=A command=C profile=P".
+// attempts=A command=C profile=P gang".
 func (s *script) submit(a *scenario.Args) (string, error) {
 	h := s.h
 	d := jobspec.Defaults{CPUs: a.Int("cpus", 1), GPUs: a.Float("gpus", 0), MaxAttempts: a.Int("attempts", 4), Pool: a.String("pool", "")}
 	name, tasks, command := a.String("name", ""), a.Int("tasks", 1), []string{a.String("command", "true")}
 	mem, hasMem := a.Int64("mem", 0), a.Has("mem")
+	gang := a.Flag("gang")
 	var stageProfiles []scheduler.ProfileID
 	if a.Has("profile") {
 		stageProfiles = []scheduler.ProfileID{scheduler.ProfileID(a.Int("profile", 0))}
@@ -140,6 +144,7 @@ func (s *script) submit(a *scenario.Args) (string, error) {
 	if hasMem {
 		job.Stages[0].MemoryMB = mem
 	}
+	job.Stages[0].Gang = gang
 	id, err := h.Core.Submit(h.Now, job, stageProfiles)
 	if err != nil {
 		return refused(err)

@@ -1,0 +1,314 @@
+package scheduler
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// A gang stage (StageSpec.Gang) launches all its waiting tasks in one
+// round or none of them: distributed training's workers must all be up
+// to rendezvous, and half a gang holding GPUs is waste. So that two gangs
+// never each hold half of what both need, one gang acquires at a time
+// (the first waiting, in submission order: the head); while it waits, its
+// profile's executors take no other stage's new task, so what ends there
+// is kept for it. It waits at most Config.Gang.Timeout per try; then, hard,
+// it tries again (the caller lets go of the executors left idle for it,
+// GangTimeout) up to Gang.MaxRetries times, and fails its job; soft, it
+// runs as an ordinary stage from then on.
+
+// GangConfig is how gangs wait (spindle.gang.*).
+type GangConfig struct {
+	// Timeout bounds one try at acquiring a gang's slots (default 60s).
+	Timeout time.Duration
+	// MaxRetries is how many tries follow the first before the job fails.
+	MaxRetries int
+	// Soft runs a gang that timed out as an ordinary stage instead.
+	Soft bool
+}
+
+// GangTimeout tells the caller that the waiting gang of Stage timed out:
+// it lets go of the idle executors of Profile it held for it (a new try
+// asks again), or, when Soft, the stage runs as an ordinary one now.
+type GangTimeout struct {
+	Stage   StageID
+	Job     JobID
+	Profile ProfileID
+	Try     int // the try that timed out, from 1
+	Soft    bool
+	Message string
+}
+
+// isGang says whether st launches all or nothing: a gang stage not
+// demoted by a soft timeout.
+func (st *stage) isGang() bool { return st.spec.Gang && !st.gangDemoted }
+
+// LaunchesAsGang says whether stage id's launches are a gang's, all in
+// one batch: a gang stage not run as an ordinary one after a soft
+// timeout.
+func (s *Scheduler) LaunchesAsGang(id StageID) bool {
+	st := s.stages[id]
+	return st != nil && st.isGang()
+}
+
+// gangWaiting says whether gang st waits to launch: tasks queued and none
+// of its attempts running or stopping.
+func (st *stage) gangWaiting() bool {
+	return st.isGang() && st.running == 0 && st.backingOff == 0 && st.queued() > 0
+}
+
+// headGang is the gang acquiring now: the first waiting, by (job, stage);
+// nil when none waits.
+func (s *Scheduler) headGang() *stage {
+	for _, st := range s.gangs {
+		if st.gangWaiting() {
+			return st
+		}
+	}
+	return nil
+}
+
+// startAcquiring starts the head gang's clock the first time it is seen
+// waiting: its try's timeout counts from then.
+func (s *Scheduler) startAcquiring(now time.Time) {
+	s.head = s.headGang()
+	if s.head != nil && s.head.gangSince.IsZero() {
+		s.head.gangSince = now
+	}
+}
+
+// heldFrom says whether st may not take an executor now: a gang other
+// than st waits on st's profile.
+func (s *Scheduler) heldFrom(st *stage) bool {
+	return s.head != nil && s.head != st && s.head.profile == st.profile
+}
+
+// gangSlot is where one task of a gang would run.
+type gangSlot struct {
+	ex     *executor
+	addrs  []string
+	accels []Assigned
+}
+
+// fitGang finds a slot for each of st's queued tasks on free executors of
+// its profile, in executor order, holding their addresses; fewer than
+// wanted when they do not all fit (then the caller gives them back).
+func (s *Scheduler) fitGang(now time.Time, st *stage) []gangSlot {
+	want := st.queued()
+	req := st.spec.Request
+	var slots []gangSlot
+	for _, ex := range st.profile.executors {
+		if ex.disabled || ex.host.excluded(now) {
+			continue
+		}
+		for cores := ex.freeCores; cores >= req.CPUs && len(slots) < want; cores -= req.CPUs {
+			addrs, ok := ex.gpus.acquire(req.GPU)
+			if !ok {
+				break
+			}
+			accels, ok := ex.accels.acquire(req.Accels)
+			if !ok {
+				_ = ex.gpus.release(addrs, req.GPU) // acquired just now: always held
+				break
+			}
+			slots = append(slots, gangSlot{ex, addrs, accels})
+		}
+	}
+	return slots
+}
+
+// unfit gives back the addresses fitGang held.
+func (s *Scheduler) unfit(st *stage, slots []gangSlot) {
+	for _, sl := range slots {
+		_ = sl.ex.gpus.release(sl.addrs, st.spec.Request.GPU) // acquired just now: always held
+		_ = sl.ex.accels.release(sl.accels, st.spec.Request.Accels)
+	}
+}
+
+// placeGang launches every queued task of the head gang st, or none.
+func (s *Scheduler) placeGang(now time.Time, st *stage) bool {
+	if st != s.head {
+		return false // one gang acquires at a time
+	}
+	want := st.queued()
+	slots := s.fitGang(now, st)
+	if len(slots) < want {
+		s.unfit(st, slots)
+		return false
+	}
+	for _, sl := range slots {
+		s.launch(now, st, sl.ex, sl.addrs, sl.accels)
+	}
+	st.gangSince, st.gangTries = time.Time{}, 0
+	s.startAcquiring(now)
+	return true
+}
+
+// gangFree counts the slots gang st would find now.
+func (s *Scheduler) gangFree(now time.Time, st *stage) int {
+	slots := s.fitGang(now, st)
+	s.unfit(st, slots)
+	return len(slots)
+}
+
+// gangTimeouts times the head gang out once its try has lasted
+// Gang.Timeout: at the deadline exactly, not a tick before.
+func (s *Scheduler) gangTimeouts(now time.Time) {
+	st := s.headGang()
+	if st == nil || st.gangSince.IsZero() || now.Before(st.gangSince.Add(s.cfg.Gang.Timeout)) {
+		return
+	}
+	st.gangTries++
+	j := st.job
+	msg := fmt.Sprintf("gang stage %q of job %q: %d of %d tasks (%s each) placeable within %v, %s",
+		st.spec.Name, j.name, s.gangFree(now, st), st.queued(), st.spec.Request.describe(), s.cfg.Gang.Timeout, plural(st.gangTries, "try", "tries"))
+	to := GangTimeout{Stage: st.id, Job: j.id, Profile: st.spec.Profile, Try: st.gangTries, Soft: s.cfg.Gang.Soft, Message: msg}
+	switch {
+	case s.cfg.Gang.Soft:
+		// Its class was its own (fitKey.gang): it joins the ordinary one.
+		s.leaveClass(st)
+		st.gangDemoted = true
+		s.joinClass(st)
+		to.Message = msg + ": runs as an ordinary stage (spindle.gang.style=soft)"
+	case st.gangTries > s.cfg.Gang.MaxRetries:
+		s.endJob(j, msg)
+	default:
+		st.gangSince = now
+	}
+	s.out.GangTimeouts = append(s.out.GangTimeouts, to)
+}
+
+// restartGang stops every other running attempt of gang st, one of whose
+// tasks ended without success: the gang runs again whole, and the tasks
+// stopped for it are not blamed (stopped attempts requeue as they report).
+func (s *Scheduler) restartGang(st *stage, failed int, reason string) {
+	why := fmt.Sprintf("gang stage %q restarts: task %d ended: %s", st.spec.Name, failed, reason)
+	for c := range st.chunks {
+		tasks := st.chunks[c].tasks
+		for i := range tasks {
+			t := &tasks[i]
+			if t.state != taskRunning {
+				continue
+			}
+			t.state = taskStopping
+			if t.exec.removed {
+				continue // RemoveExecutor ends it next
+			}
+			s.out.Kills = append(s.out.Kills, Kill{Attempt: AttemptID{TaskID{st.id, c*chunkTasks + i}, int(t.attempts) - 1}, Executor: t.exec.spec.ID, Reason: why})
+		}
+	}
+	st.gangSince, st.gangTries = time.Time{}, 0
+}
+
+// gangEnded moves gang st's task idx on from an attempt that did not
+// succeed: a stopped one requeues; a failed one stops the others and
+// counts one failed attempt of the gang (blameless ones count nothing);
+// false when the job failed.
+func (s *Scheduler) gangEnded(st *stage, t *task, idx int, r TaskResult) bool {
+	if t.state == taskStopping {
+		s.requeue(st, t, idx)
+		return true
+	}
+	if !r.Blameless {
+		st.gangFailures++
+		st.job.failedAttempts++
+		if r.Permanent || st.gangFailures >= st.maxFailures {
+			t.state = taskAbandoned
+			s.endJob(st.job, fmt.Sprintf("gang stage %q failed %s; last failure: task %d: %s", st.spec.Name, times(st.gangFailures), idx, r.Reason))
+			return false
+		}
+	}
+	s.requeue(st, t, idx)
+	s.restartGang(st, idx, r.Reason)
+	return true
+}
+
+// addGang and dropGang keep s.gangs, the runnable gang stages, in
+// (job, stage) order.
+func (s *Scheduler) addGang(st *stage) {
+	if !st.spec.Gang {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(s.gangs, st, stageOrder)
+	s.gangs = slices.Insert(s.gangs, i, st)
+}
+
+func (s *Scheduler) dropGang(st *stage) {
+	if i, ok := slices.BinarySearchFunc(s.gangs, st, stageOrder); ok && st.spec.Gang {
+		s.gangs = slices.Delete(s.gangs, i, i+1)
+	}
+	if s.head == st {
+		s.head = nil
+	}
+}
+
+// gangReason says why gang st waits: "gang of 4 × 1 cpu, 1 GPU: 2 of 4
+// slots free, times out in 12s".
+func (s *Scheduler) gangReason(now time.Time, st *stage) string {
+	what := fmt.Sprintf("gang of %d × %s", st.queued()+st.backingOff, st.spec.Request.describe())
+	head := s.headGang()
+	switch {
+	case head == nil:
+		return what
+	case head != st:
+		return fmt.Sprintf("%s: gang stage %q of job %q acquires first", what, head.spec.Name, head.job.name)
+	}
+	msg := fmt.Sprintf("%s: %d of %d slots free", what, s.gangFree(now, st), st.queued())
+	if !st.gangSince.IsZero() {
+		msg += fmt.Sprintf(", times out in %v", st.gangSince.Add(s.cfg.Gang.Timeout).Sub(now).Round(time.Millisecond))
+	}
+	return msg
+}
+
+// gangWakeup is when the head gang's try times out.
+func (s *Scheduler) gangWakeup() (time.Time, bool) {
+	if st := s.headGang(); st != nil && !st.gangSince.IsZero() {
+		return st.gangSince.Add(s.cfg.Gang.Timeout), true
+	}
+	return time.Time{}, false
+}
+
+// plural says "1 try", "3 tries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// describe says what one task asks: "1 cpu, 4 GPUs".
+func (r TaskRequest) describe() string {
+	out := plural(r.CPUs, "cpu", "cpus")
+	switch {
+	case r.GPU.IsZero():
+	case r.GPU.Whole() == 1:
+		out += ", 1 GPU"
+	default:
+		out += ", " + r.GPU.String() + " GPUs"
+	}
+	return out
+}
+
+// GangWant is what the gang acquiring now waits for: Tasks tasks asking
+// Request of executors of Profile, at once.
+type GangWant struct {
+	Stage   StageID
+	Profile ProfileID
+	Tasks   int
+	Request TaskRequest
+	// Executors is how many executors of the profile hold them all.
+	Executors int
+}
+
+// AcquiringGang is the gang acquiring now, if one waits: the caller
+// keeps at least Executors executors of its profile, whatever else
+// decides their number (dynamic allocation, spindle.executor.instances).
+func (s *Scheduler) AcquiringGang() (GangWant, bool) {
+	st := s.headGang()
+	if st == nil {
+		return GangWant{}, false
+	}
+	n := st.queued()
+	per := max(st.profile.TasksPerExecutor(st.spec.Request), 1)
+	return GangWant{Stage: st.id, Profile: st.spec.Profile, Tasks: n, Request: st.spec.Request, Executors: (n + per - 1) / per}, true
+}
