@@ -139,6 +139,9 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	containers := *a.Core.Containers
 	containers.Pack = a.Placement.Affinity == yarn.AffinityPack
 	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
+	if most := reg.GetMaximumCapability(); most != nil { // what a session's new shapes must fit (0: unknown)
+		containers.MaxMemoryMB, containers.MaxCores = yarn.ResourceValue(most, yarn.Memory), int(yarn.ResourceValue(most, yarn.VCores))
+	}
 	fields := logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
 		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}
 	containers.MaxAccelsPerNode = map[string]int{}

@@ -333,7 +333,7 @@ func (c *Core) allocate(now time.Time) {
 	}
 	profiles := make([]dynalloc.Profile, len(c.cfg.Profiles))
 	for i, p := range c.cfg.Profiles {
-		profiles[i] = dynalloc.Profile{ID: p.ID, Demand: c.sched.Demand(now, p.ID), Executors: byProfile[p.ID]}
+		profiles[i] = dynalloc.Profile{ID: p.ID, Demand: c.sched.Demand(now, p.ID), Executors: byProfile[p.ID], OnDemand: c.onDemand(p.ID)}
 	}
 	for _, d := range c.alloc.Update(now, profiles) {
 		if old := c.yarn.targets[d.Profile]; old != d.Total {

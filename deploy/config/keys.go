@@ -74,6 +74,8 @@ var registry = []Key{
 		Meaning: "tasks one job of a session may have waiting, all its tasks when it is submitted; a job with more is refused (0: no limit)"},
 	{Name: "spindle.session.maxRunningJobs", Default: "10000", Kind: KindInt, check: atLeast(0),
 		Meaning: "jobs of a session not yet ended; a job past it is refused until one ends (0: no limit)"},
+	{Name: "spindle.session.maxExecutorProfiles", Default: "8", Kind: KindInt, check: atLeast(1),
+		Meaning: "executor profiles a session may hold, its default one included; a job whose stage needs a new shape past it is refused"},
 
 	// Excluding failing hosts.
 	{Name: "spindle.excludeOnFailure.enabled", Default: "false", Kind: KindBool,

@@ -137,6 +137,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.session.maxPendingTasks":                                4_000_000,
 		"spindle.session.maxPendingTasksPerJob":                          2_000_000,
 		"spindle.session.maxRunningJobs":                                 10_000,
+		"spindle.session.maxExecutorProfiles":                            8,
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {
