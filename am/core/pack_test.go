@@ -7,6 +7,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/core/coretest"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -38,6 +39,15 @@ func TestPackAsksAnAnchorThenTheRestNearIt(t *testing.T) {
 		h, err := coretest.New(core.Config{Profiles: []scheduler.Profile{gpu, cpu},
 			Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 3, 1: 2}, MaxGPUsPerNode: 4, Pack: pack}})
 		if err != nil {
+			t.Fatal(err)
+		}
+		// Profile 1, not the default, is a stage shape: it is wanted only
+		// for its stage's tasks, here two of 2 cpus, an executor each.
+		job, err := jobspec.Short("j", 2, []string{"true"}, jobspec.Defaults{CPUs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.Core.Submit(h.Now, job, []scheduler.ProfileID{1}); err != nil {
 			t.Fatal(err)
 		}
 		h.Advance(time.Second)
