@@ -43,7 +43,7 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 		if err := c.allowShape(st, shape, len(profiles)+1); err != nil {
 			return nil, err
 		}
-		profiles, out[i] = withShape(profiles, shape)
+		profiles, out[i] = WithShape(profiles, shape)
 	}
 	for _, p := range profiles[len(c.cfg.Profiles):] {
 		if err := c.addProfile(p); err != nil {

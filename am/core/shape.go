@@ -44,7 +44,7 @@ func StageShapes(def scheduler.Profile, job *jobspec.Job) (profiles []scheduler.
 	for i, st := range job.Stages {
 		stages[i] = def.ID
 		if !fits(st, scheduler.Accelerators{}, def) { // the application's tasks' accelerators are every stage's
-			profiles, stages[i] = withShape(profiles, StageShape(def, st))
+			profiles, stages[i] = WithShape(profiles, StageShape(def, st))
 		}
 	}
 	if len(profiles) == 1 {
@@ -53,9 +53,9 @@ func StageShapes(def scheduler.Profile, job *jobspec.Job) (profiles []scheduler.
 	return profiles, stages
 }
 
-// withShape returns profiles with shape p among them, and its ID: an
+// WithShape returns profiles with shape p among them, and its ID: an
 // existing profile of the same shape, or p appended under the next ID.
-func withShape(profiles []scheduler.Profile, p scheduler.Profile) ([]scheduler.Profile, scheduler.ProfileID) {
+func WithShape(profiles []scheduler.Profile, p scheduler.Profile) ([]scheduler.Profile, scheduler.ProfileID) {
 	next := scheduler.ProfileID(0)
 	for _, q := range profiles {
 		if sameShape(p, q) {

@@ -47,16 +47,7 @@ func ExecutorProfiles(conf *config.Config, job *jobspec.Job) (profiles []schedul
 		if st.MemoryMB > 0 {
 			p.MemoryMB = st.MemoryMB
 		}
-		p.ID = scheduler.ProfileID(len(profiles))
-		for _, q := range profiles {
-			if q.Cores == p.Cores && q.GPUs == p.GPUs && q.MemoryMB == p.MemoryMB && q.Accels == p.Accels {
-				p.ID = q.ID
-			}
-		}
-		if int(p.ID) == len(profiles) {
-			profiles = append(profiles, p)
-		}
-		stages[i] = p.ID
+		profiles, stages[i] = core.WithShape(profiles, p)
 	}
 	return profiles, stages, nil
 }

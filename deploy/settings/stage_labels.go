@@ -23,15 +23,8 @@ func labelStages(profiles []scheduler.Profile, stages []scheduler.ProfileID, job
 			p = profiles[stages[i]]
 		}
 		if st.NodeLabel != "" {
-			p.NodeLabel, p.ID = st.NodeLabel, scheduler.ProfileID(len(profiles))
-			for _, q := range profiles {
-				if q.Cores == p.Cores && q.GPUs == p.GPUs && q.MemoryMB == p.MemoryMB && q.NodeLabel == p.NodeLabel {
-					p.ID = q.ID
-				}
-			}
-			if int(p.ID) == len(profiles) {
-				profiles = append(profiles, p)
-			}
+			p.NodeLabel = st.NodeLabel
+			profiles, p.ID = core.WithShape(profiles, p)
 		}
 		out[i] = p.ID
 	}
