@@ -58,9 +58,10 @@ type AppMaster struct {
 	Executors   *hadoopyarn.ContainerLaunchContextProto
 	ExecutorEnv map[string]string
 	Launch      executor.Launch
-	// NodeLabel, PortInNodeName, ResourceTypes, RMWait and
+	// NodeLabel, Placement, PortInNodeName, ResourceTypes, RMWait and
 	// RMRetryInterval: see YARN.
 	NodeLabel               string
+	Placement               yarn.Placement
 	ResourceTypes           map[string]string
 	PortInNodeName          bool
 	RMWait, RMRetryInterval time.Duration
@@ -136,7 +137,11 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 		return core.Summary{}, fmt.Errorf("registering with the ResourceManager: %w", err)
 	}
 	containers := *a.Core.Containers
+	containers.Pack = a.Placement.Affinity == yarn.AffinityPack
 	containers.MaxGPUsPerNode = int(yarn.ResourceValue(reg.GetMaximumCapability(), yarn.GPU))
+	if most := reg.GetMaximumCapability(); most != nil { // what a session's new shapes must fit (0: unknown)
+		containers.MaxMemoryMB, containers.MaxCores = yarn.ResourceValue(most, yarn.Memory), int(yarn.ResourceValue(most, yarn.VCores))
+	}
 	fields := logrus.Fields{"app": a.Core.AppID, "executors": ls.executors.Addr().String(), "tracking_url": ls.trackingURL(a.Host),
 		"rpc_port": ls.rpcPort, "max_gpus_per_node": containers.MaxGPUsPerNode}
 	containers.MaxAccelsPerNode = map[string]int{}
@@ -146,7 +151,7 @@ func RunAppMaster(ctx context.Context, a AppMaster) (core.Summary, error) {
 	}
 	a.Log.WithFields(fields).Info("registered with the ResourceManager")
 	y := &YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,
-		ResourceTypes: a.ResourceTypes, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
+		ResourceTypes: a.ResourceTypes, Placement: a.Placement, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
 		Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, regReq)
 			return err

@@ -29,6 +29,9 @@ func (d *Driver) journalJob(id scheduler.JobID, spec *jobspec.Job) {
 	for _, p := range d.core.StageProfiles(id) {
 		e.StageProfiles = append(e.StageProfiles, int(p))
 	}
+	for _, p := range d.core.StageShapes(id) {
+		e.StageShapes = append(e.StageShapes, journal.Shape{Cores: p.Cores, MemoryMB: p.MemoryMB, GPUs: p.GPUs})
+	}
 	d.cfg.Journal.Append(journal.Entry{Job: &e})
 }
 

@@ -46,6 +46,9 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 		for _, p := range j.StageProfiles {
 			rj.StageProfiles = append(rj.StageProfiles, scheduler.ProfileID(p))
 		}
+		for _, sh := range j.StageShapes {
+			rj.StageShapes = append(rj.StageShapes, scheduler.Profile{Cores: sh.Cores, MemoryMB: sh.MemoryMB, GPUs: sh.GPUs})
+		}
 		for _, t := range j.Done {
 			rj.Done = append(rj.Done, core.TaskRef{StageIndex: t.Stage, Index: t.Index})
 		}

@@ -31,6 +31,10 @@ type YARN struct {
 	// ResourceTypes are the YARN resource types of the accelerators
 	// besides GPUs, by name (spindle.yarn.resourceMapping).
 	ResourceTypes map[string]string
+	// Placement, when it asks anything, sends every ask as a
+	// SchedulingRequest with its placement constraint instead of a
+	// ResourceRequest (never both in one allocate: YARN refuses the mix).
+	Placement yarn.Placement
 	// PortInNodeName says the RM's scheduler names nodes host:port
 	// (yarn.scheduler.include-port-in-node-name), so that is what the
 	// blacklist takes; otherwise it takes hosts.
@@ -64,8 +68,8 @@ func priority(p scheduler.ProfileID) int32 { return int32(p) + 1 }
 
 // resourceRequest is ask a as YARN's ResourceRequest: anywhere, at its
 // profile's priority, under its own allocation request id (which the RM
-// echoes in the containers that fill it), on nodes of label when it is
-// set.
+// echoes in the containers that fill it), on nodes of its profile's
+// label, else of label, when one is set.
 func resourceRequest(a core.Ask, label string, types map[string]string) *hadoopyarn.ResourceRequestProto {
 	others := map[string]int64{}
 	if a.Profile.GPUs > 0 {
@@ -81,6 +85,9 @@ func resourceRequest(a core.Ask, label string, types map[string]string) *hadoopy
 		NumContainers:       proto.Int32(int32(a.Count)),
 		RelaxLocality:       proto.Bool(true),
 		AllocationRequestId: proto.Int64(a.ID),
+	}
+	if a.Profile.NodeLabel != "" {
+		label = a.Profile.NodeLabel // a stage's own
 	}
 	if label != "" {
 		ask.NodeLabelExpression = proto.String(label)
@@ -125,7 +132,11 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	var asks []string // allocation request id:outstanding
 	for _, a := range req.Asks {
 		asks = append(asks, fmt.Sprintf("%d:%d", a.ID, a.Count))
-		msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel, r.y.ResourceTypes))
+		if r.y.Placement.Constrained() {
+			msg.SchedulingRequests = append(msg.SchedulingRequests, schedulingRequest(a, r.y.Placement, r.y.ResourceTypes))
+		} else {
+			msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel, r.y.ResourceTypes))
+		}
 	}
 	if len(req.Exclude)+len(req.Include) > 0 {
 		msg.BlacklistRequest = &hadoopyarn.ResourceBlacklistRequestProto{BlacklistAdditions: req.Exclude, BlacklistRemovals: req.Include}
@@ -206,6 +217,9 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		d.log.WithFields(logrus.Fields{"container": c.Container, "exit_status": c.ExitStatus}).Info("container completed")
 	}
 	d.core.Allocated(now, res)
+	if why := rejectedPlacement(resp.GetRejectedSchedulingRequests(), r.y.Placement); why != "" {
+		d.core.Fail(now, why)
+	}
 }
 
 // startContainers has the NodeManagers start `spindle executor` in the

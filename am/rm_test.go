@@ -252,12 +252,19 @@ func TestAsksCarryAcceleratorsAsTheirResourceTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := scheduler.Profile{ID: 0, Cores: 1, MemoryMB: 512, GPUs: 1, Accels: accels}
-	c := resourceRequest(core.Ask{ID: 1, Profile: p, Count: 1}, "", map[string]string{"fpga": "yarn.io/fpga", "tpu": "example.com/tpu"}).GetCapability()
-	var got []string
-	for _, e := range c.GetResourceValueMap() {
-		got = append(got, fmt.Sprintf("%s=%d", e.GetKey(), e.GetValue()))
-	}
-	if want := []string{"example.com/tpu=1", "yarn.io/fpga=2", "yarn.io/gpu=1"}; !slices.Equal(got, want) {
-		t.Errorf("capability's resources %q, want %q", got, want)
+	types := map[string]string{"fpga": "yarn.io/fpga", "tpu": "example.com/tpu"}
+	ask := core.Ask{ID: 1, Profile: p, Count: 1}
+	spread := yarn.Placement{MaxPerNode: 1}
+	for name, c := range map[string]*hadoopyarn.ResourceProto{
+		"ResourceRequest":   resourceRequest(ask, "", types).GetCapability(),
+		"SchedulingRequest": schedulingRequest(ask, spread, types).GetResourceSizing().GetResources(),
+	} {
+		var got []string
+		for _, e := range c.GetResourceValueMap() {
+			got = append(got, fmt.Sprintf("%s=%d", e.GetKey(), e.GetValue()))
+		}
+		if want := []string{"example.com/tpu=1", "yarn.io/fpga=2", "yarn.io/gpu=1"}; !slices.Equal(got, want) {
+			t.Errorf("%s: capability's resources %q, want %q", name, got, want)
+		}
 	}
 }

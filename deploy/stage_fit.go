@@ -15,14 +15,13 @@ import (
 // tasks its executors can never hold, naming the setting to raise: the
 // scheduler would refuse it only once executors run, and in terms of
 // profiles. A stage's memory counts here though the scheduler does not
-// place by it, so that it is not silently ignored. Under YARN's fine mode
-// every stage gets executors of its own size, so everything fits.
+// place by it, so that it is not silently ignored. On YARN every stage
+// the executors cannot hold gets executors of its own shape (a stage
+// shape in coarse mode, a task's size in fine mode), which the submit
+// checks against the cluster's maximum allocation: everything fits.
 func checkStagesFit(conf *config.Config, job *jobspec.Job, m config.Master) error {
 	if m.Yarn {
-		mode, err := conf.Enum("spindle.yarn.mode")
-		if err != nil || mode == "fine" {
-			return err
-		}
+		return nil
 	}
 	p, err := settings.ExecutorProfile(conf)
 	if err != nil {

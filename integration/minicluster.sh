@@ -33,6 +33,13 @@
 #   RMS (1)  2: an HA pair of ResourceManagers, rm0 (active) and rm1, whose
 #     ports are MINICLUSTER_RM1_PORT (18032), _RM1_SCHEDULER_PORT (18030),
 #     _RM1_TRACKER_PORT (18031), _RM1_ADMIN_PORT (18033), _RM1_WEB_PORT (18088)
+#   PLACEMENT (disabled)  processor | scheduler: the RM's
+#     yarn.resourcemanager.placement-constraints.handler (placement-processor,
+#     or the CapacityScheduler's own), so SchedulingRequests are placed
+#   NODE_ATTRIBUTES ("")  e.g. "0:gpu_type=A100,1:gpu_type=T4": centralized
+#     node attributes (rm.yarn.io/) on NodeManager I
+#   NODE_LABELS ("")  e.g. "0:gpu-a100": the label added to the cluster, put
+#     on NodeManager I (exclusive), and the queues allowed to use all of it
 #   MINICLUSTER_CONTROL_TIMEOUT (180)  seconds a control waits for an answer
 #   KERBEROS (0)  1: a KDC (MiniKdc) and a Kerberized cluster; start then
 #     prints KRB5_CONFIG=, SPINDLE_TEST_PRINCIPAL= and SPINDLE_TEST_KEYTAB=
@@ -62,6 +69,10 @@ MINICLUSTER_RPC_PROTECTION=${RPC_PROTECTION:-$MINICLUSTER_RPC_PROTECTION}
 : "${PREEMPTION:=0}"
 : "${LOG_AGGREGATION:=1}"
 : "${RMS:=1}"
+: "${PLACEMENT:=disabled}"
+[[ $PLACEMENT =~ ^(disabled|processor|scheduler)$ ]] || { echo "minicluster: PLACEMENT=$PLACEMENT: want disabled, processor or scheduler" >&2; exit 2; }
+: "${NODE_ATTRIBUTES:=}"
+: "${NODE_LABELS:=}"
 [[ $RMS =~ ^[12]$ ]] || { echo "minicluster: RMS=$RMS: want 1, or 2 for an HA pair" >&2; exit 2; }
 : "${TOKEN_MAX_LIFETIME_S:=0}"
 : "${TOKEN_RENEW_INTERVAL_S:=0}"
@@ -241,7 +252,8 @@ start() {
       --owner-pid="$MINICLUSTER_OWNER_PID" --kerberos="$([ "$KERBEROS" = 1 ] && echo true || echo false)" \
       --token-max-lifetime-s="$TOKEN_MAX_LIFETIME_S" --token-renew-interval-s="$TOKEN_RENEW_INTERVAL_S" \
       --preemption="$([ "$PREEMPTION" = 1 ] && echo true || echo false)" \
-      --log-aggregation="$([ "$LOG_AGGREGATION" = 1 ] && echo true || echo false)"
+      --log-aggregation="$([ "$LOG_AGGREGATION" = 1 ] && echo true || echo false)" \
+      --placement="$PLACEMENT" --node-attributes="$NODE_ATTRIBUTES" --node-labels="$NODE_LABELS"
   ) </dev/null >"$dir/logs/minicluster.out" 2>&1 &
   pid=$!
   echo "$pid" >"$dir/pid"

@@ -348,7 +348,8 @@ stages:
 
 // container is what the RM's REST API says of a running container.
 type container struct {
-	Priority, VCores, GPUs, FPGAs int
+	ID                                      string
+	Priority, VCores, GPUs, FPGAs, MemoryMB int
 }
 
 // appContainers lists the running containers of an application's first
@@ -370,6 +371,8 @@ func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container
 		Value flexInt `json:"value"`
 	}
 	type rmContainer struct {
+		ID                 string   `json:"containerId"`
+		AllocatedMB        flexInt  `json:"allocatedMB"`
 		Priority           flexInt  `json:"priority"`
 		AllocatedVCores    flexInt  `json:"allocatedVCores"`
 		AllocatedResources struct { // a JAXB map
@@ -384,7 +387,7 @@ func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container
 	}
 	var out []container
 	for _, ct := range got.Container {
-		k := container{Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores)}
+		k := container{ID: ct.ID, Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores), MemoryMB: int(ct.AllocatedMB)}
 		for _, e := range ct.AllocatedResources.Entry {
 			switch e.Key {
 			case "yarn.io/gpu":

@@ -15,6 +15,10 @@ type Profile struct {
 	GPUs     int // addresses per executor
 	// Accels are the accelerators besides GPUs each executor has.
 	Accels Accelerators
+	// NodeLabel is the YARN node label its executors are asked with, for
+	// stages that name one ("": the application's,
+	// spindle.yarn.executor.nodeLabelExpression).
+	NodeLabel string
 }
 
 // TaskRequest is what each task of a stage asks of its executor.

@@ -88,6 +88,15 @@ func TestContainerRefusedForAnAcceleratorKeepsNoGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Profile 1, not the default, is a stage shape: it wants a container
+	// only for a task of its stage.
+	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{CPUs: 1, GPUs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Core.Submit(h.Now, job, []scheduler.ProfileID{1}); err != nil {
+		t.Fatal(err)
+	}
 	h.Advance(time.Second)
 	h.Ready()
 	res := core.AllocateResult{ClusterNodes: 1}

@@ -21,6 +21,11 @@ import "github.com/spindle-yarn/spindle/scheduler"
 //     RM is least likely to have started on); a container the RM had
 //     already allocated against a lowered ask arrives as surplus and is
 //     released;
+//   - where executors are packed (pack.go), a profile's asks near its
+//     placed executors and its anchor ask are counted apart: each kind is
+//     raised and lowered by the rules above on its own, and an ask keeps
+//     its kind for life, so that lowering it re-sends the constraint it
+//     was sent with;
 //   - each container that arrives counts its ask down, as the RM did, and
 //     an ask with nothing outstanding leaves the table: a container for an
 //     id no longer open is surplus, as is one without an id (ids start
@@ -36,44 +41,52 @@ type openAsk struct {
 	id          int64
 	profile     scheduler.ProfileID
 	outstanding int
+	near        bool // asked near the profile's placed executors (pack.go)
 }
 
 func newAskTable() *askTable { return &askTable{next: 1} }
 
 // outstanding counts profile p's containers asked for and not yet arrived.
 func (t *askTable) outstanding(p scheduler.ProfileID) int {
+	return t.outstandingOf(p, false) + t.outstandingOf(p, true)
+}
+
+// outstandingOf counts those of p's asks near its placed executors, or
+// those of its other asks.
+func (t *askTable) outstandingOf(p scheduler.ProfileID, near bool) int {
 	n := 0
 	for _, a := range t.open {
-		if a.profile == p {
+		if a.profile == p && a.near == near {
 			n += a.outstanding
 		}
 	}
 	return n
 }
 
-// want brings p's outstanding count to n and returns the asks to send
-// for it: none when it is there already.
-func (t *askTable) want(p scheduler.Profile, n int) []Ask {
-	have := t.outstanding(p.ID)
+// want brings the outstanding count of p's asks of one kind (near its
+// placed executors or not) to n and returns the asks to send for it:
+// none when it is there already.
+func (t *askTable) want(p scheduler.Profile, n int, near bool) []Ask {
+	have := t.outstandingOf(p.ID, near)
 	switch {
 	case n > have:
-		a := &openAsk{id: t.next, profile: p.ID, outstanding: n - have}
+		a := &openAsk{id: t.next, profile: p.ID, outstanding: n - have, near: near}
 		t.next++
 		t.open = append(t.open, a)
 		t.requested += a.outstanding
-		return []Ask{{ID: a.id, Profile: p, Count: a.outstanding}}
+		return []Ask{{ID: a.id, Profile: p, Count: a.outstanding, Near: near}}
 	case n < have:
 		var out []Ask
 		cut := have - n
 		for i := len(t.open) - 1; i >= 0 && cut > 0; i-- {
 			a := t.open[i]
-			if a.profile != p.ID {
+			if a.profile != p.ID || a.near != near {
 				continue
 			}
 			d := min(cut, a.outstanding)
 			a.outstanding -= d
 			cut -= d
-			out = append(out, Ask{ID: a.id, Profile: p, Count: a.outstanding})
+			out = append(out, Ask{ID: a.id, Profile: p, Count: a.outstanding, Near: near})
 		}
 		t.drop()
 		return out

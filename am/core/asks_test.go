@@ -16,7 +16,7 @@ func TestAskTableFollowsYARNsSemantics(t *testing.T) {
 	tb := newAskTable()
 	step := func(want int, asks ...Ask) {
 		t.Helper()
-		if got := tb.want(p, want); !reflect.DeepEqual(got, asks) {
+		if got := tb.want(p, want, false); !reflect.DeepEqual(got, asks) {
 			t.Fatalf("want %d: sent %+v, want %+v", want, got, asks)
 		}
 	}
@@ -47,4 +47,33 @@ func TestAskTableFollowsYARNsSemantics(t *testing.T) {
 	}
 	tb.forget()
 	step(1, Ask{ID: 3, Profile: p, Count: 1})
+}
+
+// Asks near a profile's placed executors and its other asks (pack.go)
+// are counted and lowered apart: lowering one kind never touches the
+// other, though it is newer.
+func TestAskTableKeepsNearAsksApart(t *testing.T) {
+	p := scheduler.Profile{ID: 1}
+	tb := newAskTable()
+	tb.want(p, 2, true)
+	tb.want(p, 1, false)
+	if got, want := tb.want(p, 1, true), []Ask{{ID: 1, Profile: p, Count: 1, Near: true}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("lowering the near asks to 1: sent %+v, want %+v", got, want)
+	}
+	if tb.outstandingOf(p.ID, false) != 1 || tb.outstanding(p.ID) != 2 {
+		t.Fatalf("%d other asks outstanding, %d in all; want 1 and 2", tb.outstandingOf(p.ID, false), tb.outstanding(p.ID))
+	}
+}
+
+// Once a packed profile has a live executor, its asks near it bring
+// what it is owed to n counting an anchor still open: the anchor will
+// come too.
+func TestPackCountsAnOpenAnchor(t *testing.T) {
+	p := scheduler.Profile{ID: 0, Cores: 1}
+	k := newContainers(&ContainerConfig{Pack: true}, []scheduler.Profile{p}, nil)
+	k.asks.want(p, 1, false)
+	k.live["c1"] = &container{profile: p}
+	if got, want := k.ask(p, 3), []Ask{{ID: 2, Profile: p, Count: 2, Near: true}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("3 owed, an anchor open: asked %+v, want %+v", got, want)
+	}
 }

@@ -66,11 +66,17 @@ type Config struct {
 type ContainerConfig struct {
 	// Initial is how many executors of each profile to keep at first
 	// (spindle.executor.instances); with Allocation, its initial target
-	// is used instead.
+	// is used instead. A stage shape (shape_targets.go) has, without
+	// Allocation, as many as its tasks fill, at most its count here or
+	// else the first profile's; with Allocation, none at first.
 	Initial map[scheduler.ProfileID]int
 	// MaxGPUsPerNode is the most GPUs a node has (the RM's maximum
 	// allocation): the range of the GPU indices given out per node.
 	MaxGPUsPerNode int
+	// MaxMemoryMB and MaxCores are the RM's maximum allocation (0:
+	// unknown): a session refuses a stage whose own shape passes them.
+	MaxMemoryMB int64
+	MaxCores    int
 	// MaxAccelsPerNode is, by accelerator name, the most of it a node has
 	// (the RM's maximum allocation of its resource type).
 	MaxAccelsPerNode map[string]int
@@ -86,6 +92,9 @@ type ContainerConfig struct {
 	// (default 200ms) and doubles up to Heartbeat, as Spark's does.
 	Heartbeat         time.Duration
 	InitialAllocation time.Duration
+	// Pack asks each profile's executors onto one node
+	// (spindle.yarn.executor.placement=pack, pack.go).
+	Pack bool
 }
 
 // DefaultDrainGrace is Config.DrainGrace's default, the key's: below

@@ -146,7 +146,7 @@ func (k *containers) request(now time.Time, progress float32) *AllocateRequest {
 	req := &AllocateRequest{Release: k.release, Progress: progress}
 	k.release, k.releaseNow = nil, false
 	for _, p := range k.profiles {
-		req.Asks = append(req.Asks, k.asks.want(p, max(k.wanted(p.ID)-k.liveOf(p.ID), 0))...)
+		req.Asks = append(req.Asks, k.ask(p, max(k.wanted(p.ID)-k.liveOf(p.ID), 0))...)
 	}
 	k.health.expire(now)
 	req.Exclude, req.Include = k.health.changes()
@@ -333,7 +333,7 @@ func (c *Core) allocate(now time.Time) {
 	}
 	profiles := make([]dynalloc.Profile, len(c.cfg.Profiles))
 	for i, p := range c.cfg.Profiles {
-		profiles[i] = dynalloc.Profile{ID: p.ID, Demand: c.sched.Demand(now, p.ID), Executors: byProfile[p.ID]}
+		profiles[i] = dynalloc.Profile{ID: p.ID, Demand: c.sched.Demand(now, p.ID), Executors: byProfile[p.ID], OnDemand: c.onDemand(p.ID)}
 	}
 	for _, d := range c.alloc.Update(now, profiles) {
 		if old := c.yarn.targets[d.Profile]; old != d.Total {

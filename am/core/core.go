@@ -200,6 +200,7 @@ func (c *Core) Ready(now time.Time) Ready {
 		if c.yarn.inflight == nil && (!now.Before(c.yarn.nextAt) || c.yarn.releaseNow) {
 			c.limitToTasks(now)
 			c.raiseForGang()
+			c.shapeTargets(now) // after the gang's floor, which its executors serve too
 			c.rd.Allocate = c.yarn.request(now, c.progress())
 		}
 		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)

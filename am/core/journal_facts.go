@@ -17,6 +17,21 @@ func (c *Core) StageProfiles(id scheduler.JobID) []scheduler.ProfileID {
 	return j.stageProfiles
 }
 
+// StageShapes are job id's stages' executor profiles themselves, which
+// a session may have added on demand (fit.go); nil for a job it does not
+// have.
+func (c *Core) StageShapes(id scheduler.JobID) []scheduler.Profile {
+	j := c.jobs[id]
+	if j == nil {
+		return nil
+	}
+	out := make([]scheduler.Profile, len(j.stageProfiles))
+	for i, p := range j.stageProfiles {
+		out[i], _ = c.profile(p)
+	}
+	return out
+}
+
 // StageOf says which job a stage is of, and its place among the job's
 // stages; ok is false for a stage of no job the core has.
 func (c *Core) StageOf(id scheduler.StageID) (job scheduler.JobID, index int, ok bool) {

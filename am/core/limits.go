@@ -22,6 +22,11 @@ type SessionLimits struct {
 	// let a loop of one-task submits take gigabytes
 	// (spindle.session.maxRunningJobs).
 	MaxRunningJobs int
+	// MaxExecutorProfiles bounds the executor profiles a session holds,
+	// its default one included: each stage shape its jobs need adds one
+	// (fit.go), and each costs an ask and dynamic allocation's state for
+	// as long as the session runs (spindle.session.maxExecutorProfiles).
+	MaxExecutorProfiles int
 }
 
 // admit refuses spec when its tasks would pass a limit, saying which, by

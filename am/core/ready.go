@@ -136,6 +136,10 @@ type Ask struct {
 	ID      int64
 	Profile scheduler.Profile
 	Count   int
+	// Near asks them on a node that already holds one of Profile's
+	// executors (ContainerConfig.Pack, pack.go): YARN's node-scope
+	// affinity to the profile's allocation tag.
+	Near bool
 }
 
 // Final is how the application ended.

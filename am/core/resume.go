@@ -25,6 +25,9 @@ type ResumedJob struct {
 	FirstStage    scheduler.StageID
 	Spec          *jobspec.Job
 	StageProfiles []scheduler.ProfileID
+	// StageShapes, when the journal has them, are those profiles' shapes,
+	// stage by stage (restoreShapes).
+	StageShapes []scheduler.Profile
 	// Done are its tasks that succeeded, in the order they did.
 	Done []TaskRef
 }
@@ -46,6 +49,9 @@ type TaskRef struct{ StageIndex, Index int }
 // then start over with a new core, not go on with this one.
 func (c *Core) Resume(now time.Time, j ResumedJob) error {
 	if err := c.sched.NumberFrom(j.ID, j.FirstStage); err != nil {
+		return fmt.Errorf("resuming job %d: %w", j.ID, err)
+	}
+	if err := c.restoreShapes(j); err != nil {
 		return fmt.Errorf("resuming job %d: %w", j.ID, err)
 	}
 	id, err := c.Submit(now, j.Spec, j.StageProfiles)

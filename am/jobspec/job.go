@@ -45,6 +45,9 @@ type Stage struct {
 	// Gang: every task starts together or none does, with rendezvous
 	// variables (docs/gangs.md).
 	Gang bool
+	// NodeLabel is the YARN node label the stage's executors are asked
+	// with ("": the application's).
+	NodeLabel string
 	// Line is where the stage starts in its spec (0 from Short), so later
 	// errors about it, the scheduler's at submit say, can point there.
 	Line int

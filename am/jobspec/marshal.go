@@ -26,6 +26,7 @@ func (j *Job) MarshalSpec() ([]byte, error) {
 		Env            map[string]string `json:"env,omitempty"`
 		PreferredHosts []string          `json:"preferredHosts,omitempty"`
 		Gang           bool              `json:"gang,omitempty"`
+		NodeLabel      string            `json:"nodeLabel,omitempty"`
 	}
 	spec := struct {
 		Name   string  `json:"name"`
@@ -40,7 +41,7 @@ func (j *Job) MarshalSpec() ([]byte, error) {
 		spec.Stages = append(spec.Stages, stage{
 			Name: s.Name, After: s.After, Tasks: s.Tasks, Command: s.Command, Builtin: s.Builtin,
 			Resources:   resources{CPUs: s.CPUs, MemoryMB: s.MemoryMB, GPUs: s.GPUs},
-			MaxAttempts: s.MaxAttempts, Env: env, PreferredHosts: s.PreferredHosts, Gang: s.Gang,
+			MaxAttempts: s.MaxAttempts, Env: env, PreferredHosts: s.PreferredHosts, Gang: s.Gang, NodeLabel: s.NodeLabel,
 		})
 	}
 	out, err := json.Marshal(spec)

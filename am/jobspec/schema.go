@@ -16,7 +16,7 @@ import (
 // The keys each mapping of a spec may have; any other is an error.
 var (
 	jobKeys      = []string{"name", "pool", "stages"}
-	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "gang"}
+	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "gang", "nodeLabel"}
 	resourceKeys = []string{"cpus", "memory", "gpus"}
 )
 
@@ -159,6 +159,9 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 			// waits for a host it prefers.
 			d.errorf(e.value.Line, join(path, "preferredHosts"), "a gang stage takes no locality hint")
 		}
+	}
+	if e, ok := f["nodeLabel"]; ok {
+		s.NodeLabel = d.nodeLabel(e.value, join(path, "nodeLabel"))
 	}
 	return s, afterLines
 }

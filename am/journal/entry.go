@@ -41,6 +41,17 @@ type Job struct {
 	Spec []byte `json:"spec"`
 	// StageProfiles is each stage's executor profile.
 	StageProfiles []int `json:"stageProfiles"`
+	// StageShapes is, stage by stage, the shape of that profile: a
+	// session adds profiles as its jobs need them, which the next
+	// attempt's configuration lacks. Empty in journals of before.
+	StageShapes []Shape `json:"stageShapes,omitempty"`
+}
+
+// Shape is what an executor of a profile offers.
+type Shape struct {
+	Cores    int   `json:"cores"`
+	MemoryMB int64 `json:"memoryMB"`
+	GPUs     int   `json:"gpus"`
 }
 
 // TaskDone is a task that succeeded: stage is the stage's index in its

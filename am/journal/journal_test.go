@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +56,28 @@ func TestWrittenJournalReadsBack(t *testing.T) {
 	}
 	if len(st.Jobs) != 2 || st.Jobs[0].ID != 1 || st.Jobs[1].ID != 3 || len(st.Jobs[0].Done) != 2 {
 		t.Fatalf("jobs %+v", st.Jobs)
+	}
+}
+
+// A job's stage shapes (a session's profiles made on demand) read back
+// as written.
+func TestStageShapesReadBack(t *testing.T) {
+	ctx := context.Background()
+	store := Dir(t.TempDir())
+	w := NewWriter(store, NewState(app), 0, quiet())
+	e := job(1)
+	e.Job.StageProfiles = []int{0, 3}
+	e.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: 1024, GPUs: 1}, {Cores: 2, MemoryMB: 4096}}
+	w.Append(e)
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := Load(ctx, store, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Jobs) != 1 || !slices.Equal(st.Jobs[0].StageShapes, e.Job.StageShapes) {
+		t.Fatalf("jobs %+v, want stage shapes %+v", st.Jobs, e.Job.StageShapes)
 	}
 }
 
@@ -211,6 +234,21 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 		{"a job of no stages", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, app, Snapshot, Entry{Job: &Job{ID: 0, Spec: []byte("{}")}})
 		}, "line 2: job 0: no spec or no stages"},
+		{"stage shapes not one per stage", func(t *testing.T, d Dir) {
+			e := job(1)
+			e.Job.StageShapes = []Shape{{Cores: 1}}
+			writeSegment(t, d, 0, app, Snapshot, e)
+		}, "line 2: job 1: 1 stage shapes for 2 stages"},
+		{"a stage shape of no cores", func(t *testing.T, d Dir) {
+			e := job(1)
+			e.Job.StageShapes = []Shape{{Cores: 1}, {Cores: 0, MemoryMB: 512}}
+			writeSegment(t, d, 0, app, Snapshot, e)
+		}, "line 2: job 1: stage 1's shape {Cores:0 MemoryMB:512 GPUs:0}: want at least 1 core"},
+		{"a stage shape of negative memory", func(t *testing.T, d Dir) {
+			e := job(1)
+			e.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: -1}, {Cores: 1}}
+			writeSegment(t, d, 0, app, Snapshot, e)
+		}, "line 2: job 1: stage 0's shape"},
 		{"a task of a stage the job has not", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, app, Snapshot, job(1), done(1, 2, 0))
 		}, "line 3: job 1 has no stage 2 task 0"},
@@ -308,6 +346,10 @@ func FuzzDecode(f *testing.F) {
 	seed, _ := Encode(app, Delta, []Entry{job(1), done(1, 0, 2), executor("c"), {ExecutorGone: "c"}, ended(1)})
 	f.Add(seed)
 	f.Add([]byte("spindle-journal 1 " + app + " snapshot\n"))
+	shaped := job(2)
+	shaped.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: 2048}, {Cores: 4, MemoryMB: 1024, GPUs: 2}}
+	seed, _ = Encode(app, Delta, []Entry{shaped})
+	f.Add(seed)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, entries, err := Decode("fuzz.seg", data, app)
 		if err != nil {

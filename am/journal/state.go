@@ -86,6 +86,14 @@ func (s *State) submitted(j Job) error {
 			return fmt.Errorf("job %d: stage profile %d", j.ID, p)
 		}
 	}
+	if len(j.StageShapes) > 0 && len(j.StageShapes) != len(j.StageProfiles) {
+		return fmt.Errorf("job %d: %d stage shapes for %d stages", j.ID, len(j.StageShapes), len(j.StageProfiles))
+	}
+	for i, sh := range j.StageShapes {
+		if sh.Cores < 1 || sh.MemoryMB < 0 || sh.GPUs < 0 {
+			return fmt.Errorf("job %d: stage %d's shape %+v: want at least 1 core, no negative memory or GPUs", j.ID, i, sh)
+		}
+	}
 	s.NextJob = j.ID + 1
 	s.NextStage = max(s.NextStage, j.FirstStage+len(j.StageProfiles))
 	s.Jobs = append(s.Jobs, &JobState{Job: j, done: map[TaskDone]bool{}})

@@ -143,6 +143,7 @@ type box struct {
 	idleFrom  time.Time
 	ended     bool
 	idleTotal time.Duration
+	profile   scheduler.Profile // what its executor offers
 }
 
 // run is the simulated RM, NodeManagers and executors around the AM's
@@ -293,13 +294,13 @@ func (r *run) handle(e *event) error {
 			return nil
 		}
 		b.ready, b.idleFrom = true, r.now
-		r.pools.cores += r.exec.Cores
-		r.pools.gpus += r.exec.GPUs
-		gpus := make([]string, r.exec.GPUs)
+		r.pools.cores += b.profile.Cores
+		r.pools.gpus += b.profile.GPUs
+		gpus := make([]string, b.profile.GPUs)
 		for i := range gpus {
 			gpus[i] = fmt.Sprint(i)
 		}
-		return r.core.Register(r.now, core.Registration{Executor: scheduler.ExecutorID(b.id), Host: "node-" + b.id, Cores: r.exec.Cores, GPUs: gpus})
+		return r.core.Register(r.now, core.Registration{Executor: scheduler.ExecutorID(b.id), Host: "node-" + b.id, Cores: b.profile.Cores, GPUs: gpus})
 	case evTaskEnd:
 		b := e.box
 		if b.running--; b.running == 0 {
@@ -359,6 +360,7 @@ func (r *run) ready() error {
 			r.rm.End(core.Completion{Container: b.id})
 		}
 		for _, s := range rd.StartContainers {
+			r.boxes[s.Container].profile = s.Profile // a stage shape's, or the default's
 			r.push(&event{at: r.now.Add(r.opts.StartupDelay), kind: evRegister, box: r.boxes[s.Container]})
 		}
 		for _, f := range rd.Finished {
@@ -442,8 +444,8 @@ func (r *run) close(b *box) {
 	}
 	b.ended = true
 	if b.ready {
-		r.pools.cores -= r.exec.Cores
-		r.pools.gpus -= r.exec.GPUs
+		r.pools.cores -= b.profile.Cores
+		r.pools.gpus -= b.profile.GPUs
 	}
 	r.res.ExecutorSeconds += r.now.Sub(b.granted).Seconds()
 	if b.ready && b.running == 0 {

@@ -205,7 +205,7 @@ func appMaster(ctx context.Context, conf *config.Config, appID string, c contain
 	if err != nil {
 		return a, err
 	}
-	a.NodeLabel, a.PortInNodeName = place.NodeLabel, place.PortInNodeName
+	a.NodeLabel, a.Placement, a.PortInNodeName = place.NodeLabel, place.Constraints, place.PortInNodeName
 	if a.ResourceTypes, err = settings.ResourceTypes(conf); err != nil {
 		return a, err
 	}

@@ -74,6 +74,8 @@ var registry = []Key{
 		Meaning: "tasks one job of a session may have waiting, all its tasks when it is submitted; a job with more is refused (0: no limit)"},
 	{Name: "spindle.session.maxRunningJobs", Default: "10000", Kind: KindInt, check: atLeast(0),
 		Meaning: "jobs of a session not yet ended; a job past it is refused until one ends (0: no limit)"},
+	{Name: "spindle.session.maxExecutorProfiles", Default: "8", Kind: KindInt, check: atLeast(1),
+		Meaning: "executor profiles a session may hold, its default one included; a job whose stage needs a new shape past it is refused"},
 
 	// Excluding failing hosts.
 	{Name: "spindle.excludeOnFailure.enabled", Default: "false", Kind: KindBool,
@@ -182,6 +184,15 @@ var registry = []Key{
 		Meaning: "staging directory on fs.defaultFS ($USER is the submitting user)"},
 	{Name: "spindle.yarn.executor.nodeLabelExpression", Kind: KindString,
 		Meaning: "YARN node label expression for executor containers"},
+	// Placement constraints (docs/yarn.md, Placement): asked as YARN
+	// SchedulingRequests, which the cluster's placement-constraints handler
+	// must support.
+	{Name: "spindle.yarn.executor.maxPerNode", Default: "0", Kind: KindInt, check: atLeast(0),
+		Meaning: "at most this many of the application's executors of one shape on a node, as a YARN placement constraint (0: no limit)"},
+	{Name: "spindle.yarn.executor.placement", Default: "none", Kind: KindEnum, Values: []string{"none", "spread", "pack"},
+		Meaning: "spread: executors of one shape spread over nodes, one a node (anti-affinity); pack: all on the node of the first (node-scope affinity, e.g. a stage's GPUs on one NVLink node); as YARN placement constraints"},
+	{Name: "spindle.yarn.executor.nodeAttributes", Kind: KindString,
+		Meaning: "YARN node attribute expression the executors' nodes must satisfy, e.g. gpu_type=A100 or AND(gpu_type=A100:os!=centos7) (names with or without the rm.yarn.io/ prefix)"},
 	{Name: "spindle.yarn.scheduler.heartbeat.interval-ms", Default: "1s", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,
 		Meaning: "ApplicationMaster's allocate interval once no container is owed (Spark's default is 3s)"},
 	{Name: "spindle.yarn.scheduler.initial-allocation.interval", Default: "200ms", Kind: KindDuration, Unit: time.Millisecond, check: positiveDuration,

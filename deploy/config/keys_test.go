@@ -93,6 +93,9 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.yarn.am.attemptFailuresValidityInterval":            time.Duration(0),
 		"spindle.yarn.stagingDir":                                    "/user/$USER/.spindle",
 		"spindle.yarn.executor.nodeLabelExpression":                  "",
+		"spindle.yarn.executor.maxPerNode":                           0,
+		"spindle.yarn.executor.placement":                            "none",
+		"spindle.yarn.executor.nodeAttributes":                       "",
 		"spindle.yarn.mode":                                          "coarse",
 		"spindle.yarn.resourceMapping":                               "",
 		"spindle.kerberos.principal":                                 "",
@@ -134,6 +137,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.session.maxPendingTasks":                                4_000_000,
 		"spindle.session.maxPendingTasksPerJob":                          2_000_000,
 		"spindle.session.maxRunningJobs":                                 10_000,
+		"spindle.session.maxExecutorProfiles":                            8,
 	}
 	c := mustLoad(t, "")
 	for _, k := range Keys() {

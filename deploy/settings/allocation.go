@@ -12,7 +12,7 @@ import (
 func SessionLimits(c *config.Config) (core.SessionLimits, error) {
 	s := Read(c)
 	l := core.SessionLimits{MaxPendingTasks: s.Int("spindle.session.maxPendingTasks"), MaxPendingTasksPerJob: s.Int("spindle.session.maxPendingTasksPerJob"),
-		MaxRunningJobs: s.Int("spindle.session.maxRunningJobs")}
+		MaxRunningJobs: s.Int("spindle.session.maxRunningJobs"), MaxExecutorProfiles: s.Int("spindle.session.maxExecutorProfiles")}
 	return l, s.Err()
 }
 

@@ -1,12 +1,14 @@
 package settings
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // containerConfig reads how many executors of the default profile to keep
@@ -44,16 +46,53 @@ func containerConfig(conf *config.Config, first scheduler.ProfileID, dynamic boo
 type Placement struct {
 	NodeLabel      string
 	PortInNodeName bool
+	// Constraints are what spindle.yarn.executor.maxPerNode, .placement
+	// and .nodeAttributes ask: when they ask anything, the executors are
+	// asked for as SchedulingRequests (docs/yarn.md, Placement).
+	Constraints yarn.Placement
 }
 
-// ContainerPlacement reads the executors' node label and whether the RM
-// names nodes with their ports.
+// PlacementKeys names the keys that ask for placement constraints, for
+// the errors that refuse them.
+const PlacementKeys = "spindle.yarn.executor.maxPerNode, .placement and .nodeAttributes"
+
+// ContainerPlacement reads the executors' node label, their placement
+// constraints and whether the RM names nodes with their ports.
 func ContainerPlacement(conf *config.Config, hconf *hadoopconf.Conf) (Placement, error) {
 	label, err := conf.String("spindle.yarn.executor.nodeLabelExpression")
 	if err != nil {
 		return Placement{}, err
 	}
 	p := Placement{NodeLabel: label}
+	if p.Constraints, err = placementConstraints(conf); err != nil {
+		return p, err
+	}
 	p.PortInNodeName, err = hconf.GetBool("yarn.scheduler.include-port-in-node-name", false)
 	return p, err
+}
+
+// placementConstraints reads the placement keys. A node label does not go
+// with them: a SchedulingRequest has no label of its own (YARN would take
+// it as a node-partition constraint, which Spindle does not send), so the
+// two together are refused rather than the label silently dropped.
+func placementConstraints(conf *config.Config) (yarn.Placement, error) {
+	s := Read(conf)
+	p := yarn.Placement{MaxPerNode: s.Int("spindle.yarn.executor.maxPerNode"), Affinity: yarn.Affinity(s.Enum("spindle.yarn.executor.placement"))}
+	expr := s.String("spindle.yarn.executor.nodeAttributes")
+	if s.Err() != nil {
+		return p, s.Err()
+	}
+	if expr != "" {
+		terms, err := yarn.ParseNodeAttributes(expr)
+		if err != nil {
+			return p, fmt.Errorf("spindle.yarn.executor.nodeAttributes: %w", err)
+		}
+		p.Attributes = terms
+	}
+	if p.Constrained() {
+		if label, _ := conf.String("spindle.yarn.executor.nodeLabelExpression"); label != "" {
+			return p, fmt.Errorf("spindle.yarn.executor.nodeLabelExpression=%s cannot be combined with %s: placement constraints go out as SchedulingRequests, which carry no node label; use a node attribute instead", label, PlacementKeys)
+		}
+	}
+	return p, nil
 }

@@ -67,6 +67,7 @@ func Core(conf *config.Config, f CoreFor) (core.Config, []scheduler.ProfileID, e
 		cfg.Allocation = &alloc
 	}
 	cc, err := containerConfig(conf, profiles[0].ID, dynamic)
+	stageInitial(&cc, stages, dynamic)
 	cfg.Containers = &cc
 	return cfg, stages, err
 }

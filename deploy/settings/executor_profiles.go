@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -11,43 +12,42 @@ import (
 
 // ExecutorProfiles are the shapes of the executors a job runs on, and the
 // profile of each of its stages (nil: the first for all). In coarse mode
-// that is one shape, spindle.executor.*. In fine-grained mode
+// the first is spindle.executor.*, which every stage it can hold runs on;
+// a stage it cannot hold gets executors of a shape derived from it
+// (core.StageShapes: Spark's stage-level resource profiles). In
+// fine-grained mode
 // (spindle.yarn.mode=fine) every stage gets executors its own tasks' size —
 // their cores, their GPUs rounded up to whole ones, their memory or else
 // spindle.executor.memory — so that one task fills one, and a container
 // is asked for per task: stages of one size share a profile. Without a
-// job (a session, the simulator) every executor has spindle.executor.*'s
-// shape.
-func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
+// job (a session, the simulator) the first is spindle.executor.*, and a
+// coarse-mode core adds stage shapes as jobs need them (core.fitProfiles).
+func ExecutorProfiles(conf *config.Config, job *jobspec.Job) (profiles []scheduler.Profile, stages []scheduler.ProfileID, err error) {
+	// Stages naming a node label get profiles of their own (stage_labels.go).
+	defer func() { profiles, stages = labelStages(profiles, stages, job, err) }()
 	base, err := ExecutorProfile(conf)
 	if err != nil {
 		return nil, nil, err
 	}
 	mode, err := conf.Enum("spindle.yarn.mode")
-	if err != nil || mode != "fine" || job == nil {
+	if err != nil || job == nil {
 		return []scheduler.Profile{base}, nil, err
+	}
+	if mode != "fine" {
+		profiles, stages = core.StageShapes(base, job)
+		return profiles, stages, nil
 	}
 	_, taskAccels, err := Accelerators(conf)
 	if err != nil {
 		return nil, nil, err
 	}
-	var profiles []scheduler.Profile
-	stages := make([]scheduler.ProfileID, len(job.Stages))
+	stages = make([]scheduler.ProfileID, len(job.Stages))
 	for i, st := range job.Stages {
 		p := scheduler.Profile{Cores: max(st.CPUs, 1), GPUs: int(math.Ceil(st.GPUs)), MemoryMB: base.MemoryMB, Accels: taskAccels}
 		if st.MemoryMB > 0 {
 			p.MemoryMB = st.MemoryMB
 		}
-		p.ID = scheduler.ProfileID(len(profiles))
-		for _, q := range profiles {
-			if q.Cores == p.Cores && q.GPUs == p.GPUs && q.MemoryMB == p.MemoryMB && q.Accels == p.Accels {
-				p.ID = q.ID
-			}
-		}
-		if int(p.ID) == len(profiles) {
-			profiles = append(profiles, p)
-		}
-		stages[i] = p.ID
+		profiles, stages[i] = core.WithShape(profiles, p)
 	}
 	return profiles, stages, nil
 }
@@ -63,6 +63,9 @@ func ProfileRole(p scheduler.Profile, profiles []scheduler.Profile, stages []sch
 		if sp == p.ID {
 			names = append(names, job.Stages[i].Name)
 		}
+	}
+	if len(names) == 0 {
+		return "executor" // the default, which no stage of the job needs
 	}
 	return fmt.Sprintf("executor of stage %v", names)
 }

@@ -195,6 +195,13 @@ func (s *submission) newApplication(ctx context.Context) error {
 	if err := Check(ctx, s.conn.RM, newApp.GetMaximumCapability(), s.queue, asks); err != nil {
 		return err
 	}
+	place, err := settings.ContainerPlacement(s.conf, s.conn.Conf)
+	if err != nil {
+		return err
+	}
+	if err := checkPlacement(ctx, place.Constraints, profiles, s.conn.Conf, s.log); err != nil {
+		return err
+	}
 	s.id = newApp.GetApplicationId()
 	s.appID = yarn.ApplicationID(s.id)
 	s.log = s.log.WithField("app", s.appID)

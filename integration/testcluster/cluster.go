@@ -3,6 +3,7 @@ package testcluster
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -34,6 +35,10 @@ type Cluster struct {
 	RMWebAddress       string // REST API and web UI, host:port
 	DefaultFS          string // hdfs://host:port
 	NameNodeAddress    string // host:port
+
+	// NodeIDs are the NodeManagers' node ids (host:port) as they started,
+	// in the index order the knobs use (NODE_ATTRIBUTES, NODE_LABELS).
+	NodeIDs []string
 
 	// With an HA pair (RMS=2), each RM's addresses, rm0's first; with
 	// one RM, its addresses alone. RMAddress and the like are rm0's.
@@ -69,6 +74,10 @@ type Config struct {
 	// RMs, when 2, starts an HA pair of ResourceManagers (RMS=2), rm0
 	// active; failover is manual (FailoverRM).
 	RMs int
+	// Placement enables placement constraints, node attributes and node
+	// labels (PLACEMENT, NODE_ATTRIBUTES, NODE_LABELS): one such cluster
+	// for every placement test, since each cluster costs CI a minute.
+	Placement Placement
 	// Apart, when set, gives a cluster apart from the one of the same
 	// settings, shared by the tests naming the same Apart: for tests that
 	// leave a cluster changed in ways others would trip on. After an RM
@@ -76,6 +85,20 @@ type Config struct {
 	// (container_e01_...), which tests reading logs by container id do
 	// not expect.
 	Apart string
+}
+
+// Placement is where a cluster lets containers go: zero values keep
+// Hadoop's defaults (no placement handler, no attributes, no labels).
+type Placement struct {
+	// Handler is "processor" (placement-processor) or "scheduler", the
+	// RM's yarn.resourcemanager.placement-constraints.handler.
+	Handler string
+	// NodeAttributes sets centralized node attributes, "I:name=value,...":
+	// NodeManager I gets rm.yarn.io/name=value.
+	NodeAttributes string
+	// NodeLabels, "I:label,...", adds each label to the cluster, puts it
+	// on NodeManager I (exclusive) and lets the queues use all of it.
+	NodeLabels string
 }
 
 // started is one cluster of the process, started on first use.
@@ -193,6 +216,9 @@ func start(cfg Config) (*Cluster, error) {
 	if cfg.RMs > 0 {
 		env = append(env, fmt.Sprintf("RMS=%d", cfg.RMs))
 	}
+	if p := cfg.Placement; p != (Placement{}) {
+		env = append(env, "PLACEMENT="+cmp.Or(p.Handler, "disabled"), "NODE_ATTRIBUTES="+p.NodeAttributes, "NODE_LABELS="+p.NodeLabels)
+	}
 	printed, err := Start(dir, env)
 	if err != nil {
 		return nil, err
@@ -282,6 +308,9 @@ func Load(dir string) (*Cluster, error) {
 		Krb5Config:         kv["KRB5_CONFIG"],
 		Principal:          kv["SPINDLE_TEST_PRINCIPAL"],
 		Keytab:             kv["SPINDLE_TEST_KEYTAB"],
+	}
+	if ids := kv["NODE_IDS"]; ids != "" {
+		c.NodeIDs = strings.Split(ids, ",")
 	}
 	c.RMAddresses = []string{c.RMAddress}
 	c.RMSchedulerAddresses = []string{c.RMSchedulerAddress}

@@ -23,6 +23,10 @@ type Profile struct {
 	// SpeculativePending counts speculative copies waiting to run.
 	SpeculativePending int
 	Executors          []Executor
+	// OnDemand profiles (a coarse-mode stage's own shape) hold executors
+	// only for their stages' tasks: their target starts at zero and
+	// minExecutors does not hold any of their executors back.
+	OnDemand bool
 }
 
 // Decision is what a profile should have: Total executors held (running
@@ -45,6 +49,7 @@ type state struct {
 	addTime      time.Time // when the next add is due; zero while no backlog
 	initializing bool      // until demand appears or an executor idles out
 	lowSince     time.Time // Spindle: since when fewer were needed than targeted
+	floor        int       // minExecutors; 0 for an OnDemand profile
 	released     map[scheduler.ExecutorID]bool
 }
 
@@ -81,6 +86,11 @@ func (m *Manager) update(now time.Time, p Profile) Decision {
 	st := m.profiles[p.ID]
 	if st == nil {
 		st = &state{target: m.cfg.initialTarget(), toAdd: 1, initializing: true, released: map[scheduler.ExecutorID]bool{}}
+		if p.OnDemand {
+			st.target, st.initializing, st.floor = 0, false, 0
+		} else {
+			st.floor = m.cfg.MinExecutors
+		}
 		m.profiles[p.ID] = st
 	}
 	// Executors released earlier and gone since need no more tracking;
@@ -175,7 +185,7 @@ func (m *Manager) maxNeeded(p Profile, executors int) int {
 func (m *Manager) sparkStep(now time.Time, st *state, needed, executors int) {
 	if needed < st.target {
 		// Cancel what is not needed; idle executors go by the idle timeout.
-		st.target = max(needed, m.cfg.MinExecutors)
+		st.target = max(needed, st.floor)
 		st.toAdd = 1
 		return
 	}
@@ -189,7 +199,7 @@ func (m *Manager) sparkStep(now time.Time, st *state, needed, executors int) {
 	}
 	target := max(st.target, executors) + st.toAdd
 	target = min(target, needed)
-	target = max(min(target, m.cfg.MaxExecutors), m.cfg.MinExecutors)
+	target = max(min(target, m.cfg.MaxExecutors), st.floor)
 	st.target = target
 	delta := target - old
 	if delta == 0 {
@@ -214,7 +224,7 @@ func (m *Manager) sparkStep(now time.Time, st *state, needed, executors int) {
 // RampDownDelay, so a dip between stages does not cancel requests the
 // next stage wants back.
 func (m *Manager) spindleStep(now time.Time, st *state, needed int) {
-	want := max(min(needed, m.cfg.MaxExecutors), m.cfg.MinExecutors)
+	want := max(min(needed, m.cfg.MaxExecutors), st.floor)
 	switch {
 	case want < st.target:
 		if st.lowSince.IsZero() {
@@ -285,7 +295,7 @@ func (m *Manager) release(now time.Time, st *state, live, timedOut []Executor) [
 	var out []scheduler.ExecutorID
 	total := len(live)
 	for _, e := range candidates {
-		if total-1 < m.cfg.MinExecutors || total-1 < st.target {
+		if total-1 < st.floor || total-1 < st.target {
 			continue
 		}
 		out = append(out, e.ID)

@@ -881,6 +881,292 @@ func (QueueStateProto) EnumDescriptor() ([]byte, []int) {
 	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{13}
 }
 
+type RejectionReasonProto int32
+
+const (
+	RejectionReasonProto_RRP_COULD_NOT_PLACE_ON_NODE    RejectionReasonProto = 1
+	RejectionReasonProto_RRP_COULD_NOT_SCHEDULE_ON_NODE RejectionReasonProto = 2
+)
+
+// Enum value maps for RejectionReasonProto.
+var (
+	RejectionReasonProto_name = map[int32]string{
+		1: "RRP_COULD_NOT_PLACE_ON_NODE",
+		2: "RRP_COULD_NOT_SCHEDULE_ON_NODE",
+	}
+	RejectionReasonProto_value = map[string]int32{
+		"RRP_COULD_NOT_PLACE_ON_NODE":    1,
+		"RRP_COULD_NOT_SCHEDULE_ON_NODE": 2,
+	}
+)
+
+func (x RejectionReasonProto) Enum() *RejectionReasonProto {
+	p := new(RejectionReasonProto)
+	*p = x
+	return p
+}
+
+func (x RejectionReasonProto) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RejectionReasonProto) Descriptor() protoreflect.EnumDescriptor {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14].Descriptor()
+}
+
+func (RejectionReasonProto) Type() protoreflect.EnumType {
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14]
+}
+
+func (x RejectionReasonProto) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *RejectionReasonProto) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = RejectionReasonProto(num)
+	return nil
+}
+
+// Deprecated: Use RejectionReasonProto.Descriptor instead.
+func (RejectionReasonProto) EnumDescriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{14}
+}
+
+type NodeAttributeOpCodeProto int32
+
+const (
+	NodeAttributeOpCodeProto_NO_OP NodeAttributeOpCodeProto = 1
+	NodeAttributeOpCodeProto_EQ    NodeAttributeOpCodeProto = 2
+	NodeAttributeOpCodeProto_NE    NodeAttributeOpCodeProto = 3
+)
+
+// Enum value maps for NodeAttributeOpCodeProto.
+var (
+	NodeAttributeOpCodeProto_name = map[int32]string{
+		1: "NO_OP",
+		2: "EQ",
+		3: "NE",
+	}
+	NodeAttributeOpCodeProto_value = map[string]int32{
+		"NO_OP": 1,
+		"EQ":    2,
+		"NE":    3,
+	}
+)
+
+func (x NodeAttributeOpCodeProto) Enum() *NodeAttributeOpCodeProto {
+	p := new(NodeAttributeOpCodeProto)
+	*p = x
+	return p
+}
+
+func (x NodeAttributeOpCodeProto) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (NodeAttributeOpCodeProto) Descriptor() protoreflect.EnumDescriptor {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[15].Descriptor()
+}
+
+func (NodeAttributeOpCodeProto) Type() protoreflect.EnumType {
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[15]
+}
+
+func (x NodeAttributeOpCodeProto) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *NodeAttributeOpCodeProto) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = NodeAttributeOpCodeProto(num)
+	return nil
+}
+
+// Deprecated: Use NodeAttributeOpCodeProto.Descriptor instead.
+func (NodeAttributeOpCodeProto) EnumDescriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{15}
+}
+
+type NodeAttributeTypeProto int32
+
+const (
+	NodeAttributeTypeProto_STRING NodeAttributeTypeProto = 1
+)
+
+// Enum value maps for NodeAttributeTypeProto.
+var (
+	NodeAttributeTypeProto_name = map[int32]string{
+		1: "STRING",
+	}
+	NodeAttributeTypeProto_value = map[string]int32{
+		"STRING": 1,
+	}
+)
+
+func (x NodeAttributeTypeProto) Enum() *NodeAttributeTypeProto {
+	p := new(NodeAttributeTypeProto)
+	*p = x
+	return p
+}
+
+func (x NodeAttributeTypeProto) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (NodeAttributeTypeProto) Descriptor() protoreflect.EnumDescriptor {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[16].Descriptor()
+}
+
+func (NodeAttributeTypeProto) Type() protoreflect.EnumType {
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[16]
+}
+
+func (x NodeAttributeTypeProto) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *NodeAttributeTypeProto) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = NodeAttributeTypeProto(num)
+	return nil
+}
+
+// Deprecated: Use NodeAttributeTypeProto.Descriptor instead.
+func (NodeAttributeTypeProto) EnumDescriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{16}
+}
+
+type PlacementConstraintTargetProto_TargetType int32
+
+const (
+	PlacementConstraintTargetProto_NODE_ATTRIBUTE PlacementConstraintTargetProto_TargetType = 1
+	PlacementConstraintTargetProto_ALLOCATION_TAG PlacementConstraintTargetProto_TargetType = 2
+	PlacementConstraintTargetProto_SELF           PlacementConstraintTargetProto_TargetType = 3
+)
+
+// Enum value maps for PlacementConstraintTargetProto_TargetType.
+var (
+	PlacementConstraintTargetProto_TargetType_name = map[int32]string{
+		1: "NODE_ATTRIBUTE",
+		2: "ALLOCATION_TAG",
+		3: "SELF",
+	}
+	PlacementConstraintTargetProto_TargetType_value = map[string]int32{
+		"NODE_ATTRIBUTE": 1,
+		"ALLOCATION_TAG": 2,
+		"SELF":           3,
+	}
+)
+
+func (x PlacementConstraintTargetProto_TargetType) Enum() *PlacementConstraintTargetProto_TargetType {
+	p := new(PlacementConstraintTargetProto_TargetType)
+	*p = x
+	return p
+}
+
+func (x PlacementConstraintTargetProto_TargetType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PlacementConstraintTargetProto_TargetType) Descriptor() protoreflect.EnumDescriptor {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[17].Descriptor()
+}
+
+func (PlacementConstraintTargetProto_TargetType) Type() protoreflect.EnumType {
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[17]
+}
+
+func (x PlacementConstraintTargetProto_TargetType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *PlacementConstraintTargetProto_TargetType) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = PlacementConstraintTargetProto_TargetType(num)
+	return nil
+}
+
+// Deprecated: Use PlacementConstraintTargetProto_TargetType.Descriptor instead.
+func (PlacementConstraintTargetProto_TargetType) EnumDescriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{24, 0}
+}
+
+type CompositePlacementConstraintProto_CompositeType int32
+
+const (
+	CompositePlacementConstraintProto_AND        CompositePlacementConstraintProto_CompositeType = 1
+	CompositePlacementConstraintProto_OR         CompositePlacementConstraintProto_CompositeType = 2
+	CompositePlacementConstraintProto_DELAYED_OR CompositePlacementConstraintProto_CompositeType = 3
+)
+
+// Enum value maps for CompositePlacementConstraintProto_CompositeType.
+var (
+	CompositePlacementConstraintProto_CompositeType_name = map[int32]string{
+		1: "AND",
+		2: "OR",
+		3: "DELAYED_OR",
+	}
+	CompositePlacementConstraintProto_CompositeType_value = map[string]int32{
+		"AND":        1,
+		"OR":         2,
+		"DELAYED_OR": 3,
+	}
+)
+
+func (x CompositePlacementConstraintProto_CompositeType) Enum() *CompositePlacementConstraintProto_CompositeType {
+	p := new(CompositePlacementConstraintProto_CompositeType)
+	*p = x
+	return p
+}
+
+func (x CompositePlacementConstraintProto_CompositeType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (CompositePlacementConstraintProto_CompositeType) Descriptor() protoreflect.EnumDescriptor {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[18].Descriptor()
+}
+
+func (CompositePlacementConstraintProto_CompositeType) Type() protoreflect.EnumType {
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[18]
+}
+
+func (x CompositePlacementConstraintProto_CompositeType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *CompositePlacementConstraintProto_CompositeType) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = CompositePlacementConstraintProto_CompositeType(num)
+	return nil
+}
+
+// Deprecated: Use CompositePlacementConstraintProto_CompositeType.Descriptor instead.
+func (CompositePlacementConstraintProto_CompositeType) EnumDescriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{25, 0}
+}
+
 // A Java exception, with its causes, as the NodeManager reports a failed
 // per-container request.
 type SerializedExceptionProto struct {
@@ -2235,6 +2521,444 @@ func (x *ResourceRequestProto) GetAllocationRequestId() int64 {
 	return Default_ResourceRequestProto_AllocationRequestId
 }
 
+// A SchedulingRequest: an ask with allocation tags and a placement
+// constraint, which the RM's placement-constraints handler places (never
+// mixed with ResourceRequests in one allocate).
+type SchedulingRequestProto struct {
+	state               protoimpl.MessageState     `protogen:"open.v1"`
+	AllocationRequestId *int64                     `protobuf:"varint,1,opt,name=allocationRequestId,def=0" json:"allocationRequestId,omitempty"`
+	Priority            *PriorityProto             `protobuf:"bytes,2,opt,name=priority" json:"priority,omitempty"`
+	ExecutionType       *ExecutionTypeRequestProto `protobuf:"bytes,3,opt,name=executionType" json:"executionType,omitempty"`
+	AllocationTags      []string                   `protobuf:"bytes,4,rep,name=allocationTags" json:"allocationTags,omitempty"`
+	ResourceSizing      *ResourceSizingProto       `protobuf:"bytes,5,opt,name=resourceSizing" json:"resourceSizing,omitempty"`
+	PlacementConstraint *PlacementConstraintProto  `protobuf:"bytes,6,opt,name=placementConstraint" json:"placementConstraint,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+// Default values for SchedulingRequestProto fields.
+const (
+	Default_SchedulingRequestProto_AllocationRequestId = int64(0)
+)
+
+func (x *SchedulingRequestProto) Reset() {
+	*x = SchedulingRequestProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SchedulingRequestProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SchedulingRequestProto) ProtoMessage() {}
+
+func (x *SchedulingRequestProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SchedulingRequestProto.ProtoReflect.Descriptor instead.
+func (*SchedulingRequestProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *SchedulingRequestProto) GetAllocationRequestId() int64 {
+	if x != nil && x.AllocationRequestId != nil {
+		return *x.AllocationRequestId
+	}
+	return Default_SchedulingRequestProto_AllocationRequestId
+}
+
+func (x *SchedulingRequestProto) GetPriority() *PriorityProto {
+	if x != nil {
+		return x.Priority
+	}
+	return nil
+}
+
+func (x *SchedulingRequestProto) GetExecutionType() *ExecutionTypeRequestProto {
+	if x != nil {
+		return x.ExecutionType
+	}
+	return nil
+}
+
+func (x *SchedulingRequestProto) GetAllocationTags() []string {
+	if x != nil {
+		return x.AllocationTags
+	}
+	return nil
+}
+
+func (x *SchedulingRequestProto) GetResourceSizing() *ResourceSizingProto {
+	if x != nil {
+		return x.ResourceSizing
+	}
+	return nil
+}
+
+func (x *SchedulingRequestProto) GetPlacementConstraint() *PlacementConstraintProto {
+	if x != nil {
+		return x.PlacementConstraint
+	}
+	return nil
+}
+
+type ResourceSizingProto struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	NumAllocations *int32                 `protobuf:"varint,1,opt,name=numAllocations" json:"numAllocations,omitempty"`
+	Resources      *ResourceProto         `protobuf:"bytes,2,opt,name=resources" json:"resources,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ResourceSizingProto) Reset() {
+	*x = ResourceSizingProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResourceSizingProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResourceSizingProto) ProtoMessage() {}
+
+func (x *ResourceSizingProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResourceSizingProto.ProtoReflect.Descriptor instead.
+func (*ResourceSizingProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ResourceSizingProto) GetNumAllocations() int32 {
+	if x != nil && x.NumAllocations != nil {
+		return *x.NumAllocations
+	}
+	return 0
+}
+
+func (x *ResourceSizingProto) GetResources() *ResourceProto {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+type RejectedSchedulingRequestProto struct {
+	state         protoimpl.MessageState  `protogen:"open.v1"`
+	Reason        *RejectionReasonProto   `protobuf:"varint,1,req,name=reason,enum=spindle.hadoop.yarn.RejectionReasonProto" json:"reason,omitempty"`
+	Request       *SchedulingRequestProto `protobuf:"bytes,2,req,name=request" json:"request,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RejectedSchedulingRequestProto) Reset() {
+	*x = RejectedSchedulingRequestProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RejectedSchedulingRequestProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RejectedSchedulingRequestProto) ProtoMessage() {}
+
+func (x *RejectedSchedulingRequestProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RejectedSchedulingRequestProto.ProtoReflect.Descriptor instead.
+func (*RejectedSchedulingRequestProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *RejectedSchedulingRequestProto) GetReason() RejectionReasonProto {
+	if x != nil && x.Reason != nil {
+		return *x.Reason
+	}
+	return RejectionReasonProto_RRP_COULD_NOT_PLACE_ON_NODE
+}
+
+func (x *RejectedSchedulingRequestProto) GetRequest() *SchedulingRequestProto {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+type PlacementConstraintProto struct {
+	state               protoimpl.MessageState             `protogen:"open.v1"`
+	SimpleConstraint    *SimplePlacementConstraintProto    `protobuf:"bytes,1,opt,name=simpleConstraint" json:"simpleConstraint,omitempty"`
+	CompositeConstraint *CompositePlacementConstraintProto `protobuf:"bytes,2,opt,name=compositeConstraint" json:"compositeConstraint,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *PlacementConstraintProto) Reset() {
+	*x = PlacementConstraintProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlacementConstraintProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlacementConstraintProto) ProtoMessage() {}
+
+func (x *PlacementConstraintProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlacementConstraintProto.ProtoReflect.Descriptor instead.
+func (*PlacementConstraintProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *PlacementConstraintProto) GetSimpleConstraint() *SimplePlacementConstraintProto {
+	if x != nil {
+		return x.SimpleConstraint
+	}
+	return nil
+}
+
+func (x *PlacementConstraintProto) GetCompositeConstraint() *CompositePlacementConstraintProto {
+	if x != nil {
+		return x.CompositeConstraint
+	}
+	return nil
+}
+
+// At scope ("node", "rack"), the targets' count lies within the
+// cardinality; a NODE_ATTRIBUTE target is compared by attributeOpCode.
+type SimplePlacementConstraintProto struct {
+	state             protoimpl.MessageState            `protogen:"open.v1"`
+	Scope             *string                           `protobuf:"bytes,1,req,name=scope" json:"scope,omitempty"`
+	TargetExpressions []*PlacementConstraintTargetProto `protobuf:"bytes,2,rep,name=targetExpressions" json:"targetExpressions,omitempty"`
+	MinCardinality    *int32                            `protobuf:"varint,3,opt,name=minCardinality" json:"minCardinality,omitempty"`
+	MaxCardinality    *int32                            `protobuf:"varint,4,opt,name=maxCardinality" json:"maxCardinality,omitempty"`
+	AttributeOpCode   *NodeAttributeOpCodeProto         `protobuf:"varint,5,opt,name=attributeOpCode,enum=spindle.hadoop.yarn.NodeAttributeOpCodeProto" json:"attributeOpCode,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *SimplePlacementConstraintProto) Reset() {
+	*x = SimplePlacementConstraintProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SimplePlacementConstraintProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SimplePlacementConstraintProto) ProtoMessage() {}
+
+func (x *SimplePlacementConstraintProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SimplePlacementConstraintProto.ProtoReflect.Descriptor instead.
+func (*SimplePlacementConstraintProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *SimplePlacementConstraintProto) GetScope() string {
+	if x != nil && x.Scope != nil {
+		return *x.Scope
+	}
+	return ""
+}
+
+func (x *SimplePlacementConstraintProto) GetTargetExpressions() []*PlacementConstraintTargetProto {
+	if x != nil {
+		return x.TargetExpressions
+	}
+	return nil
+}
+
+func (x *SimplePlacementConstraintProto) GetMinCardinality() int32 {
+	if x != nil && x.MinCardinality != nil {
+		return *x.MinCardinality
+	}
+	return 0
+}
+
+func (x *SimplePlacementConstraintProto) GetMaxCardinality() int32 {
+	if x != nil && x.MaxCardinality != nil {
+		return *x.MaxCardinality
+	}
+	return 0
+}
+
+func (x *SimplePlacementConstraintProto) GetAttributeOpCode() NodeAttributeOpCodeProto {
+	if x != nil && x.AttributeOpCode != nil {
+		return *x.AttributeOpCode
+	}
+	return NodeAttributeOpCodeProto_NO_OP
+}
+
+type PlacementConstraintTargetProto struct {
+	state         protoimpl.MessageState                     `protogen:"open.v1"`
+	TargetType    *PlacementConstraintTargetProto_TargetType `protobuf:"varint,1,req,name=targetType,enum=spindle.hadoop.yarn.PlacementConstraintTargetProto_TargetType" json:"targetType,omitempty"`
+	TargetKey     *string                                    `protobuf:"bytes,2,opt,name=targetKey" json:"targetKey,omitempty"`
+	TargetValues  []string                                   `protobuf:"bytes,3,rep,name=targetValues" json:"targetValues,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlacementConstraintTargetProto) Reset() {
+	*x = PlacementConstraintTargetProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlacementConstraintTargetProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlacementConstraintTargetProto) ProtoMessage() {}
+
+func (x *PlacementConstraintTargetProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlacementConstraintTargetProto.ProtoReflect.Descriptor instead.
+func (*PlacementConstraintTargetProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *PlacementConstraintTargetProto) GetTargetType() PlacementConstraintTargetProto_TargetType {
+	if x != nil && x.TargetType != nil {
+		return *x.TargetType
+	}
+	return PlacementConstraintTargetProto_NODE_ATTRIBUTE
+}
+
+func (x *PlacementConstraintTargetProto) GetTargetKey() string {
+	if x != nil && x.TargetKey != nil {
+		return *x.TargetKey
+	}
+	return ""
+}
+
+func (x *PlacementConstraintTargetProto) GetTargetValues() []string {
+	if x != nil {
+		return x.TargetValues
+	}
+	return nil
+}
+
+type CompositePlacementConstraintProto struct {
+	state            protoimpl.MessageState                           `protogen:"open.v1"`
+	CompositeType    *CompositePlacementConstraintProto_CompositeType `protobuf:"varint,1,req,name=compositeType,enum=spindle.hadoop.yarn.CompositePlacementConstraintProto_CompositeType" json:"compositeType,omitempty"`
+	ChildConstraints []*PlacementConstraintProto                      `protobuf:"bytes,2,rep,name=childConstraints" json:"childConstraints,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *CompositePlacementConstraintProto) Reset() {
+	*x = CompositePlacementConstraintProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompositePlacementConstraintProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompositePlacementConstraintProto) ProtoMessage() {}
+
+func (x *CompositePlacementConstraintProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompositePlacementConstraintProto.ProtoReflect.Descriptor instead.
+func (*CompositePlacementConstraintProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *CompositePlacementConstraintProto) GetCompositeType() CompositePlacementConstraintProto_CompositeType {
+	if x != nil && x.CompositeType != nil {
+		return *x.CompositeType
+	}
+	return CompositePlacementConstraintProto_AND
+}
+
+func (x *CompositePlacementConstraintProto) GetChildConstraints() []*PlacementConstraintProto {
+	if x != nil {
+		return x.ChildConstraints
+	}
+	return nil
+}
+
 type ResourceBlacklistRequestProto struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	BlacklistAdditions []string               `protobuf:"bytes,1,rep,name=blacklist_additions,json=blacklistAdditions" json:"blacklist_additions,omitempty"`
@@ -2245,7 +2969,7 @@ type ResourceBlacklistRequestProto struct {
 
 func (x *ResourceBlacklistRequestProto) Reset() {
 	*x = ResourceBlacklistRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[19]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2257,7 +2981,7 @@ func (x *ResourceBlacklistRequestProto) String() string {
 func (*ResourceBlacklistRequestProto) ProtoMessage() {}
 
 func (x *ResourceBlacklistRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[19]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2270,7 +2994,7 @@ func (x *ResourceBlacklistRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceBlacklistRequestProto.ProtoReflect.Descriptor instead.
 func (*ResourceBlacklistRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{19}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ResourceBlacklistRequestProto) GetBlacklistAdditions() []string {
@@ -2299,7 +3023,7 @@ type PreemptionMessageProto struct {
 
 func (x *PreemptionMessageProto) Reset() {
 	*x = PreemptionMessageProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[20]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2311,7 +3035,7 @@ func (x *PreemptionMessageProto) String() string {
 func (*PreemptionMessageProto) ProtoMessage() {}
 
 func (x *PreemptionMessageProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[20]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2324,7 +3048,7 @@ func (x *PreemptionMessageProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreemptionMessageProto.ProtoReflect.Descriptor instead.
 func (*PreemptionMessageProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{20}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *PreemptionMessageProto) GetStrictContract() *StrictPreemptionContractProto {
@@ -2350,7 +3074,7 @@ type StrictPreemptionContractProto struct {
 
 func (x *StrictPreemptionContractProto) Reset() {
 	*x = StrictPreemptionContractProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[21]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2362,7 +3086,7 @@ func (x *StrictPreemptionContractProto) String() string {
 func (*StrictPreemptionContractProto) ProtoMessage() {}
 
 func (x *StrictPreemptionContractProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[21]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2375,7 +3099,7 @@ func (x *StrictPreemptionContractProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StrictPreemptionContractProto.ProtoReflect.Descriptor instead.
 func (*StrictPreemptionContractProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{21}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *StrictPreemptionContractProto) GetContainer() []*PreemptionContainerProto {
@@ -2395,7 +3119,7 @@ type PreemptionContractProto struct {
 
 func (x *PreemptionContractProto) Reset() {
 	*x = PreemptionContractProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[22]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2407,7 +3131,7 @@ func (x *PreemptionContractProto) String() string {
 func (*PreemptionContractProto) ProtoMessage() {}
 
 func (x *PreemptionContractProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[22]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2420,7 +3144,7 @@ func (x *PreemptionContractProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreemptionContractProto.ProtoReflect.Descriptor instead.
 func (*PreemptionContractProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{22}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *PreemptionContractProto) GetResource() []*PreemptionResourceRequestProto {
@@ -2446,7 +3170,7 @@ type PreemptionContainerProto struct {
 
 func (x *PreemptionContainerProto) Reset() {
 	*x = PreemptionContainerProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[23]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2458,7 +3182,7 @@ func (x *PreemptionContainerProto) String() string {
 func (*PreemptionContainerProto) ProtoMessage() {}
 
 func (x *PreemptionContainerProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[23]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2471,7 +3195,7 @@ func (x *PreemptionContainerProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreemptionContainerProto.ProtoReflect.Descriptor instead.
 func (*PreemptionContainerProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{23}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *PreemptionContainerProto) GetId() *ContainerIdProto {
@@ -2490,7 +3214,7 @@ type PreemptionResourceRequestProto struct {
 
 func (x *PreemptionResourceRequestProto) Reset() {
 	*x = PreemptionResourceRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[24]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2502,7 +3226,7 @@ func (x *PreemptionResourceRequestProto) String() string {
 func (*PreemptionResourceRequestProto) ProtoMessage() {}
 
 func (x *PreemptionResourceRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[24]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2515,7 +3239,7 @@ func (x *PreemptionResourceRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreemptionResourceRequestProto.ProtoReflect.Descriptor instead.
 func (*PreemptionResourceRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{24}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *PreemptionResourceRequestProto) GetResource() *ResourceRequestProto {
@@ -2562,7 +3286,7 @@ const (
 
 func (x *ApplicationSubmissionContextProto) Reset() {
 	*x = ApplicationSubmissionContextProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[25]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2574,7 +3298,7 @@ func (x *ApplicationSubmissionContextProto) String() string {
 func (*ApplicationSubmissionContextProto) ProtoMessage() {}
 
 func (x *ApplicationSubmissionContextProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[25]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2587,7 +3311,7 @@ func (x *ApplicationSubmissionContextProto) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use ApplicationSubmissionContextProto.ProtoReflect.Descriptor instead.
 func (*ApplicationSubmissionContextProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{25}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ApplicationSubmissionContextProto) GetApplicationId() *ApplicationIdProto {
@@ -2710,7 +3434,7 @@ const (
 
 func (x *ApplicationACLMapProto) Reset() {
 	*x = ApplicationACLMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[26]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2722,7 +3446,7 @@ func (x *ApplicationACLMapProto) String() string {
 func (*ApplicationACLMapProto) ProtoMessage() {}
 
 func (x *ApplicationACLMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[26]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2735,7 +3459,7 @@ func (x *ApplicationACLMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplicationACLMapProto.ProtoReflect.Descriptor instead.
 func (*ApplicationACLMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{26}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ApplicationACLMapProto) GetAccessType() ApplicationAccessTypeProto {
@@ -2774,7 +3498,7 @@ type ApplicationResourceUsageReportProto struct {
 
 func (x *ApplicationResourceUsageReportProto) Reset() {
 	*x = ApplicationResourceUsageReportProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[27]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2786,7 +3510,7 @@ func (x *ApplicationResourceUsageReportProto) String() string {
 func (*ApplicationResourceUsageReportProto) ProtoMessage() {}
 
 func (x *ApplicationResourceUsageReportProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[27]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2799,7 +3523,7 @@ func (x *ApplicationResourceUsageReportProto) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use ApplicationResourceUsageReportProto.ProtoReflect.Descriptor instead.
 func (*ApplicationResourceUsageReportProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{27}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ApplicationResourceUsageReportProto) GetNumUsedContainers() int32 {
@@ -2935,7 +3659,7 @@ const (
 
 func (x *ApplicationReportProto) Reset() {
 	*x = ApplicationReportProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[28]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2947,7 +3671,7 @@ func (x *ApplicationReportProto) String() string {
 func (*ApplicationReportProto) ProtoMessage() {}
 
 func (x *ApplicationReportProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[28]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2960,7 +3684,7 @@ func (x *ApplicationReportProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplicationReportProto.ProtoReflect.Descriptor instead.
 func (*ApplicationReportProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{28}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ApplicationReportProto) GetApplicationId() *ApplicationIdProto {
@@ -3168,13 +3892,14 @@ type NodeReportProto struct {
 	NodeUtilization        *ResourceUtilizationProto `protobuf:"bytes,12,opt,name=node_utilization,json=nodeUtilization" json:"node_utilization,omitempty"`
 	DecommissioningTimeout *uint32                   `protobuf:"varint,13,opt,name=decommissioning_timeout,json=decommissioningTimeout" json:"decommissioning_timeout,omitempty"` // seconds
 	NodeUpdateType         *NodeUpdateTypeProto      `protobuf:"varint,14,opt,name=node_update_type,json=nodeUpdateType,enum=spindle.hadoop.yarn.NodeUpdateTypeProto" json:"node_update_type,omitempty"`
+	NodeAttributes         []*NodeAttributeProto     `protobuf:"bytes,15,rep,name=node_attributes,json=nodeAttributes" json:"node_attributes,omitempty"`
 	unknownFields          protoimpl.UnknownFields
 	sizeCache              protoimpl.SizeCache
 }
 
 func (x *NodeReportProto) Reset() {
 	*x = NodeReportProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[29]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3186,7 +3911,7 @@ func (x *NodeReportProto) String() string {
 func (*NodeReportProto) ProtoMessage() {}
 
 func (x *NodeReportProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[29]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3199,7 +3924,7 @@ func (x *NodeReportProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeReportProto.ProtoReflect.Descriptor instead.
 func (*NodeReportProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{29}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *NodeReportProto) GetNodeId() *NodeIdProto {
@@ -3300,6 +4025,136 @@ func (x *NodeReportProto) GetNodeUpdateType() NodeUpdateTypeProto {
 	return NodeUpdateTypeProto_NODE_USABLE
 }
 
+func (x *NodeReportProto) GetNodeAttributes() []*NodeAttributeProto {
+	if x != nil {
+		return x.NodeAttributes
+	}
+	return nil
+}
+
+type NodeAttributeKeyProto struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	AttributePrefix *string                `protobuf:"bytes,1,opt,name=attributePrefix,def=rm.yarn.io" json:"attributePrefix,omitempty"`
+	AttributeName   *string                `protobuf:"bytes,2,req,name=attributeName" json:"attributeName,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+// Default values for NodeAttributeKeyProto fields.
+const (
+	Default_NodeAttributeKeyProto_AttributePrefix = string("rm.yarn.io")
+)
+
+func (x *NodeAttributeKeyProto) Reset() {
+	*x = NodeAttributeKeyProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeAttributeKeyProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeAttributeKeyProto) ProtoMessage() {}
+
+func (x *NodeAttributeKeyProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeAttributeKeyProto.ProtoReflect.Descriptor instead.
+func (*NodeAttributeKeyProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *NodeAttributeKeyProto) GetAttributePrefix() string {
+	if x != nil && x.AttributePrefix != nil {
+		return *x.AttributePrefix
+	}
+	return Default_NodeAttributeKeyProto_AttributePrefix
+}
+
+func (x *NodeAttributeKeyProto) GetAttributeName() string {
+	if x != nil && x.AttributeName != nil {
+		return *x.AttributeName
+	}
+	return ""
+}
+
+type NodeAttributeProto struct {
+	state          protoimpl.MessageState  `protogen:"open.v1"`
+	AttributeKey   *NodeAttributeKeyProto  `protobuf:"bytes,1,req,name=attributeKey" json:"attributeKey,omitempty"`
+	AttributeType  *NodeAttributeTypeProto `protobuf:"varint,2,opt,name=attributeType,enum=spindle.hadoop.yarn.NodeAttributeTypeProto,def=1" json:"attributeType,omitempty"`
+	AttributeValue *string                 `protobuf:"bytes,3,opt,name=attributeValue,def=" json:"attributeValue,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+// Default values for NodeAttributeProto fields.
+const (
+	Default_NodeAttributeProto_AttributeType  = NodeAttributeTypeProto_STRING
+	Default_NodeAttributeProto_AttributeValue = string("")
+)
+
+func (x *NodeAttributeProto) Reset() {
+	*x = NodeAttributeProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeAttributeProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeAttributeProto) ProtoMessage() {}
+
+func (x *NodeAttributeProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeAttributeProto.ProtoReflect.Descriptor instead.
+func (*NodeAttributeProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *NodeAttributeProto) GetAttributeKey() *NodeAttributeKeyProto {
+	if x != nil {
+		return x.AttributeKey
+	}
+	return nil
+}
+
+func (x *NodeAttributeProto) GetAttributeType() NodeAttributeTypeProto {
+	if x != nil && x.AttributeType != nil {
+		return *x.AttributeType
+	}
+	return Default_NodeAttributeProto_AttributeType
+}
+
+func (x *NodeAttributeProto) GetAttributeValue() string {
+	if x != nil && x.AttributeValue != nil {
+		return *x.AttributeValue
+	}
+	return Default_NodeAttributeProto_AttributeValue
+}
+
 type YarnClusterMetricsProto struct {
 	state                 protoimpl.MessageState `protogen:"open.v1"`
 	NumNodeManagers       *int32                 `protobuf:"varint,1,opt,name=num_node_managers,json=numNodeManagers" json:"num_node_managers,omitempty"`
@@ -3316,7 +4171,7 @@ type YarnClusterMetricsProto struct {
 
 func (x *YarnClusterMetricsProto) Reset() {
 	*x = YarnClusterMetricsProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[30]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3328,7 +4183,7 @@ func (x *YarnClusterMetricsProto) String() string {
 func (*YarnClusterMetricsProto) ProtoMessage() {}
 
 func (x *YarnClusterMetricsProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[30]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3341,7 +4196,7 @@ func (x *YarnClusterMetricsProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use YarnClusterMetricsProto.ProtoReflect.Descriptor instead.
 func (*YarnClusterMetricsProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{30}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *YarnClusterMetricsProto) GetNumNodeManagers() int32 {
@@ -3426,7 +4281,7 @@ type QueueStatisticsProto struct {
 
 func (x *QueueStatisticsProto) Reset() {
 	*x = QueueStatisticsProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[31]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3438,7 +4293,7 @@ func (x *QueueStatisticsProto) String() string {
 func (*QueueStatisticsProto) ProtoMessage() {}
 
 func (x *QueueStatisticsProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[31]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3451,7 +4306,7 @@ func (x *QueueStatisticsProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueStatisticsProto.ProtoReflect.Descriptor instead.
 func (*QueueStatisticsProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{31}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *QueueStatisticsProto) GetNumAppsSubmitted() int64 {
@@ -3616,7 +4471,7 @@ type QueueInfoProto struct {
 
 func (x *QueueInfoProto) Reset() {
 	*x = QueueInfoProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[32]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3628,7 +4483,7 @@ func (x *QueueInfoProto) String() string {
 func (*QueueInfoProto) ProtoMessage() {}
 
 func (x *QueueInfoProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[32]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3641,7 +4496,7 @@ func (x *QueueInfoProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueInfoProto.ProtoReflect.Descriptor instead.
 func (*QueueInfoProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{32}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *QueueInfoProto) GetQueueName() string {
@@ -3851,7 +4706,7 @@ type QueueConfigurationsProto struct {
 
 func (x *QueueConfigurationsProto) Reset() {
 	*x = QueueConfigurationsProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[33]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3863,7 +4718,7 @@ func (x *QueueConfigurationsProto) String() string {
 func (*QueueConfigurationsProto) ProtoMessage() {}
 
 func (x *QueueConfigurationsProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[33]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3876,7 +4731,7 @@ func (x *QueueConfigurationsProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueConfigurationsProto.ProtoReflect.Descriptor instead.
 func (*QueueConfigurationsProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{33}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *QueueConfigurationsProto) GetCapacity() float32 {
@@ -3952,7 +4807,7 @@ type QueueConfigurationsMapProto struct {
 
 func (x *QueueConfigurationsMapProto) Reset() {
 	*x = QueueConfigurationsMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[34]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3964,7 +4819,7 @@ func (x *QueueConfigurationsMapProto) String() string {
 func (*QueueConfigurationsMapProto) ProtoMessage() {}
 
 func (x *QueueConfigurationsMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[34]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3977,7 +4832,7 @@ func (x *QueueConfigurationsMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueConfigurationsMapProto.ProtoReflect.Descriptor instead.
 func (*QueueConfigurationsMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{34}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *QueueConfigurationsMapProto) GetPartitionName() string {
@@ -4004,7 +4859,7 @@ type StringLocalResourceMapProto struct {
 
 func (x *StringLocalResourceMapProto) Reset() {
 	*x = StringLocalResourceMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[35]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4016,7 +4871,7 @@ func (x *StringLocalResourceMapProto) String() string {
 func (*StringLocalResourceMapProto) ProtoMessage() {}
 
 func (x *StringLocalResourceMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[35]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4029,7 +4884,7 @@ func (x *StringLocalResourceMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringLocalResourceMapProto.ProtoReflect.Descriptor instead.
 func (*StringLocalResourceMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{35}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *StringLocalResourceMapProto) GetKey() string {
@@ -4056,7 +4911,7 @@ type StringStringMapProto struct {
 
 func (x *StringStringMapProto) Reset() {
 	*x = StringStringMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4068,7 +4923,7 @@ func (x *StringStringMapProto) String() string {
 func (*StringStringMapProto) ProtoMessage() {}
 
 func (x *StringStringMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4081,7 +4936,7 @@ func (x *StringStringMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringStringMapProto.ProtoReflect.Descriptor instead.
 func (*StringStringMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{36}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *StringStringMapProto) GetKey() string {
@@ -4108,7 +4963,7 @@ type StringBytesMapProto struct {
 
 func (x *StringBytesMapProto) Reset() {
 	*x = StringBytesMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4120,7 +4975,7 @@ func (x *StringBytesMapProto) String() string {
 func (*StringBytesMapProto) ProtoMessage() {}
 
 func (x *StringBytesMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4133,7 +4988,7 @@ func (x *StringBytesMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringBytesMapProto.ProtoReflect.Descriptor instead.
 func (*StringBytesMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{37}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *StringBytesMapProto) GetKey() string {
@@ -4160,7 +5015,7 @@ type StringLongMapProto struct {
 
 func (x *StringLongMapProto) Reset() {
 	*x = StringLongMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4172,7 +5027,7 @@ func (x *StringLongMapProto) String() string {
 func (*StringLongMapProto) ProtoMessage() {}
 
 func (x *StringLongMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4185,7 +5040,7 @@ func (x *StringLongMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringLongMapProto.ProtoReflect.Descriptor instead.
 func (*StringLongMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{38}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *StringLongMapProto) GetKey() string {
@@ -4212,7 +5067,7 @@ type StringFloatMapProto struct {
 
 func (x *StringFloatMapProto) Reset() {
 	*x = StringFloatMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4224,7 +5079,7 @@ func (x *StringFloatMapProto) String() string {
 func (*StringFloatMapProto) ProtoMessage() {}
 
 func (x *StringFloatMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4237,7 +5092,7 @@ func (x *StringFloatMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringFloatMapProto.ProtoReflect.Descriptor instead.
 func (*StringFloatMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{39}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *StringFloatMapProto) GetKey() string {
@@ -4369,7 +5224,48 @@ const file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc = "" +
 	"\x0erelax_locality\x18\x05 \x01(\b:\x04trueR\rrelaxLocality\x122\n" +
 	"\x15node_label_expression\x18\x06 \x01(\tR\x13nodeLabelExpression\x12d\n" +
 	"\x16execution_type_request\x18\a \x01(\v2..spindle.hadoop.yarn.ExecutionTypeRequestProtoR\x14executionTypeRequest\x126\n" +
-	"\x15allocation_request_id\x18\b \x01(\x03:\x02-1R\x13allocationRequestId\"\x7f\n" +
+	"\x15allocation_request_id\x18\b \x01(\x03:\x02-1R\x13allocationRequestId\"\xbe\x03\n" +
+	"\x16SchedulingRequestProto\x123\n" +
+	"\x13allocationRequestId\x18\x01 \x01(\x03:\x010R\x13allocationRequestId\x12>\n" +
+	"\bpriority\x18\x02 \x01(\v2\".spindle.hadoop.yarn.PriorityProtoR\bpriority\x12T\n" +
+	"\rexecutionType\x18\x03 \x01(\v2..spindle.hadoop.yarn.ExecutionTypeRequestProtoR\rexecutionType\x12&\n" +
+	"\x0eallocationTags\x18\x04 \x03(\tR\x0eallocationTags\x12P\n" +
+	"\x0eresourceSizing\x18\x05 \x01(\v2(.spindle.hadoop.yarn.ResourceSizingProtoR\x0eresourceSizing\x12_\n" +
+	"\x13placementConstraint\x18\x06 \x01(\v2-.spindle.hadoop.yarn.PlacementConstraintProtoR\x13placementConstraint\"\x7f\n" +
+	"\x13ResourceSizingProto\x12&\n" +
+	"\x0enumAllocations\x18\x01 \x01(\x05R\x0enumAllocations\x12@\n" +
+	"\tresources\x18\x02 \x01(\v2\".spindle.hadoop.yarn.ResourceProtoR\tresources\"\xaa\x01\n" +
+	"\x1eRejectedSchedulingRequestProto\x12A\n" +
+	"\x06reason\x18\x01 \x02(\x0e2).spindle.hadoop.yarn.RejectionReasonProtoR\x06reason\x12E\n" +
+	"\arequest\x18\x02 \x02(\v2+.spindle.hadoop.yarn.SchedulingRequestProtoR\arequest\"\xe5\x01\n" +
+	"\x18PlacementConstraintProto\x12_\n" +
+	"\x10simpleConstraint\x18\x01 \x01(\v23.spindle.hadoop.yarn.SimplePlacementConstraintProtoR\x10simpleConstraint\x12h\n" +
+	"\x13compositeConstraint\x18\x02 \x01(\v26.spindle.hadoop.yarn.CompositePlacementConstraintProtoR\x13compositeConstraint\"\xc2\x02\n" +
+	"\x1eSimplePlacementConstraintProto\x12\x14\n" +
+	"\x05scope\x18\x01 \x02(\tR\x05scope\x12a\n" +
+	"\x11targetExpressions\x18\x02 \x03(\v23.spindle.hadoop.yarn.PlacementConstraintTargetProtoR\x11targetExpressions\x12&\n" +
+	"\x0eminCardinality\x18\x03 \x01(\x05R\x0eminCardinality\x12&\n" +
+	"\x0emaxCardinality\x18\x04 \x01(\x05R\x0emaxCardinality\x12W\n" +
+	"\x0fattributeOpCode\x18\x05 \x01(\x0e2-.spindle.hadoop.yarn.NodeAttributeOpCodeProtoR\x0fattributeOpCode\"\x82\x02\n" +
+	"\x1ePlacementConstraintTargetProto\x12^\n" +
+	"\n" +
+	"targetType\x18\x01 \x02(\x0e2>.spindle.hadoop.yarn.PlacementConstraintTargetProto.TargetTypeR\n" +
+	"targetType\x12\x1c\n" +
+	"\ttargetKey\x18\x02 \x01(\tR\ttargetKey\x12\"\n" +
+	"\ftargetValues\x18\x03 \x03(\tR\ftargetValues\">\n" +
+	"\n" +
+	"TargetType\x12\x12\n" +
+	"\x0eNODE_ATTRIBUTE\x10\x01\x12\x12\n" +
+	"\x0eALLOCATION_TAG\x10\x02\x12\b\n" +
+	"\x04SELF\x10\x03\"\x9c\x02\n" +
+	"!CompositePlacementConstraintProto\x12j\n" +
+	"\rcompositeType\x18\x01 \x02(\x0e2D.spindle.hadoop.yarn.CompositePlacementConstraintProto.CompositeTypeR\rcompositeType\x12Y\n" +
+	"\x10childConstraints\x18\x02 \x03(\v2-.spindle.hadoop.yarn.PlacementConstraintProtoR\x10childConstraints\"0\n" +
+	"\rCompositeType\x12\a\n" +
+	"\x03AND\x10\x01\x12\x06\n" +
+	"\x02OR\x10\x02\x12\x0e\n" +
+	"\n" +
+	"DELAYED_OR\x10\x03\"\x7f\n" +
 	"\x1dResourceBlacklistRequestProto\x12/\n" +
 	"\x13blacklist_additions\x18\x01 \x03(\tR\x12blacklistAdditions\x12-\n" +
 	"\x12blacklist_removals\x18\x02 \x03(\tR\x11blacklistRemovals\"\xbe\x01\n" +
@@ -4456,7 +5352,7 @@ const file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc = "" +
 	"\n" +
 	"submitTime\x18\x1c \x01(\x03R\n" +
 	"submitTime\x12 \n" +
-	"\vrmClusterId\x18\x1d \x01(\tR\vrmClusterId\"\xb9\x06\n" +
+	"\vrmClusterId\x18\x1d \x01(\tR\vrmClusterId\"\x8b\a\n" +
 	"\x0fNodeReportProto\x128\n" +
 	"\x06nodeId\x18\x01 \x01(\v2 .spindle.hadoop.yarn.NodeIdProtoR\x06nodeId\x12 \n" +
 	"\vhttpAddress\x18\x02 \x01(\tR\vhttpAddress\x12\x1a\n" +
@@ -4476,7 +5372,16 @@ const file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc = "" +
 	"\x16containers_utilization\x18\v \x01(\v2-.spindle.hadoop.yarn.ResourceUtilizationProtoR\x15containersUtilization\x12X\n" +
 	"\x10node_utilization\x18\f \x01(\v2-.spindle.hadoop.yarn.ResourceUtilizationProtoR\x0fnodeUtilization\x127\n" +
 	"\x17decommissioning_timeout\x18\r \x01(\rR\x16decommissioningTimeout\x12R\n" +
-	"\x10node_update_type\x18\x0e \x01(\x0e2(.spindle.hadoop.yarn.NodeUpdateTypeProtoR\x0enodeUpdateType\"\xfb\x02\n" +
+	"\x10node_update_type\x18\x0e \x01(\x0e2(.spindle.hadoop.yarn.NodeUpdateTypeProtoR\x0enodeUpdateType\x12P\n" +
+	"\x0fnode_attributes\x18\x0f \x03(\v2'.spindle.hadoop.yarn.NodeAttributeProtoR\x0enodeAttributes\"s\n" +
+	"\x15NodeAttributeKeyProto\x124\n" +
+	"\x0fattributePrefix\x18\x01 \x01(\t:\n" +
+	"rm.yarn.ioR\x0fattributePrefix\x12$\n" +
+	"\rattributeName\x18\x02 \x02(\tR\rattributeName\"\xe9\x01\n" +
+	"\x12NodeAttributeProto\x12N\n" +
+	"\fattributeKey\x18\x01 \x02(\v2*.spindle.hadoop.yarn.NodeAttributeKeyProtoR\fattributeKey\x12Y\n" +
+	"\rattributeType\x18\x02 \x01(\x0e2+.spindle.hadoop.yarn.NodeAttributeTypeProto:\x06STRINGR\rattributeType\x12(\n" +
+	"\x0eattributeValue\x18\x03 \x01(\t:\x00R\x0eattributeValue\"\xfb\x02\n" +
 	"\x17YarnClusterMetricsProto\x12*\n" +
 	"\x11num_node_managers\x18\x01 \x01(\x05R\x0fnumNodeManagers\x124\n" +
 	"\x16num_decommissioned_nms\x18\x02 \x01(\x05R\x14numDecommissionedNms\x12$\n" +
@@ -4640,7 +5545,17 @@ const file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc = "" +
 	"\tQ_STOPPED\x10\x01\x12\r\n" +
 	"\tQ_RUNNING\x10\x02\x12\x0e\n" +
 	"\n" +
-	"Q_DRAINING\x10\x03B3Z1github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"Q_DRAINING\x10\x03*[\n" +
+	"\x14RejectionReasonProto\x12\x1f\n" +
+	"\x1bRRP_COULD_NOT_PLACE_ON_NODE\x10\x01\x12\"\n" +
+	"\x1eRRP_COULD_NOT_SCHEDULE_ON_NODE\x10\x02*5\n" +
+	"\x18NodeAttributeOpCodeProto\x12\t\n" +
+	"\x05NO_OP\x10\x01\x12\x06\n" +
+	"\x02EQ\x10\x02\x12\x06\n" +
+	"\x02NE\x10\x03*$\n" +
+	"\x16NodeAttributeTypeProto\x12\n" +
+	"\n" +
+	"\x06STRING\x10\x01B3Z1github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 
 var (
 	file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescOnce sync.Once
@@ -4654,149 +5569,180 @@ func file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP() []byte {
 	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescData
 }
 
-var file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes = make([]protoimpl.EnumInfo, 14)
-var file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes = make([]protoimpl.EnumInfo, 19)
+var file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_yarnpb_hadoopyarn_yarn_protos_proto_goTypes = []any{
-	(ResourceTypesProto)(0),                     // 0: spindle.hadoop.yarn.ResourceTypesProto
-	(ContainerStateProto)(0),                    // 1: spindle.hadoop.yarn.ContainerStateProto
-	(ContainerSubStateProto)(0),                 // 2: spindle.hadoop.yarn.ContainerSubStateProto
-	(YarnApplicationStateProto)(0),              // 3: spindle.hadoop.yarn.YarnApplicationStateProto
-	(FinalApplicationStatusProto)(0),            // 4: spindle.hadoop.yarn.FinalApplicationStatusProto
-	(LocalResourceVisibilityProto)(0),           // 5: spindle.hadoop.yarn.LocalResourceVisibilityProto
-	(LocalResourceTypeProto)(0),                 // 6: spindle.hadoop.yarn.LocalResourceTypeProto
-	(NodeStateProto)(0),                         // 7: spindle.hadoop.yarn.NodeStateProto
-	(NodeUpdateTypeProto)(0),                    // 8: spindle.hadoop.yarn.NodeUpdateTypeProto
-	(ContainerTypeProto)(0),                     // 9: spindle.hadoop.yarn.ContainerTypeProto
-	(ExecutionTypeProto)(0),                     // 10: spindle.hadoop.yarn.ExecutionTypeProto
-	(AMCommandProto)(0),                         // 11: spindle.hadoop.yarn.AMCommandProto
-	(ApplicationAccessTypeProto)(0),             // 12: spindle.hadoop.yarn.ApplicationAccessTypeProto
-	(QueueStateProto)(0),                        // 13: spindle.hadoop.yarn.QueueStateProto
-	(*SerializedExceptionProto)(nil),            // 14: spindle.hadoop.yarn.SerializedExceptionProto
-	(*ApplicationIdProto)(nil),                  // 15: spindle.hadoop.yarn.ApplicationIdProto
-	(*ApplicationAttemptIdProto)(nil),           // 16: spindle.hadoop.yarn.ApplicationAttemptIdProto
-	(*ContainerIdProto)(nil),                    // 17: spindle.hadoop.yarn.ContainerIdProto
-	(*NodeIdProto)(nil),                         // 18: spindle.hadoop.yarn.NodeIdProto
-	(*PriorityProto)(nil),                       // 19: spindle.hadoop.yarn.PriorityProto
-	(*ResourceInformationProto)(nil),            // 20: spindle.hadoop.yarn.ResourceInformationProto
-	(*ResourceTypeInfoProto)(nil),               // 21: spindle.hadoop.yarn.ResourceTypeInfoProto
-	(*ResourceProto)(nil),                       // 22: spindle.hadoop.yarn.ResourceProto
-	(*ResourceUtilizationProto)(nil),            // 23: spindle.hadoop.yarn.ResourceUtilizationProto
-	(*ResourceProfileEntry)(nil),                // 24: spindle.hadoop.yarn.ResourceProfileEntry
-	(*ResourceProfilesProto)(nil),               // 25: spindle.hadoop.yarn.ResourceProfilesProto
-	(*ContainerProto)(nil),                      // 26: spindle.hadoop.yarn.ContainerProto
-	(*URLProto)(nil),                            // 27: spindle.hadoop.yarn.URLProto
-	(*LocalResourceProto)(nil),                  // 28: spindle.hadoop.yarn.LocalResourceProto
-	(*ContainerLaunchContextProto)(nil),         // 29: spindle.hadoop.yarn.ContainerLaunchContextProto
-	(*ContainerStatusProto)(nil),                // 30: spindle.hadoop.yarn.ContainerStatusProto
-	(*ExecutionTypeRequestProto)(nil),           // 31: spindle.hadoop.yarn.ExecutionTypeRequestProto
-	(*ResourceRequestProto)(nil),                // 32: spindle.hadoop.yarn.ResourceRequestProto
-	(*ResourceBlacklistRequestProto)(nil),       // 33: spindle.hadoop.yarn.ResourceBlacklistRequestProto
-	(*PreemptionMessageProto)(nil),              // 34: spindle.hadoop.yarn.PreemptionMessageProto
-	(*StrictPreemptionContractProto)(nil),       // 35: spindle.hadoop.yarn.StrictPreemptionContractProto
-	(*PreemptionContractProto)(nil),             // 36: spindle.hadoop.yarn.PreemptionContractProto
-	(*PreemptionContainerProto)(nil),            // 37: spindle.hadoop.yarn.PreemptionContainerProto
-	(*PreemptionResourceRequestProto)(nil),      // 38: spindle.hadoop.yarn.PreemptionResourceRequestProto
-	(*ApplicationSubmissionContextProto)(nil),   // 39: spindle.hadoop.yarn.ApplicationSubmissionContextProto
-	(*ApplicationACLMapProto)(nil),              // 40: spindle.hadoop.yarn.ApplicationACLMapProto
-	(*ApplicationResourceUsageReportProto)(nil), // 41: spindle.hadoop.yarn.ApplicationResourceUsageReportProto
-	(*ApplicationReportProto)(nil),              // 42: spindle.hadoop.yarn.ApplicationReportProto
-	(*NodeReportProto)(nil),                     // 43: spindle.hadoop.yarn.NodeReportProto
-	(*YarnClusterMetricsProto)(nil),             // 44: spindle.hadoop.yarn.YarnClusterMetricsProto
-	(*QueueStatisticsProto)(nil),                // 45: spindle.hadoop.yarn.QueueStatisticsProto
-	(*QueueInfoProto)(nil),                      // 46: spindle.hadoop.yarn.QueueInfoProto
-	(*QueueConfigurationsProto)(nil),            // 47: spindle.hadoop.yarn.QueueConfigurationsProto
-	(*QueueConfigurationsMapProto)(nil),         // 48: spindle.hadoop.yarn.QueueConfigurationsMapProto
-	(*StringLocalResourceMapProto)(nil),         // 49: spindle.hadoop.yarn.StringLocalResourceMapProto
-	(*StringStringMapProto)(nil),                // 50: spindle.hadoop.yarn.StringStringMapProto
-	(*StringBytesMapProto)(nil),                 // 51: spindle.hadoop.yarn.StringBytesMapProto
-	(*StringLongMapProto)(nil),                  // 52: spindle.hadoop.yarn.StringLongMapProto
-	(*StringFloatMapProto)(nil),                 // 53: spindle.hadoop.yarn.StringFloatMapProto
-	(*hadoopcommon.TokenProto)(nil),             // 54: spindle.hadoop.common.TokenProto
+	(ResourceTypesProto)(0),                              // 0: spindle.hadoop.yarn.ResourceTypesProto
+	(ContainerStateProto)(0),                             // 1: spindle.hadoop.yarn.ContainerStateProto
+	(ContainerSubStateProto)(0),                          // 2: spindle.hadoop.yarn.ContainerSubStateProto
+	(YarnApplicationStateProto)(0),                       // 3: spindle.hadoop.yarn.YarnApplicationStateProto
+	(FinalApplicationStatusProto)(0),                     // 4: spindle.hadoop.yarn.FinalApplicationStatusProto
+	(LocalResourceVisibilityProto)(0),                    // 5: spindle.hadoop.yarn.LocalResourceVisibilityProto
+	(LocalResourceTypeProto)(0),                          // 6: spindle.hadoop.yarn.LocalResourceTypeProto
+	(NodeStateProto)(0),                                  // 7: spindle.hadoop.yarn.NodeStateProto
+	(NodeUpdateTypeProto)(0),                             // 8: spindle.hadoop.yarn.NodeUpdateTypeProto
+	(ContainerTypeProto)(0),                              // 9: spindle.hadoop.yarn.ContainerTypeProto
+	(ExecutionTypeProto)(0),                              // 10: spindle.hadoop.yarn.ExecutionTypeProto
+	(AMCommandProto)(0),                                  // 11: spindle.hadoop.yarn.AMCommandProto
+	(ApplicationAccessTypeProto)(0),                      // 12: spindle.hadoop.yarn.ApplicationAccessTypeProto
+	(QueueStateProto)(0),                                 // 13: spindle.hadoop.yarn.QueueStateProto
+	(RejectionReasonProto)(0),                            // 14: spindle.hadoop.yarn.RejectionReasonProto
+	(NodeAttributeOpCodeProto)(0),                        // 15: spindle.hadoop.yarn.NodeAttributeOpCodeProto
+	(NodeAttributeTypeProto)(0),                          // 16: spindle.hadoop.yarn.NodeAttributeTypeProto
+	(PlacementConstraintTargetProto_TargetType)(0),       // 17: spindle.hadoop.yarn.PlacementConstraintTargetProto.TargetType
+	(CompositePlacementConstraintProto_CompositeType)(0), // 18: spindle.hadoop.yarn.CompositePlacementConstraintProto.CompositeType
+	(*SerializedExceptionProto)(nil),                     // 19: spindle.hadoop.yarn.SerializedExceptionProto
+	(*ApplicationIdProto)(nil),                           // 20: spindle.hadoop.yarn.ApplicationIdProto
+	(*ApplicationAttemptIdProto)(nil),                    // 21: spindle.hadoop.yarn.ApplicationAttemptIdProto
+	(*ContainerIdProto)(nil),                             // 22: spindle.hadoop.yarn.ContainerIdProto
+	(*NodeIdProto)(nil),                                  // 23: spindle.hadoop.yarn.NodeIdProto
+	(*PriorityProto)(nil),                                // 24: spindle.hadoop.yarn.PriorityProto
+	(*ResourceInformationProto)(nil),                     // 25: spindle.hadoop.yarn.ResourceInformationProto
+	(*ResourceTypeInfoProto)(nil),                        // 26: spindle.hadoop.yarn.ResourceTypeInfoProto
+	(*ResourceProto)(nil),                                // 27: spindle.hadoop.yarn.ResourceProto
+	(*ResourceUtilizationProto)(nil),                     // 28: spindle.hadoop.yarn.ResourceUtilizationProto
+	(*ResourceProfileEntry)(nil),                         // 29: spindle.hadoop.yarn.ResourceProfileEntry
+	(*ResourceProfilesProto)(nil),                        // 30: spindle.hadoop.yarn.ResourceProfilesProto
+	(*ContainerProto)(nil),                               // 31: spindle.hadoop.yarn.ContainerProto
+	(*URLProto)(nil),                                     // 32: spindle.hadoop.yarn.URLProto
+	(*LocalResourceProto)(nil),                           // 33: spindle.hadoop.yarn.LocalResourceProto
+	(*ContainerLaunchContextProto)(nil),                  // 34: spindle.hadoop.yarn.ContainerLaunchContextProto
+	(*ContainerStatusProto)(nil),                         // 35: spindle.hadoop.yarn.ContainerStatusProto
+	(*ExecutionTypeRequestProto)(nil),                    // 36: spindle.hadoop.yarn.ExecutionTypeRequestProto
+	(*ResourceRequestProto)(nil),                         // 37: spindle.hadoop.yarn.ResourceRequestProto
+	(*SchedulingRequestProto)(nil),                       // 38: spindle.hadoop.yarn.SchedulingRequestProto
+	(*ResourceSizingProto)(nil),                          // 39: spindle.hadoop.yarn.ResourceSizingProto
+	(*RejectedSchedulingRequestProto)(nil),               // 40: spindle.hadoop.yarn.RejectedSchedulingRequestProto
+	(*PlacementConstraintProto)(nil),                     // 41: spindle.hadoop.yarn.PlacementConstraintProto
+	(*SimplePlacementConstraintProto)(nil),               // 42: spindle.hadoop.yarn.SimplePlacementConstraintProto
+	(*PlacementConstraintTargetProto)(nil),               // 43: spindle.hadoop.yarn.PlacementConstraintTargetProto
+	(*CompositePlacementConstraintProto)(nil),            // 44: spindle.hadoop.yarn.CompositePlacementConstraintProto
+	(*ResourceBlacklistRequestProto)(nil),                // 45: spindle.hadoop.yarn.ResourceBlacklistRequestProto
+	(*PreemptionMessageProto)(nil),                       // 46: spindle.hadoop.yarn.PreemptionMessageProto
+	(*StrictPreemptionContractProto)(nil),                // 47: spindle.hadoop.yarn.StrictPreemptionContractProto
+	(*PreemptionContractProto)(nil),                      // 48: spindle.hadoop.yarn.PreemptionContractProto
+	(*PreemptionContainerProto)(nil),                     // 49: spindle.hadoop.yarn.PreemptionContainerProto
+	(*PreemptionResourceRequestProto)(nil),               // 50: spindle.hadoop.yarn.PreemptionResourceRequestProto
+	(*ApplicationSubmissionContextProto)(nil),            // 51: spindle.hadoop.yarn.ApplicationSubmissionContextProto
+	(*ApplicationACLMapProto)(nil),                       // 52: spindle.hadoop.yarn.ApplicationACLMapProto
+	(*ApplicationResourceUsageReportProto)(nil),          // 53: spindle.hadoop.yarn.ApplicationResourceUsageReportProto
+	(*ApplicationReportProto)(nil),                       // 54: spindle.hadoop.yarn.ApplicationReportProto
+	(*NodeReportProto)(nil),                              // 55: spindle.hadoop.yarn.NodeReportProto
+	(*NodeAttributeKeyProto)(nil),                        // 56: spindle.hadoop.yarn.NodeAttributeKeyProto
+	(*NodeAttributeProto)(nil),                           // 57: spindle.hadoop.yarn.NodeAttributeProto
+	(*YarnClusterMetricsProto)(nil),                      // 58: spindle.hadoop.yarn.YarnClusterMetricsProto
+	(*QueueStatisticsProto)(nil),                         // 59: spindle.hadoop.yarn.QueueStatisticsProto
+	(*QueueInfoProto)(nil),                               // 60: spindle.hadoop.yarn.QueueInfoProto
+	(*QueueConfigurationsProto)(nil),                     // 61: spindle.hadoop.yarn.QueueConfigurationsProto
+	(*QueueConfigurationsMapProto)(nil),                  // 62: spindle.hadoop.yarn.QueueConfigurationsMapProto
+	(*StringLocalResourceMapProto)(nil),                  // 63: spindle.hadoop.yarn.StringLocalResourceMapProto
+	(*StringStringMapProto)(nil),                         // 64: spindle.hadoop.yarn.StringStringMapProto
+	(*StringBytesMapProto)(nil),                          // 65: spindle.hadoop.yarn.StringBytesMapProto
+	(*StringLongMapProto)(nil),                           // 66: spindle.hadoop.yarn.StringLongMapProto
+	(*StringFloatMapProto)(nil),                          // 67: spindle.hadoop.yarn.StringFloatMapProto
+	(*hadoopcommon.TokenProto)(nil),                      // 68: spindle.hadoop.common.TokenProto
 }
 var file_yarnpb_hadoopyarn_yarn_protos_proto_depIdxs = []int32{
-	14, // 0: spindle.hadoop.yarn.SerializedExceptionProto.cause:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
-	15, // 1: spindle.hadoop.yarn.ApplicationAttemptIdProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	15, // 2: spindle.hadoop.yarn.ContainerIdProto.app_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	16, // 3: spindle.hadoop.yarn.ContainerIdProto.app_attempt_id:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	19, // 0: spindle.hadoop.yarn.SerializedExceptionProto.cause:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
+	20, // 1: spindle.hadoop.yarn.ApplicationAttemptIdProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	20, // 2: spindle.hadoop.yarn.ContainerIdProto.app_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	21, // 3: spindle.hadoop.yarn.ContainerIdProto.app_attempt_id:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
 	0,  // 4: spindle.hadoop.yarn.ResourceInformationProto.type:type_name -> spindle.hadoop.yarn.ResourceTypesProto
-	50, // 5: spindle.hadoop.yarn.ResourceInformationProto.attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	64, // 5: spindle.hadoop.yarn.ResourceInformationProto.attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
 	0,  // 6: spindle.hadoop.yarn.ResourceTypeInfoProto.type:type_name -> spindle.hadoop.yarn.ResourceTypesProto
-	20, // 7: spindle.hadoop.yarn.ResourceProto.resource_value_map:type_name -> spindle.hadoop.yarn.ResourceInformationProto
-	53, // 8: spindle.hadoop.yarn.ResourceUtilizationProto.customResources:type_name -> spindle.hadoop.yarn.StringFloatMapProto
-	22, // 9: spindle.hadoop.yarn.ResourceProfileEntry.resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	24, // 10: spindle.hadoop.yarn.ResourceProfilesProto.resource_profiles_map:type_name -> spindle.hadoop.yarn.ResourceProfileEntry
-	17, // 11: spindle.hadoop.yarn.ContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	18, // 12: spindle.hadoop.yarn.ContainerProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	22, // 13: spindle.hadoop.yarn.ContainerProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
-	19, // 14: spindle.hadoop.yarn.ContainerProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	54, // 15: spindle.hadoop.yarn.ContainerProto.container_token:type_name -> spindle.hadoop.common.TokenProto
+	25, // 7: spindle.hadoop.yarn.ResourceProto.resource_value_map:type_name -> spindle.hadoop.yarn.ResourceInformationProto
+	67, // 8: spindle.hadoop.yarn.ResourceUtilizationProto.customResources:type_name -> spindle.hadoop.yarn.StringFloatMapProto
+	27, // 9: spindle.hadoop.yarn.ResourceProfileEntry.resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	29, // 10: spindle.hadoop.yarn.ResourceProfilesProto.resource_profiles_map:type_name -> spindle.hadoop.yarn.ResourceProfileEntry
+	22, // 11: spindle.hadoop.yarn.ContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	23, // 12: spindle.hadoop.yarn.ContainerProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	27, // 13: spindle.hadoop.yarn.ContainerProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
+	24, // 14: spindle.hadoop.yarn.ContainerProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	68, // 15: spindle.hadoop.yarn.ContainerProto.container_token:type_name -> spindle.hadoop.common.TokenProto
 	10, // 16: spindle.hadoop.yarn.ContainerProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	27, // 17: spindle.hadoop.yarn.LocalResourceProto.resource:type_name -> spindle.hadoop.yarn.URLProto
+	32, // 17: spindle.hadoop.yarn.LocalResourceProto.resource:type_name -> spindle.hadoop.yarn.URLProto
 	6,  // 18: spindle.hadoop.yarn.LocalResourceProto.type:type_name -> spindle.hadoop.yarn.LocalResourceTypeProto
 	5,  // 19: spindle.hadoop.yarn.LocalResourceProto.visibility:type_name -> spindle.hadoop.yarn.LocalResourceVisibilityProto
-	49, // 20: spindle.hadoop.yarn.ContainerLaunchContextProto.localResources:type_name -> spindle.hadoop.yarn.StringLocalResourceMapProto
-	51, // 21: spindle.hadoop.yarn.ContainerLaunchContextProto.service_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
-	50, // 22: spindle.hadoop.yarn.ContainerLaunchContextProto.environment:type_name -> spindle.hadoop.yarn.StringStringMapProto
-	40, // 23: spindle.hadoop.yarn.ContainerLaunchContextProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
-	17, // 24: spindle.hadoop.yarn.ContainerStatusProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	63, // 20: spindle.hadoop.yarn.ContainerLaunchContextProto.localResources:type_name -> spindle.hadoop.yarn.StringLocalResourceMapProto
+	65, // 21: spindle.hadoop.yarn.ContainerLaunchContextProto.service_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
+	64, // 22: spindle.hadoop.yarn.ContainerLaunchContextProto.environment:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	52, // 23: spindle.hadoop.yarn.ContainerLaunchContextProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
+	22, // 24: spindle.hadoop.yarn.ContainerStatusProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
 	1,  // 25: spindle.hadoop.yarn.ContainerStatusProto.state:type_name -> spindle.hadoop.yarn.ContainerStateProto
-	22, // 26: spindle.hadoop.yarn.ContainerStatusProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	27, // 26: spindle.hadoop.yarn.ContainerStatusProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
 	10, // 27: spindle.hadoop.yarn.ContainerStatusProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	50, // 28: spindle.hadoop.yarn.ContainerStatusProto.container_attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	64, // 28: spindle.hadoop.yarn.ContainerStatusProto.container_attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
 	2,  // 29: spindle.hadoop.yarn.ContainerStatusProto.container_sub_state:type_name -> spindle.hadoop.yarn.ContainerSubStateProto
 	10, // 30: spindle.hadoop.yarn.ExecutionTypeRequestProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	19, // 31: spindle.hadoop.yarn.ResourceRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	22, // 32: spindle.hadoop.yarn.ResourceRequestProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
-	31, // 33: spindle.hadoop.yarn.ResourceRequestProto.execution_type_request:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
-	35, // 34: spindle.hadoop.yarn.PreemptionMessageProto.strictContract:type_name -> spindle.hadoop.yarn.StrictPreemptionContractProto
-	36, // 35: spindle.hadoop.yarn.PreemptionMessageProto.contract:type_name -> spindle.hadoop.yarn.PreemptionContractProto
-	37, // 36: spindle.hadoop.yarn.StrictPreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
-	38, // 37: spindle.hadoop.yarn.PreemptionContractProto.resource:type_name -> spindle.hadoop.yarn.PreemptionResourceRequestProto
-	37, // 38: spindle.hadoop.yarn.PreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
-	17, // 39: spindle.hadoop.yarn.PreemptionContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	32, // 40: spindle.hadoop.yarn.PreemptionResourceRequestProto.resource:type_name -> spindle.hadoop.yarn.ResourceRequestProto
-	15, // 41: spindle.hadoop.yarn.ApplicationSubmissionContextProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	19, // 42: spindle.hadoop.yarn.ApplicationSubmissionContextProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	29, // 43: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_spec:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
-	22, // 44: spindle.hadoop.yarn.ApplicationSubmissionContextProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
-	32, // 45: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_resource_request:type_name -> spindle.hadoop.yarn.ResourceRequestProto
-	12, // 46: spindle.hadoop.yarn.ApplicationACLMapProto.accessType:type_name -> spindle.hadoop.yarn.ApplicationAccessTypeProto
-	22, // 47: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.used_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	22, // 48: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.reserved_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	22, // 49: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.needed_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	52, // 50: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
-	52, // 51: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_preempted_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
-	15, // 52: spindle.hadoop.yarn.ApplicationReportProto.applicationId:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	54, // 53: spindle.hadoop.yarn.ApplicationReportProto.client_to_am_token:type_name -> spindle.hadoop.common.TokenProto
-	3,  // 54: spindle.hadoop.yarn.ApplicationReportProto.yarn_application_state:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
-	4,  // 55: spindle.hadoop.yarn.ApplicationReportProto.final_application_status:type_name -> spindle.hadoop.yarn.FinalApplicationStatusProto
-	41, // 56: spindle.hadoop.yarn.ApplicationReportProto.app_resource_Usage:type_name -> spindle.hadoop.yarn.ApplicationResourceUsageReportProto
-	16, // 57: spindle.hadoop.yarn.ApplicationReportProto.currentApplicationAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
-	54, // 58: spindle.hadoop.yarn.ApplicationReportProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
-	19, // 59: spindle.hadoop.yarn.ApplicationReportProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	18, // 60: spindle.hadoop.yarn.NodeReportProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	22, // 61: spindle.hadoop.yarn.NodeReportProto.used:type_name -> spindle.hadoop.yarn.ResourceProto
-	22, // 62: spindle.hadoop.yarn.NodeReportProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
-	7,  // 63: spindle.hadoop.yarn.NodeReportProto.node_state:type_name -> spindle.hadoop.yarn.NodeStateProto
-	23, // 64: spindle.hadoop.yarn.NodeReportProto.containers_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
-	23, // 65: spindle.hadoop.yarn.NodeReportProto.node_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
-	8,  // 66: spindle.hadoop.yarn.NodeReportProto.node_update_type:type_name -> spindle.hadoop.yarn.NodeUpdateTypeProto
-	13, // 67: spindle.hadoop.yarn.QueueInfoProto.state:type_name -> spindle.hadoop.yarn.QueueStateProto
-	46, // 68: spindle.hadoop.yarn.QueueInfoProto.childQueues:type_name -> spindle.hadoop.yarn.QueueInfoProto
-	42, // 69: spindle.hadoop.yarn.QueueInfoProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
-	45, // 70: spindle.hadoop.yarn.QueueInfoProto.queueStatistics:type_name -> spindle.hadoop.yarn.QueueStatisticsProto
-	48, // 71: spindle.hadoop.yarn.QueueInfoProto.queueConfigurationsMap:type_name -> spindle.hadoop.yarn.QueueConfigurationsMapProto
-	22, // 72: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	22, // 73: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	22, // 74: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	22, // 75: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	47, // 76: spindle.hadoop.yarn.QueueConfigurationsMapProto.queueConfigurations:type_name -> spindle.hadoop.yarn.QueueConfigurationsProto
-	28, // 77: spindle.hadoop.yarn.StringLocalResourceMapProto.value:type_name -> spindle.hadoop.yarn.LocalResourceProto
-	78, // [78:78] is the sub-list for method output_type
-	78, // [78:78] is the sub-list for method input_type
-	78, // [78:78] is the sub-list for extension type_name
-	78, // [78:78] is the sub-list for extension extendee
-	0,  // [0:78] is the sub-list for field type_name
+	24, // 31: spindle.hadoop.yarn.ResourceRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	27, // 32: spindle.hadoop.yarn.ResourceRequestProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	36, // 33: spindle.hadoop.yarn.ResourceRequestProto.execution_type_request:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
+	24, // 34: spindle.hadoop.yarn.SchedulingRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	36, // 35: spindle.hadoop.yarn.SchedulingRequestProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
+	39, // 36: spindle.hadoop.yarn.SchedulingRequestProto.resourceSizing:type_name -> spindle.hadoop.yarn.ResourceSizingProto
+	41, // 37: spindle.hadoop.yarn.SchedulingRequestProto.placementConstraint:type_name -> spindle.hadoop.yarn.PlacementConstraintProto
+	27, // 38: spindle.hadoop.yarn.ResourceSizingProto.resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	14, // 39: spindle.hadoop.yarn.RejectedSchedulingRequestProto.reason:type_name -> spindle.hadoop.yarn.RejectionReasonProto
+	38, // 40: spindle.hadoop.yarn.RejectedSchedulingRequestProto.request:type_name -> spindle.hadoop.yarn.SchedulingRequestProto
+	42, // 41: spindle.hadoop.yarn.PlacementConstraintProto.simpleConstraint:type_name -> spindle.hadoop.yarn.SimplePlacementConstraintProto
+	44, // 42: spindle.hadoop.yarn.PlacementConstraintProto.compositeConstraint:type_name -> spindle.hadoop.yarn.CompositePlacementConstraintProto
+	43, // 43: spindle.hadoop.yarn.SimplePlacementConstraintProto.targetExpressions:type_name -> spindle.hadoop.yarn.PlacementConstraintTargetProto
+	15, // 44: spindle.hadoop.yarn.SimplePlacementConstraintProto.attributeOpCode:type_name -> spindle.hadoop.yarn.NodeAttributeOpCodeProto
+	17, // 45: spindle.hadoop.yarn.PlacementConstraintTargetProto.targetType:type_name -> spindle.hadoop.yarn.PlacementConstraintTargetProto.TargetType
+	18, // 46: spindle.hadoop.yarn.CompositePlacementConstraintProto.compositeType:type_name -> spindle.hadoop.yarn.CompositePlacementConstraintProto.CompositeType
+	41, // 47: spindle.hadoop.yarn.CompositePlacementConstraintProto.childConstraints:type_name -> spindle.hadoop.yarn.PlacementConstraintProto
+	47, // 48: spindle.hadoop.yarn.PreemptionMessageProto.strictContract:type_name -> spindle.hadoop.yarn.StrictPreemptionContractProto
+	48, // 49: spindle.hadoop.yarn.PreemptionMessageProto.contract:type_name -> spindle.hadoop.yarn.PreemptionContractProto
+	49, // 50: spindle.hadoop.yarn.StrictPreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
+	50, // 51: spindle.hadoop.yarn.PreemptionContractProto.resource:type_name -> spindle.hadoop.yarn.PreemptionResourceRequestProto
+	49, // 52: spindle.hadoop.yarn.PreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
+	22, // 53: spindle.hadoop.yarn.PreemptionContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	37, // 54: spindle.hadoop.yarn.PreemptionResourceRequestProto.resource:type_name -> spindle.hadoop.yarn.ResourceRequestProto
+	20, // 55: spindle.hadoop.yarn.ApplicationSubmissionContextProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	24, // 56: spindle.hadoop.yarn.ApplicationSubmissionContextProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	34, // 57: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_spec:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
+	27, // 58: spindle.hadoop.yarn.ApplicationSubmissionContextProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
+	37, // 59: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_resource_request:type_name -> spindle.hadoop.yarn.ResourceRequestProto
+	12, // 60: spindle.hadoop.yarn.ApplicationACLMapProto.accessType:type_name -> spindle.hadoop.yarn.ApplicationAccessTypeProto
+	27, // 61: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.used_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	27, // 62: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.reserved_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	27, // 63: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.needed_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	66, // 64: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
+	66, // 65: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_preempted_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
+	20, // 66: spindle.hadoop.yarn.ApplicationReportProto.applicationId:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	68, // 67: spindle.hadoop.yarn.ApplicationReportProto.client_to_am_token:type_name -> spindle.hadoop.common.TokenProto
+	3,  // 68: spindle.hadoop.yarn.ApplicationReportProto.yarn_application_state:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
+	4,  // 69: spindle.hadoop.yarn.ApplicationReportProto.final_application_status:type_name -> spindle.hadoop.yarn.FinalApplicationStatusProto
+	53, // 70: spindle.hadoop.yarn.ApplicationReportProto.app_resource_Usage:type_name -> spindle.hadoop.yarn.ApplicationResourceUsageReportProto
+	21, // 71: spindle.hadoop.yarn.ApplicationReportProto.currentApplicationAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	68, // 72: spindle.hadoop.yarn.ApplicationReportProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
+	24, // 73: spindle.hadoop.yarn.ApplicationReportProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	23, // 74: spindle.hadoop.yarn.NodeReportProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	27, // 75: spindle.hadoop.yarn.NodeReportProto.used:type_name -> spindle.hadoop.yarn.ResourceProto
+	27, // 76: spindle.hadoop.yarn.NodeReportProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	7,  // 77: spindle.hadoop.yarn.NodeReportProto.node_state:type_name -> spindle.hadoop.yarn.NodeStateProto
+	28, // 78: spindle.hadoop.yarn.NodeReportProto.containers_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
+	28, // 79: spindle.hadoop.yarn.NodeReportProto.node_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
+	8,  // 80: spindle.hadoop.yarn.NodeReportProto.node_update_type:type_name -> spindle.hadoop.yarn.NodeUpdateTypeProto
+	57, // 81: spindle.hadoop.yarn.NodeReportProto.node_attributes:type_name -> spindle.hadoop.yarn.NodeAttributeProto
+	56, // 82: spindle.hadoop.yarn.NodeAttributeProto.attributeKey:type_name -> spindle.hadoop.yarn.NodeAttributeKeyProto
+	16, // 83: spindle.hadoop.yarn.NodeAttributeProto.attributeType:type_name -> spindle.hadoop.yarn.NodeAttributeTypeProto
+	13, // 84: spindle.hadoop.yarn.QueueInfoProto.state:type_name -> spindle.hadoop.yarn.QueueStateProto
+	60, // 85: spindle.hadoop.yarn.QueueInfoProto.childQueues:type_name -> spindle.hadoop.yarn.QueueInfoProto
+	54, // 86: spindle.hadoop.yarn.QueueInfoProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
+	59, // 87: spindle.hadoop.yarn.QueueInfoProto.queueStatistics:type_name -> spindle.hadoop.yarn.QueueStatisticsProto
+	62, // 88: spindle.hadoop.yarn.QueueInfoProto.queueConfigurationsMap:type_name -> spindle.hadoop.yarn.QueueConfigurationsMapProto
+	27, // 89: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	27, // 90: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	27, // 91: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	27, // 92: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	61, // 93: spindle.hadoop.yarn.QueueConfigurationsMapProto.queueConfigurations:type_name -> spindle.hadoop.yarn.QueueConfigurationsProto
+	33, // 94: spindle.hadoop.yarn.StringLocalResourceMapProto.value:type_name -> spindle.hadoop.yarn.LocalResourceProto
+	95, // [95:95] is the sub-list for method output_type
+	95, // [95:95] is the sub-list for method input_type
+	95, // [95:95] is the sub-list for extension type_name
+	95, // [95:95] is the sub-list for extension extendee
+	0,  // [0:95] is the sub-list for field type_name
 }
 
 func init() { file_yarnpb_hadoopyarn_yarn_protos_proto_init() }
@@ -4809,8 +5755,8 @@ func file_yarnpb_hadoopyarn_yarn_protos_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc), len(file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc)),
-			NumEnums:      14,
-			NumMessages:   40,
+			NumEnums:      19,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -429,11 +429,12 @@ type AllocateRequestProto struct {
 	Release          []*ContainerIdProto            `protobuf:"bytes,2,rep,name=release" json:"release,omitempty"`
 	BlacklistRequest *ResourceBlacklistRequestProto `protobuf:"bytes,3,opt,name=blacklist_request,json=blacklistRequest" json:"blacklist_request,omitempty"`
 	// The response_id of the last response received (0 after registering).
-	ResponseId    *int32   `protobuf:"varint,4,opt,name=response_id,json=responseId" json:"response_id,omitempty"`
-	Progress      *float32 `protobuf:"fixed32,5,opt,name=progress" json:"progress,omitempty"` // 0 to 1
-	TrackingUrl   *string  `protobuf:"bytes,11,opt,name=tracking_url,json=trackingUrl" json:"tracking_url,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	ResponseId         *int32                    `protobuf:"varint,4,opt,name=response_id,json=responseId" json:"response_id,omitempty"`
+	Progress           *float32                  `protobuf:"fixed32,5,opt,name=progress" json:"progress,omitempty"` // 0 to 1
+	SchedulingRequests []*SchedulingRequestProto `protobuf:"bytes,10,rep,name=scheduling_requests,json=schedulingRequests" json:"scheduling_requests,omitempty"`
+	TrackingUrl        *string                   `protobuf:"bytes,11,opt,name=tracking_url,json=trackingUrl" json:"tracking_url,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *AllocateRequestProto) Reset() {
@@ -499,6 +500,13 @@ func (x *AllocateRequestProto) GetProgress() float32 {
 		return *x.Progress
 	}
 	return 0
+}
+
+func (x *AllocateRequestProto) GetSchedulingRequests() []*SchedulingRequestProto {
+	if x != nil {
+		return x.SchedulingRequests
+	}
+	return nil
 }
 
 func (x *AllocateRequestProto) GetTrackingUrl() string {
@@ -576,8 +584,10 @@ type AllocateResponseProto struct {
 	AmRmToken                      *hadoopcommon.TokenProto `protobuf:"bytes,12,opt,name=am_rm_token,json=amRmToken" json:"am_rm_token,omitempty"`
 	ApplicationPriority            *PriorityProto           `protobuf:"bytes,13,opt,name=application_priority,json=applicationPriority" json:"application_priority,omitempty"`
 	ContainersFromPreviousAttempts []*ContainerProto        `protobuf:"bytes,17,rep,name=containers_from_previous_attempts,json=containersFromPreviousAttempts" json:"containers_from_previous_attempts,omitempty"`
-	unknownFields                  protoimpl.UnknownFields
-	sizeCache                      protoimpl.SizeCache
+	// SchedulingRequests the placement handler could not place.
+	RejectedSchedulingRequests []*RejectedSchedulingRequestProto `protobuf:"bytes,18,rep,name=rejected_scheduling_requests,json=rejectedSchedulingRequests" json:"rejected_scheduling_requests,omitempty"`
+	unknownFields              protoimpl.UnknownFields
+	sizeCache                  protoimpl.SizeCache
 }
 
 func (x *AllocateResponseProto) Reset() {
@@ -690,6 +700,13 @@ func (x *AllocateResponseProto) GetApplicationPriority() *PriorityProto {
 func (x *AllocateResponseProto) GetContainersFromPreviousAttempts() []*ContainerProto {
 	if x != nil {
 		return x.ContainersFromPreviousAttempts
+	}
+	return nil
+}
+
+func (x *AllocateResponseProto) GetRejectedSchedulingRequests() []*RejectedSchedulingRequestProto {
+	if x != nil {
+		return x.RejectedSchedulingRequests
 	}
 	return nil
 }
@@ -2029,18 +2046,20 @@ const file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDesc = "" +
 	"\ftracking_url\x18\x02 \x01(\tR\vtrackingUrl\x12j\n" +
 	"\x18final_application_status\x18\x03 \x01(\x0e20.spindle.hadoop.yarn.FinalApplicationStatusProtoR\x16finalApplicationStatus\"U\n" +
 	"$FinishApplicationMasterResponseProto\x12-\n" +
-	"\x0eisUnregistered\x18\x01 \x01(\b:\x05falseR\x0eisUnregistered\"\xd5\x02\n" +
+	"\x0eisUnregistered\x18\x01 \x01(\b:\x05falseR\x0eisUnregistered\"\xb3\x03\n" +
 	"\x14AllocateRequestProto\x12;\n" +
 	"\x03ask\x18\x01 \x03(\v2).spindle.hadoop.yarn.ResourceRequestProtoR\x03ask\x12?\n" +
 	"\arelease\x18\x02 \x03(\v2%.spindle.hadoop.yarn.ContainerIdProtoR\arelease\x12_\n" +
 	"\x11blacklist_request\x18\x03 \x01(\v22.spindle.hadoop.yarn.ResourceBlacklistRequestProtoR\x10blacklistRequest\x12\x1f\n" +
 	"\vresponse_id\x18\x04 \x01(\x05R\n" +
 	"responseId\x12\x1a\n" +
-	"\bprogress\x18\x05 \x01(\x02R\bprogress\x12!\n" +
+	"\bprogress\x18\x05 \x01(\x02R\bprogress\x12\\\n" +
+	"\x13scheduling_requests\x18\n" +
+	" \x03(\v2+.spindle.hadoop.yarn.SchedulingRequestProtoR\x12schedulingRequests\x12!\n" +
 	"\ftracking_url\x18\v \x01(\tR\vtrackingUrl\"\x81\x01\n" +
 	"\fNMTokenProto\x128\n" +
 	"\x06nodeId\x18\x01 \x01(\v2 .spindle.hadoop.yarn.NodeIdProtoR\x06nodeId\x127\n" +
-	"\x05token\x18\x02 \x01(\v2!.spindle.hadoop.common.TokenProtoR\x05token\"\x84\a\n" +
+	"\x05token\x18\x02 \x01(\v2!.spindle.hadoop.common.TokenProtoR\x05token\"\xfb\a\n" +
 	"\x15AllocateResponseProto\x12C\n" +
 	"\va_m_command\x18\x01 \x01(\x0e2#.spindle.hadoop.yarn.AMCommandProtoR\taMCommand\x12\x1f\n" +
 	"\vresponse_id\x18\x02 \x01(\x05R\n" +
@@ -2054,7 +2073,8 @@ const file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDesc = "" +
 	"\tnm_tokens\x18\t \x03(\v2!.spindle.hadoop.yarn.NMTokenProtoR\bnmTokens\x12A\n" +
 	"\vam_rm_token\x18\f \x01(\v2!.spindle.hadoop.common.TokenProtoR\tamRmToken\x12U\n" +
 	"\x14application_priority\x18\r \x01(\v2\".spindle.hadoop.yarn.PriorityProtoR\x13applicationPriority\x12n\n" +
-	"!containers_from_previous_attempts\x18\x11 \x03(\v2#.spindle.hadoop.yarn.ContainerProtoR\x1econtainersFromPreviousAttempts\"\x1f\n" +
+	"!containers_from_previous_attempts\x18\x11 \x03(\v2#.spindle.hadoop.yarn.ContainerProtoR\x1econtainersFromPreviousAttempts\x12u\n" +
+	"\x1crejected_scheduling_requests\x18\x12 \x03(\v23.spindle.hadoop.yarn.RejectedSchedulingRequestProtoR\x1arejectedSchedulingRequests\"\x1f\n" +
 	"\x1dGetNewApplicationRequestProto\"\xc2\x01\n" +
 	"\x1eGetNewApplicationResponseProto\x12N\n" +
 	"\x0eapplication_id\x18\x01 \x01(\v2'.spindle.hadoop.yarn.ApplicationIdProtoR\rapplicationId\x12P\n" +
@@ -2199,23 +2219,25 @@ var file_yarnpb_hadoopyarn_yarn_service_protos_proto_goTypes = []any{
 	(*ResourceRequestProto)(nil),                   // 41: spindle.hadoop.yarn.ResourceRequestProto
 	(*ContainerIdProto)(nil),                       // 42: spindle.hadoop.yarn.ContainerIdProto
 	(*ResourceBlacklistRequestProto)(nil),          // 43: spindle.hadoop.yarn.ResourceBlacklistRequestProto
-	(*NodeIdProto)(nil),                            // 44: spindle.hadoop.yarn.NodeIdProto
-	(*hadoopcommon.TokenProto)(nil),                // 45: spindle.hadoop.common.TokenProto
-	(AMCommandProto)(0),                            // 46: spindle.hadoop.yarn.AMCommandProto
-	(*ContainerStatusProto)(nil),                   // 47: spindle.hadoop.yarn.ContainerStatusProto
-	(*NodeReportProto)(nil),                        // 48: spindle.hadoop.yarn.NodeReportProto
-	(*PreemptionMessageProto)(nil),                 // 49: spindle.hadoop.yarn.PreemptionMessageProto
-	(*PriorityProto)(nil),                          // 50: spindle.hadoop.yarn.PriorityProto
-	(*ApplicationIdProto)(nil),                     // 51: spindle.hadoop.yarn.ApplicationIdProto
-	(*ApplicationReportProto)(nil),                 // 52: spindle.hadoop.yarn.ApplicationReportProto
-	(*ApplicationSubmissionContextProto)(nil),      // 53: spindle.hadoop.yarn.ApplicationSubmissionContextProto
-	(*YarnClusterMetricsProto)(nil),                // 54: spindle.hadoop.yarn.YarnClusterMetricsProto
-	(YarnApplicationStateProto)(0),                 // 55: spindle.hadoop.yarn.YarnApplicationStateProto
-	(NodeStateProto)(0),                            // 56: spindle.hadoop.yarn.NodeStateProto
-	(*QueueInfoProto)(nil),                         // 57: spindle.hadoop.yarn.QueueInfoProto
-	(*ContainerLaunchContextProto)(nil),            // 58: spindle.hadoop.yarn.ContainerLaunchContextProto
-	(*SerializedExceptionProto)(nil),               // 59: spindle.hadoop.yarn.SerializedExceptionProto
-	(*StringBytesMapProto)(nil),                    // 60: spindle.hadoop.yarn.StringBytesMapProto
+	(*SchedulingRequestProto)(nil),                 // 44: spindle.hadoop.yarn.SchedulingRequestProto
+	(*NodeIdProto)(nil),                            // 45: spindle.hadoop.yarn.NodeIdProto
+	(*hadoopcommon.TokenProto)(nil),                // 46: spindle.hadoop.common.TokenProto
+	(AMCommandProto)(0),                            // 47: spindle.hadoop.yarn.AMCommandProto
+	(*ContainerStatusProto)(nil),                   // 48: spindle.hadoop.yarn.ContainerStatusProto
+	(*NodeReportProto)(nil),                        // 49: spindle.hadoop.yarn.NodeReportProto
+	(*PreemptionMessageProto)(nil),                 // 50: spindle.hadoop.yarn.PreemptionMessageProto
+	(*PriorityProto)(nil),                          // 51: spindle.hadoop.yarn.PriorityProto
+	(*RejectedSchedulingRequestProto)(nil),         // 52: spindle.hadoop.yarn.RejectedSchedulingRequestProto
+	(*ApplicationIdProto)(nil),                     // 53: spindle.hadoop.yarn.ApplicationIdProto
+	(*ApplicationReportProto)(nil),                 // 54: spindle.hadoop.yarn.ApplicationReportProto
+	(*ApplicationSubmissionContextProto)(nil),      // 55: spindle.hadoop.yarn.ApplicationSubmissionContextProto
+	(*YarnClusterMetricsProto)(nil),                // 56: spindle.hadoop.yarn.YarnClusterMetricsProto
+	(YarnApplicationStateProto)(0),                 // 57: spindle.hadoop.yarn.YarnApplicationStateProto
+	(NodeStateProto)(0),                            // 58: spindle.hadoop.yarn.NodeStateProto
+	(*QueueInfoProto)(nil),                         // 59: spindle.hadoop.yarn.QueueInfoProto
+	(*ContainerLaunchContextProto)(nil),            // 60: spindle.hadoop.yarn.ContainerLaunchContextProto
+	(*SerializedExceptionProto)(nil),               // 61: spindle.hadoop.yarn.SerializedExceptionProto
+	(*StringBytesMapProto)(nil),                    // 62: spindle.hadoop.yarn.StringBytesMapProto
 }
 var file_yarnpb_hadoopyarn_yarn_service_protos_proto_depIdxs = []int32{
 	35, // 0: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.maximumCapability:type_name -> spindle.hadoop.yarn.ResourceProto
@@ -2229,51 +2251,53 @@ var file_yarnpb_hadoopyarn_yarn_service_protos_proto_depIdxs = []int32{
 	41, // 8: spindle.hadoop.yarn.AllocateRequestProto.ask:type_name -> spindle.hadoop.yarn.ResourceRequestProto
 	42, // 9: spindle.hadoop.yarn.AllocateRequestProto.release:type_name -> spindle.hadoop.yarn.ContainerIdProto
 	43, // 10: spindle.hadoop.yarn.AllocateRequestProto.blacklist_request:type_name -> spindle.hadoop.yarn.ResourceBlacklistRequestProto
-	44, // 11: spindle.hadoop.yarn.NMTokenProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	45, // 12: spindle.hadoop.yarn.NMTokenProto.token:type_name -> spindle.hadoop.common.TokenProto
-	46, // 13: spindle.hadoop.yarn.AllocateResponseProto.a_m_command:type_name -> spindle.hadoop.yarn.AMCommandProto
-	37, // 14: spindle.hadoop.yarn.AllocateResponseProto.allocated_containers:type_name -> spindle.hadoop.yarn.ContainerProto
-	47, // 15: spindle.hadoop.yarn.AllocateResponseProto.completed_container_statuses:type_name -> spindle.hadoop.yarn.ContainerStatusProto
-	35, // 16: spindle.hadoop.yarn.AllocateResponseProto.limit:type_name -> spindle.hadoop.yarn.ResourceProto
-	48, // 17: spindle.hadoop.yarn.AllocateResponseProto.updated_nodes:type_name -> spindle.hadoop.yarn.NodeReportProto
-	49, // 18: spindle.hadoop.yarn.AllocateResponseProto.preempt:type_name -> spindle.hadoop.yarn.PreemptionMessageProto
-	7,  // 19: spindle.hadoop.yarn.AllocateResponseProto.nm_tokens:type_name -> spindle.hadoop.yarn.NMTokenProto
-	45, // 20: spindle.hadoop.yarn.AllocateResponseProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
-	50, // 21: spindle.hadoop.yarn.AllocateResponseProto.application_priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	37, // 22: spindle.hadoop.yarn.AllocateResponseProto.containers_from_previous_attempts:type_name -> spindle.hadoop.yarn.ContainerProto
-	51, // 23: spindle.hadoop.yarn.GetNewApplicationResponseProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	35, // 24: spindle.hadoop.yarn.GetNewApplicationResponseProto.maximumCapability:type_name -> spindle.hadoop.yarn.ResourceProto
-	51, // 25: spindle.hadoop.yarn.GetApplicationReportRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	52, // 26: spindle.hadoop.yarn.GetApplicationReportResponseProto.application_report:type_name -> spindle.hadoop.yarn.ApplicationReportProto
-	53, // 27: spindle.hadoop.yarn.SubmitApplicationRequestProto.application_submission_context:type_name -> spindle.hadoop.yarn.ApplicationSubmissionContextProto
-	51, // 28: spindle.hadoop.yarn.KillApplicationRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	54, // 29: spindle.hadoop.yarn.GetClusterMetricsResponseProto.cluster_metrics:type_name -> spindle.hadoop.yarn.YarnClusterMetricsProto
-	55, // 30: spindle.hadoop.yarn.GetApplicationsRequestProto.application_states:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
-	1,  // 31: spindle.hadoop.yarn.GetApplicationsRequestProto.scope:type_name -> spindle.hadoop.yarn.ApplicationsRequestScopeProto
-	52, // 32: spindle.hadoop.yarn.GetApplicationsResponseProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
-	56, // 33: spindle.hadoop.yarn.GetClusterNodesRequestProto.nodeStates:type_name -> spindle.hadoop.yarn.NodeStateProto
-	48, // 34: spindle.hadoop.yarn.GetClusterNodesResponseProto.nodeReports:type_name -> spindle.hadoop.yarn.NodeReportProto
-	57, // 35: spindle.hadoop.yarn.GetQueueInfoResponseProto.queueInfo:type_name -> spindle.hadoop.yarn.QueueInfoProto
-	39, // 36: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto.resource_type_info:type_name -> spindle.hadoop.yarn.ResourceTypeInfoProto
-	58, // 37: spindle.hadoop.yarn.StartContainerRequestProto.container_launch_context:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
-	45, // 38: spindle.hadoop.yarn.StartContainerRequestProto.container_token:type_name -> spindle.hadoop.common.TokenProto
-	27, // 39: spindle.hadoop.yarn.StartContainersRequestProto.start_container_request:type_name -> spindle.hadoop.yarn.StartContainerRequestProto
-	42, // 40: spindle.hadoop.yarn.ContainerExceptionMapProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	59, // 41: spindle.hadoop.yarn.ContainerExceptionMapProto.exception:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
-	60, // 42: spindle.hadoop.yarn.StartContainersResponseProto.services_meta_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
-	42, // 43: spindle.hadoop.yarn.StartContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	29, // 44: spindle.hadoop.yarn.StartContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
-	42, // 45: spindle.hadoop.yarn.StopContainersRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	42, // 46: spindle.hadoop.yarn.StopContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	29, // 47: spindle.hadoop.yarn.StopContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
-	42, // 48: spindle.hadoop.yarn.GetContainerStatusesRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	47, // 49: spindle.hadoop.yarn.GetContainerStatusesResponseProto.status:type_name -> spindle.hadoop.yarn.ContainerStatusProto
-	29, // 50: spindle.hadoop.yarn.GetContainerStatusesResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
-	51, // [51:51] is the sub-list for method output_type
-	51, // [51:51] is the sub-list for method input_type
-	51, // [51:51] is the sub-list for extension type_name
-	51, // [51:51] is the sub-list for extension extendee
-	0,  // [0:51] is the sub-list for field type_name
+	44, // 11: spindle.hadoop.yarn.AllocateRequestProto.scheduling_requests:type_name -> spindle.hadoop.yarn.SchedulingRequestProto
+	45, // 12: spindle.hadoop.yarn.NMTokenProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	46, // 13: spindle.hadoop.yarn.NMTokenProto.token:type_name -> spindle.hadoop.common.TokenProto
+	47, // 14: spindle.hadoop.yarn.AllocateResponseProto.a_m_command:type_name -> spindle.hadoop.yarn.AMCommandProto
+	37, // 15: spindle.hadoop.yarn.AllocateResponseProto.allocated_containers:type_name -> spindle.hadoop.yarn.ContainerProto
+	48, // 16: spindle.hadoop.yarn.AllocateResponseProto.completed_container_statuses:type_name -> spindle.hadoop.yarn.ContainerStatusProto
+	35, // 17: spindle.hadoop.yarn.AllocateResponseProto.limit:type_name -> spindle.hadoop.yarn.ResourceProto
+	49, // 18: spindle.hadoop.yarn.AllocateResponseProto.updated_nodes:type_name -> spindle.hadoop.yarn.NodeReportProto
+	50, // 19: spindle.hadoop.yarn.AllocateResponseProto.preempt:type_name -> spindle.hadoop.yarn.PreemptionMessageProto
+	7,  // 20: spindle.hadoop.yarn.AllocateResponseProto.nm_tokens:type_name -> spindle.hadoop.yarn.NMTokenProto
+	46, // 21: spindle.hadoop.yarn.AllocateResponseProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
+	51, // 22: spindle.hadoop.yarn.AllocateResponseProto.application_priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	37, // 23: spindle.hadoop.yarn.AllocateResponseProto.containers_from_previous_attempts:type_name -> spindle.hadoop.yarn.ContainerProto
+	52, // 24: spindle.hadoop.yarn.AllocateResponseProto.rejected_scheduling_requests:type_name -> spindle.hadoop.yarn.RejectedSchedulingRequestProto
+	53, // 25: spindle.hadoop.yarn.GetNewApplicationResponseProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	35, // 26: spindle.hadoop.yarn.GetNewApplicationResponseProto.maximumCapability:type_name -> spindle.hadoop.yarn.ResourceProto
+	53, // 27: spindle.hadoop.yarn.GetApplicationReportRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	54, // 28: spindle.hadoop.yarn.GetApplicationReportResponseProto.application_report:type_name -> spindle.hadoop.yarn.ApplicationReportProto
+	55, // 29: spindle.hadoop.yarn.SubmitApplicationRequestProto.application_submission_context:type_name -> spindle.hadoop.yarn.ApplicationSubmissionContextProto
+	53, // 30: spindle.hadoop.yarn.KillApplicationRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	56, // 31: spindle.hadoop.yarn.GetClusterMetricsResponseProto.cluster_metrics:type_name -> spindle.hadoop.yarn.YarnClusterMetricsProto
+	57, // 32: spindle.hadoop.yarn.GetApplicationsRequestProto.application_states:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
+	1,  // 33: spindle.hadoop.yarn.GetApplicationsRequestProto.scope:type_name -> spindle.hadoop.yarn.ApplicationsRequestScopeProto
+	54, // 34: spindle.hadoop.yarn.GetApplicationsResponseProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
+	58, // 35: spindle.hadoop.yarn.GetClusterNodesRequestProto.nodeStates:type_name -> spindle.hadoop.yarn.NodeStateProto
+	49, // 36: spindle.hadoop.yarn.GetClusterNodesResponseProto.nodeReports:type_name -> spindle.hadoop.yarn.NodeReportProto
+	59, // 37: spindle.hadoop.yarn.GetQueueInfoResponseProto.queueInfo:type_name -> spindle.hadoop.yarn.QueueInfoProto
+	39, // 38: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto.resource_type_info:type_name -> spindle.hadoop.yarn.ResourceTypeInfoProto
+	60, // 39: spindle.hadoop.yarn.StartContainerRequestProto.container_launch_context:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
+	46, // 40: spindle.hadoop.yarn.StartContainerRequestProto.container_token:type_name -> spindle.hadoop.common.TokenProto
+	27, // 41: spindle.hadoop.yarn.StartContainersRequestProto.start_container_request:type_name -> spindle.hadoop.yarn.StartContainerRequestProto
+	42, // 42: spindle.hadoop.yarn.ContainerExceptionMapProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	61, // 43: spindle.hadoop.yarn.ContainerExceptionMapProto.exception:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
+	62, // 44: spindle.hadoop.yarn.StartContainersResponseProto.services_meta_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
+	42, // 45: spindle.hadoop.yarn.StartContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	29, // 46: spindle.hadoop.yarn.StartContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
+	42, // 47: spindle.hadoop.yarn.StopContainersRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	42, // 48: spindle.hadoop.yarn.StopContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	29, // 49: spindle.hadoop.yarn.StopContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
+	42, // 50: spindle.hadoop.yarn.GetContainerStatusesRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	48, // 51: spindle.hadoop.yarn.GetContainerStatusesResponseProto.status:type_name -> spindle.hadoop.yarn.ContainerStatusProto
+	29, // 52: spindle.hadoop.yarn.GetContainerStatusesResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
+	53, // [53:53] is the sub-list for method output_type
+	53, // [53:53] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_yarnpb_hadoopyarn_yarn_service_protos_proto_init() }

@@ -38,7 +38,7 @@ func (s *script) config(a *scenario.Args, input []scenario.Input) error {
 	}
 	cfg.OneTaskPerExecutor = a.Flag("fine")
 	if a.Flag("dynamic") {
-		cfg.Allocation = &dynalloc.Config{MaxExecutors: a.Int("max", 8), AllocationRatio: 1, IdleTimeout: 60 * time.Second, BacklogTimeout: time.Second,
+		cfg.Allocation = &dynalloc.Config{MaxExecutors: a.Int("max", 8), MinExecutors: a.Int("min", 0), AllocationRatio: 1, IdleTimeout: 60 * time.Second, BacklogTimeout: time.Second,
 			SustainedBacklogTimeout: time.Second, WarmPoolSize: 0, WarmPoolIdleTimeout: 60 * time.Second, SurplusIdleTimeout: 15 * time.Second,
 			RampDownDelay: 5 * time.Second}
 	}

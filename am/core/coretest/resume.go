@@ -10,12 +10,25 @@ import (
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// resume reads "resume job=J stage=S name=j tasks=N gpus=G done=0/1,0/3":
-// job J, its first stage S, with the tasks done (stage index/task index).
+// resume reads "resume job=J stage=S name=j tasks=N gpus=G mem=M
+// profile=P shape=C,M,G done=0/1,0/3": job J, its first stage S (of
+// profile P as journalled, of shape C cores, M MiB, G GPUs where the
+// journal has it; else fitted), with the tasks done (stage index/task
+// index).
 func (s *script) resume(a *scenario.Args) (string, error) {
 	h := s.h
 	j := core.ResumedJob{ID: scheduler.JobID(a.Int("job", 0)), FirstStage: scheduler.StageID(a.Int("stage", 0))}
-	name, tasks := a.String("name", ""), a.Int("tasks", 1)
+	name, tasks, mem := a.String("name", ""), a.Int("tasks", 1), a.Int64("mem", 0)
+	if a.Has("profile") { // the journal's: else Submit fits them
+		j.StageProfiles = []scheduler.ProfileID{scheduler.ProfileID(a.Int("profile", 0))}
+	}
+	if a.Has("shape") { // the journal's shape of that profile: cores,mem,gpus
+		var p scheduler.Profile
+		if _, err := fmt.Sscanf(a.String("shape", ""), "%d,%d,%d", &p.Cores, &p.MemoryMB, &p.GPUs); err != nil {
+			a.Fail("shape %q: want cores,mem,gpus", a.String("shape", ""))
+		}
+		j.StageShapes = []scheduler.Profile{p}
+	}
 	d := jobspec.Defaults{CPUs: a.Int("cpus", 1), GPUs: a.Float("gpus", 0), MaxAttempts: 4}
 	for _, t := range a.List("done") {
 		var r core.TaskRef
@@ -31,6 +44,7 @@ func (s *script) resume(a *scenario.Args) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	spec.Stages[0].MemoryMB = mem
 	j.Spec = spec
 	if err := h.Core.Resume(h.Now, j); err != nil {
 		return refused(err)

@@ -89,6 +89,7 @@ final class ClusterConfig {
     conf.setBoolean(YarnConfiguration.TIMELINE_SERVICE_ENABLED, false);
     logAggregation(conf, s);
     recovery(conf, s);
+    NodePlacement.configure(conf, s);
 
     // Token-authenticated connections (AM to RM, AM to NM) then negotiate
     // this SASL quality of protection: privacy wraps every packet.

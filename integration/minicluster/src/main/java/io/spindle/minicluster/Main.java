@@ -109,6 +109,7 @@ public final class Main {
     }
     WebAppRouting.restore(yarn, s.rms, s.nodeManagers);
     waitForNodes(s);
+    NodePlacement.apply(s, yarn);
     controls = new Controls(s, yarn);
     controls.start();
     LOG.info("YARN is up with {} NodeManagers of {} GPUs and {} FPGAs", s.nodeManagers, s.gpusPerNode,
@@ -116,7 +117,7 @@ public final class Main {
 
     String nnHttp = s.host + ":" + dfs.getNameNode().getHttpAddress().getPort();
     writeClientConf(s, defaultFS, nnHttp, kerberos);
-    writeAtomically(new File(s.dir, "cluster.env"), summary(s, defaultFS, nnHttp) + kerberosSummary());
+    writeAtomically(new File(s.dir, "cluster.env"), summary(s, defaultFS, nnHttp) + nodeIds(s) + kerberosSummary());
     writeAtomically(ready, "ready\n");
     System.out.println("minicluster: ready");
   }
@@ -216,6 +217,19 @@ public final class Main {
   }
 
   /**
+   * NODE_IDS: each NodeManager's node id (host:port), in index order, as
+   * the knobs that address NodeManagers by index (NODE_ATTRIBUTES,
+   * NODE_LABELS, stop-nm) count them.
+   */
+  private String nodeIds(Settings s) {
+    StringBuilder b = new StringBuilder("NODE_IDS=");
+    for (int i = 0; i < s.nodeManagers; i++) {
+      b.append(i == 0 ? "" : ",").append(yarn.getNodeManager(i).getNMContext().getNodeId());
+    }
+    return b.append("\n").toString();
+  }
+
+  /**
    * A Kerberized cluster's part of cluster.env: what a client needs to
    * log in (minicluster.sh prints the same lines).
    */
@@ -246,6 +260,9 @@ public final class Main {
         + "RM_WEBAPP_ADDRESS=" + s.host + ":" + s.rmWebPort + "\n"
         + "RMS=" + s.rms + "\n"
         + "LOG_AGGREGATION=" + (s.logAggregation ? 1 : 0) + "\n"
+        + "PLACEMENT_HANDLER=" + s.placementHandler + "\n"
+        + "NODE_ATTRIBUTES=" + s.nodeAttributes + "\n"
+        + "NODE_LABELS=" + s.nodeLabels + "\n"
         + (s.rms == 2
             ? "RM1_ADDRESS=" + s.host + ":" + s.rm1Port + "\n"
                 + "RM1_SCHEDULER_ADDRESS=" + s.host + ":" + s.rm1SchedulerPort + "\n"

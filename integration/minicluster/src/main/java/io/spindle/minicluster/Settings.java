@@ -47,6 +47,15 @@ final class Settings {
   final boolean preemption;
   /** NodeManagers upload ended applications' container logs to HDFS. */
   final boolean logAggregation;
+  /**
+   * yarn.resourcemanager.placement-constraints.handler: "" (Hadoop's
+   * default, disabled), placement-processor or scheduler.
+   */
+  final String placementHandler;
+  /** Centralized node attributes, "I:name=value,...": NM I gets name=value. */
+  final String nodeAttributes;
+  /** Node labels, "I:label,...": label added to the cluster, put on NM I. */
+  final String nodeLabels;
 
   private Settings(Map<String, String> kv) {
     dir = new File(take(kv, "dir", "integration/.cluster")).getAbsoluteFile();
@@ -95,6 +104,22 @@ final class Settings {
       throw new IllegalArgumentException("--log-aggregation=" + la + ": want true or false");
     }
     logAggregation = Boolean.parseBoolean(la);
+    String pl = take(kv, "placement", "disabled");
+    switch (pl) {
+      case "disabled":
+        placementHandler = "";
+        break;
+      case "processor":
+        placementHandler = "placement-processor";
+        break;
+      case "scheduler":
+        placementHandler = "scheduler";
+        break;
+      default:
+        throw new IllegalArgumentException("--placement=" + pl + ": want disabled, processor or scheduler");
+    }
+    nodeAttributes = take(kv, "node-attributes", "");
+    nodeLabels = take(kv, "node-labels", "");
     if (!kv.isEmpty()) {
       throw new IllegalArgumentException("unknown argument(s): " + kv.keySet());
     }

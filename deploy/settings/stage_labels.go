@@ -1,0 +1,58 @@
+package settings
+
+import (
+	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/scheduler"
+)
+
+// labelStages gives each stage that names a node label (`nodeLabel:` in
+// its spec) executors of its own: a profile of its shape with that label,
+// shared by the stages of one shape and label. Stages of one profile but
+// different labels so never share executors, which YARN asks for on one
+// label each; the others keep theirs, asked with the application's label
+// (spindle.yarn.executor.nodeLabelExpression).
+func labelStages(profiles []scheduler.Profile, stages []scheduler.ProfileID, job *jobspec.Job, err error) ([]scheduler.Profile, []scheduler.ProfileID) {
+	if err != nil || job == nil || len(profiles) == 0 || !anyStageLabelled(job) {
+		return profiles, stages
+	}
+	out := make([]scheduler.ProfileID, len(job.Stages))
+	for i, st := range job.Stages {
+		p := profiles[0]
+		if stages != nil {
+			p = profiles[stages[i]]
+		}
+		if st.NodeLabel != "" {
+			p.NodeLabel = st.NodeLabel
+			profiles, p.ID = core.WithShape(profiles, p)
+		}
+		out[i] = p.ID
+	}
+	return profiles, out
+}
+
+func anyStageLabelled(job *jobspec.Job) bool {
+	for _, st := range job.Stages {
+		if st.NodeLabel != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// stageInitial starts, without dynamic allocation, the configured number
+// of executors for every profile a stage runs on (none for one that no
+// stage uses): with labelled stages that is more than the first profile.
+func stageInitial(cc *core.ContainerConfig, stages []scheduler.ProfileID, dynamic bool) {
+	if dynamic || stages == nil || cc.Initial == nil {
+		return
+	}
+	n := 0
+	for _, v := range cc.Initial {
+		n = max(n, v)
+	}
+	cc.Initial = map[scheduler.ProfileID]int{}
+	for _, p := range stages {
+		cc.Initial[p] = n
+	}
+}

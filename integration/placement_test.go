@@ -1,0 +1,247 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spindle-yarn/spindle/integration/testcluster"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+)
+
+// placementCluster is the one cluster every placement test shares (each
+// extra cluster costs CI about a minute): the placement processor on, NM 0
+// a "T4" node and NM 1 an "A100" one by centralized node attributes, and
+// NM 1 labelled gpu-a100 (exclusive), a label the default queue may use.
+// The label makes the attribute test bite: plain ResourceRequests, with
+// no label, can never reach NM 1, while the placement processor places
+// SchedulingRequests by their constraints alone.
+func placementCluster(t *testing.T) *testcluster.Cluster {
+	t.Helper()
+	return testcluster.GetWith(t, testcluster.Config{Placement: testcluster.Placement{
+		Handler:        "processor",
+		NodeAttributes: "0:gpu_type=T4,1:gpu_type=A100",
+		NodeLabels:     "1:gpu-a100",
+	}})
+}
+
+// nodeWhere is the id (host:port) of the one node the RM reports as
+// matching: its own view of labels and attributes, not the harness's word.
+func nodeWhere(t *testing.T, c *testcluster.Cluster, what string, match func(*hadoopyarn.NodeReportProto) bool) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	nodes, err := applicationClient(t, c).GetClusterNodes(ctx, &hadoopyarn.GetClusterNodesRequestProto{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, n := range nodes.GetNodeReports() {
+		if match(n) {
+			found = append(found, fmt.Sprintf("%s:%d", n.GetNodeId().GetHost(), n.GetNodeId().GetPort()))
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("the RM reports %d nodes %s (%v), want 1: %v", len(found), what, found, nodes.GetNodeReports())
+	}
+	return found[0]
+}
+
+// executorNodes submits spec with conf on c and, while it runs, reads from
+// the RM's REST API the node of each executor container it allocated (the
+// AM's, the attempt's first, left out) until it has want of them; then it
+// waits for the job to succeed.
+func executorNodes(t *testing.T, c *testcluster.Cluster, want int, conf ...string) map[string]string {
+	t.Helper()
+	return executorNodesOf(t, c, want, "", conf...)
+}
+
+// executorNodesOf is executorNodes with more of the stage's spec (", key:
+// value").
+func executorNodesOf(t *testing.T, c *testcluster.Cluster, want int, stage string, conf ...string) map[string]string {
+	t.Helper()
+	spec := writeSpec(t, fmt.Sprintf("name: placed\nstages:\n  - {name: s, tasks: %d, resources: {cpus: 1, gpus: 1}, command: \"sleep 4\"%s}\n", want, stage))
+	args := []string{"submit", "--master", "yarn", "--conf", "spindle.executor.cores=1", "--conf", "spindle.executor.resource.gpu.amount=1",
+		"--conf", "spindle.executor.memory=512m", "--conf", fmt.Sprintf("spindle.executor.instances=%d", want)}
+	for _, kv := range conf {
+		args = append(args, "--conf", kv)
+	}
+	cmd, out := startOn(t, c, append(args, spec)...)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	var app string
+	for deadline := time.Now().Add(60 * time.Second); app == ""; time.Sleep(200 * time.Millisecond) {
+		if m := submittedID.FindStringSubmatch(out.String()); m != nil {
+			app = m[1]
+		} else if len(done) > 0 || time.Now().After(deadline) {
+			t.Fatalf("no application submitted:\n%s", out.String())
+		}
+	}
+	nodes := map[string]string{}
+	waitFor(t, 60*time.Second, fmt.Sprintf("%d executor containers of %s in the RM's view", want, app), func() bool {
+		for id, node := range containerNodes(t, c, app) {
+			if !strings.HasSuffix(id, "_000001") {
+				nodes[id] = node
+			}
+		}
+		return len(nodes) >= want
+	})
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the job failed: %v\n%s", err, out.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the job did not end:\n%s", out.String())
+	}
+	return nodes
+}
+
+// containerNodes lists app's first attempt's running containers and their
+// nodes, from the RM's REST API.
+func containerNodes(t *testing.T, c *testcluster.Cluster, app string) map[string]string {
+	t.Helper()
+	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
+	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + app + "/appattempts/" + attempt + "/containers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return nil // not yet known to the RM
+	}
+	var got struct {
+		Container oneOrMany[struct {
+			ID   string `json:"containerId"`
+			Node string `json:"nodeId"`
+		}] `json:"container"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("containers of %s: %v\n%s", app, err, body)
+	}
+	out := map[string]string{}
+	for _, ct := range got.Container {
+		out[ct.ID] = ct.Node
+	}
+	return out
+}
+
+// maxPerNode=1 with 2 executors: the RM places them on 2 different nodes,
+// though either node has the GPUs for both. With 3 on these 2 nodes the
+// third cannot be placed: the RM rejects it, and the application fails
+// at once naming the reason, having run 2 executors on 2 nodes (the
+// placement processor spreads unconstrained asks over nodes by itself:
+// this is what shows the limit held).
+func TestPlacementMaxPerNodeSpreadsExecutors(t *testing.T) {
+	c := placementCluster(t)
+	nodes := executorNodes(t, c, 2, "spindle.yarn.executor.maxPerNode=1")
+	distinct := map[string]bool{}
+	for _, n := range nodes {
+		distinct[n] = true
+	}
+	if len(nodes) != 2 || len(distinct) != 2 {
+		t.Fatalf("maxPerNode=1: the RM ran the executors on %v, want 2 containers on 2 nodes", nodes)
+	}
+
+	start := time.Now()
+	spec := writeSpec(t, "name: over\nstages:\n  - {name: s, tasks: 3, resources: {cpus: 1, gpus: 1}, command: \"sleep 4\"}\n")
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.cores=1", "--conf", "spindle.executor.resource.gpu.amount=1",
+		"--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.instances=3", "--conf", "spindle.yarn.executor.maxPerNode=1", spec)
+	if err == nil {
+		t.Fatalf("3 executors at most 1 a node on 2 nodes: the job succeeded\n%s", o)
+	}
+	for _, want := range []string{"rejected the executors' placement", "RRP_COULD_NOT_PLACE_ON_NODE", "maxPerNode=1"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("the failure does not say %q:\n%s", want, o)
+		}
+	}
+	t.Logf("3 executors refused in %v", time.Since(start).Round(time.Second))
+	if m := submittedID.FindStringSubmatch(o); m != nil {
+		if got := auditedContainers(t, c, m[1]); len(got) > 2 {
+			t.Errorf("the RM allocated %d executor containers, want at most 2 (one a node): %v", len(got), got)
+		}
+	}
+}
+
+// A node attribute expression that matches one node puts every executor
+// there.
+func TestPlacementNodeAttributesPinExecutors(t *testing.T) {
+	c := placementCluster(t)
+	// YARN keys attributes by host, and reports them so (NodeReport's
+	// node_attributes); here every NodeManager shares one host, so the
+	// harness set them by node id: NodeManager 1's is the A100 node.
+	a100 := c.NodeIDs[1]
+	nodes := executorNodes(t, c, 2, "spindle.yarn.executor.nodeAttributes=gpu_type=A100")
+	for id, n := range nodes {
+		if n != a100 {
+			t.Errorf("executor container %s ran on %s, not the A100 node %s", id, n, a100)
+		}
+	}
+	if len(nodes) != 2 {
+		t.Errorf("executors: %v, want 2", nodes)
+	}
+}
+
+// Executors asked with a node label run only on the labelled node: by
+// the application's key, and by a stage's own nodeLabel (its executors a
+// profile of their own, the only one started).
+func TestPlacementNodeLabelRunsOnTheLabelledNode(t *testing.T) {
+	c := placementCluster(t)
+	labelled := nodeWhere(t, c, "labelled gpu-a100", func(n *hadoopyarn.NodeReportProto) bool { return slices.Contains(n.GetNodeLabels(), "gpu-a100") })
+	for _, how := range []struct{ name, stage, conf string }{
+		{"application", "", "spindle.yarn.executor.nodeLabelExpression=gpu-a100"},
+		{"stage", ", nodeLabel: gpu-a100", "spindle.executor.memory=512m"},
+	} {
+		t.Run(how.name, func(t *testing.T) {
+			nodes := executorNodesOf(t, c, 2, how.stage, how.conf)
+			for id, n := range nodes {
+				if n != labelled {
+					t.Errorf("executor container %s ran on %s, not the labelled node %s", id, n, labelled)
+				}
+			}
+			if len(nodes) != 2 {
+				t.Errorf("executors: %v, want 2", nodes)
+			}
+		})
+	}
+}
+
+// On a cluster whose RM has no placement handler (YARN's default, the
+// default test cluster's), submit refuses placement keys at once, naming
+// the keys and the settings that would work, before anything runs.
+func TestPlacementRefusedWhereTheClusterDisablesIt(t *testing.T) {
+	c := testcluster.Get(t)
+	spec := writeSpec(t, "name: refused\nstages:\n  - {name: s, tasks: 1, builtin: noop}\n")
+	start := time.Now()
+	o, err := spindleOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.yarn.executor.maxPerNode=1", spec)
+	var exit *exec.ExitError
+	if err == nil || !errors.As(err, &exit) {
+		t.Fatalf("submitted with maxPerNode on a cluster without a placement handler: %v\n%s", err, o)
+	}
+	for _, want := range []string{"spindle.yarn.executor.maxPerNode", "placement-constraints.handler is disabled", "placement-processor or scheduler"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, o)
+		}
+	}
+	if submittedID.MatchString(o) {
+		t.Errorf("an application was submitted:\n%s", o)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("refusing took %v", d)
+	}
+}
