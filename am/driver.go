@@ -210,6 +210,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 		if s, ok := d.carryOut(loopCtx, rd); ok && d.cfg.Clients == nil {
 			sum = s
 		}
+		d.journalGangDone(rd.GangTasksDone)
 		d.journalEnded(rd.Finished)
 		d.observeReady(now, &rd)
 		d.observeTurn()

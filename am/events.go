@@ -18,8 +18,10 @@ type event interface {
 func (ev registered) feed(d *Driver, now time.Time) { d.register(now, ev) }
 
 func (ev statuses) feed(d *Driver, now time.Time) {
-	d.core.Statuses(now, ev.id, taskStatuses(ev.batch))
+	// Before the core: whether a success is final is decided as it
+	// reports (a gang's tasks are journalled with their whole run).
 	d.journalSucceeded(ev.batch)
+	d.core.Statuses(now, ev.id, taskStatuses(ev.batch))
 	d.observeStatuses(now, ev.id, ev.batch)
 }
 

@@ -9,10 +9,11 @@ import (
 )
 
 // The loop journals, for the AM's next attempt (am/journal,
-// docs/reliability.md), each job submitted, each task that succeeded,
-// each job that ended, and each executor that registered with a rejoin
-// address and its container's end. The journal's writer takes them
-// without waiting and writes them from its own goroutine.
+// docs/reliability.md), each job submitted, each task that succeeded (a
+// gang's tasks once their whole run has: core.DoneOnReport), each job
+// that ended, and each executor that registered with a rejoin address
+// and its container's end. The journal's writer takes them without
+// waiting and writes them from its own goroutine.
 
 func (d *Driver) journalJob(id scheduler.JobID, spec *jobspec.Job) {
 	if d.cfg.Journal == nil {
@@ -39,12 +40,22 @@ func (d *Driver) journalSucceeded(b *wire.StatusBatch) {
 		return
 	}
 	for _, st := range b.GetStatuses() {
-		if st.GetState() != wire.Status_SUCCEEDED {
+		if st.GetState() != wire.Status_SUCCEEDED || !d.core.DoneOnReport(scheduler.StageID(st.GetStageId())) {
 			continue
 		}
 		if job, index, ok := d.core.StageOf(scheduler.StageID(st.GetStageId())); ok {
 			d.cfg.Journal.Append(journal.Entry{TaskDone: &journal.TaskDone{Job: int(job), Stage: index, Index: int(st.GetTaskIndex())}})
 		}
+	}
+}
+
+// journalGangDone journals the tasks of gangs whose whole run succeeded.
+func (d *Driver) journalGangDone(done []core.DoneTask) {
+	if d.cfg.Journal == nil {
+		return
+	}
+	for _, t := range done {
+		d.cfg.Journal.Append(journal.Entry{TaskDone: &journal.TaskDone{Job: int(t.Job), Stage: t.StageIndex, Index: t.Index}})
 	}
 }
 

@@ -275,3 +275,38 @@ stages:
 		}
 	}
 }
+
+// A rank that exited 0 before a sibling failed runs again with the
+// gang: on the first run rank 0 exits 0 at once and rank 1 then fails;
+// the second run has all 4 ranks, which meet, and the job succeeds
+// (were rank 0 not rerun, the other 3 would wait for it at the
+// rendezvous, 30s, and the job fail: maxAttempts 2).
+func TestGangLocalRerunsARankThatSucceeded(t *testing.T) {
+	dir := t.TempDir()
+	out, done := filepath.Join(dir, "met"), filepath.Join(dir, "rank0-done")
+	spec := writeSpec(t, fmt.Sprintf(`name: gang
+stages:
+  - name: train
+    gang: true
+    tasks: 4
+    maxAttempts: 2
+    resources: {cpus: 1, gpus: 1}
+    command: |
+      if [ "$SPINDLE_ATTEMPT" = 0 ] && [ "$RANK" = 0 ]; then touch %[1]q; exit 0; fi
+      if [ "$SPINDLE_ATTEMPT" = 0 ] && [ "$RANK" = 1 ]; then
+        while [ ! -e %[1]q ]; do sleep 0.05; done
+        sleep 0.5; exit 1
+      fi
+      exec python3 %[2]q %[3]q
+`, done, rendezvousProgram(t), out))
+	began := time.Now()
+	o, err := submit(t, append(localArgs, spec)...)
+	t.Logf("the gang job ran in %v", time.Since(began).Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("submit: %v\n%s", err, o)
+	}
+	if _, err := os.Stat(done); err != nil {
+		t.Fatalf("rank 0's first attempt did not run: %v", err)
+	}
+	checkRendezvous(t, out, 4) // the second run's 4 ranks: the first wrote nothing
+}

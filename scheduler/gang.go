@@ -178,15 +178,45 @@ func (s *Scheduler) gangTimeouts(now time.Time) {
 	s.out.GangTimeouts = append(s.out.GangTimeouts, to)
 }
 
+// gangTaskSucceeded holds gang st's task t, which succeeded, as done only
+// provisionally: a gang's run succeeds or fails as a unit, since a rank
+// that exited 0 must still be there when a failed sibling's restart
+// rendezvouses again (WORLD_SIZE ranks, or torch.distributed waits
+// forever). With the last of the gang's tasks, all succeed at once, and
+// Ready lists them (GangTasksDone). A gang holds no more tasks than run
+// at once, so keeping their records until then costs little.
+func (s *Scheduler) gangTaskSucceeded(now time.Time, st *stage, t *task) {
+	t.state = taskProvisional
+	if st.provisional++; st.succeeded+st.provisional < st.spec.Tasks {
+		return
+	}
+	st.provisional = 0
+	for c := range st.chunks {
+		tasks := st.chunks[c].tasks // kept here: succeed may drop the chunk
+		for i := range tasks {
+			if tasks[i].state == taskProvisional {
+				s.out.GangTasksDone = append(s.out.GangTasksDone, TaskID{st.id, c*chunkTasks + i})
+				s.succeed(now, st, &tasks[i], c*chunkTasks+i)
+			}
+		}
+	}
+}
+
 // restartGang stops every other running attempt of gang st, one of whose
-// tasks ended without success: the gang runs again whole, and the tasks
-// stopped for it are not blamed (stopped attempts requeue as they report).
+// tasks ended without success, and queues again those that succeeded
+// provisionally: the gang runs again whole, every rank of it, and the
+// tasks stopped for it are not blamed (stopped attempts requeue as they
+// report).
 func (s *Scheduler) restartGang(st *stage, failed int, reason string) {
 	why := fmt.Sprintf("gang stage %q restarts: task %d ended: %s", st.spec.Name, failed, reason)
 	for c := range st.chunks {
 		tasks := st.chunks[c].tasks
 		for i := range tasks {
 			t := &tasks[i]
+			if t.state == taskProvisional {
+				s.requeue(st, t, c*chunkTasks+i)
+				continue
+			}
 			if t.state != taskRunning {
 				continue
 			}
@@ -197,7 +227,7 @@ func (s *Scheduler) restartGang(st *stage, failed int, reason string) {
 			s.out.Kills = append(s.out.Kills, Kill{Attempt: AttemptID{TaskID{st.id, c*chunkTasks + i}, int(t.attempts) - 1}, Executor: t.exec.spec.ID, Reason: why})
 		}
 	}
-	st.gangSince, st.gangTries = time.Time{}, 0
+	st.gangSince, st.gangTries, st.provisional = time.Time{}, 0, 0
 }
 
 // gangEnded moves gang st's task idx on from an attempt that did not

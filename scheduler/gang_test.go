@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,81 @@ func TestGangLaunchFreesHeldStagesAtOnce(t *testing.T) {
 	rd := h.ready()
 	if got := fmtLaunches(rd.Launches); got != "s1/0#0@e1[0] s1/1#0@e1[1] s0/0#0@e2[0] s0/1#0@e2[1]" {
 		t.Fatalf("launches %s", got)
+	}
+}
+
+// A gang's task that succeeded while a sibling runs is done only
+// provisionally: rank 0 exits 0, then rank 2 fails, and the gang runs
+// again with all 4 ranks, rank 0 included; the stage and the job are
+// not done before every rank of one run has succeeded.
+func TestGangRestartRerunsSucceededTasks(t *testing.T) {
+	h := newHarness(t, Config{})
+	twoGPUExecs(h, 2)
+	spec := gangJob(t, "g", 4)
+	spec.Stages = append(spec.Stages, StageSpec{Name: "after", Tasks: 1, Request: TaskRequest{CPUs: 1}, After: []string{"g"}})
+	h.submit(spec)
+	first := h.ready()
+	h.succeed(first.Launches[0])
+	if rd := h.ready(); len(rd.StagesSucceeded) != 0 || len(rd.Launches) != 0 || len(rd.GangTasksDone) != 0 {
+		t.Fatalf("rank 0 done alone: stages %v launches %s done %v", rd.StagesSucceeded, fmtLaunches(rd.Launches), rd.GangTasksDone)
+	}
+	if p, _ := h.s.JobProgress(0); p.Succeeded != 0 {
+		t.Fatalf("progress counts a provisional success: %+v", p)
+	}
+	h.fail(first.Launches[2], "exit 1")
+	rd := h.ready()
+	if len(rd.Kills) != 2 {
+		t.Fatalf("kills %+v, want ranks 1 and 3", rd.Kills)
+	}
+	for _, k := range rd.Kills {
+		h.finish(k.Attempt, TaskResult{Outcome: Killed, Reason: "killed"})
+	}
+	second := h.ready()
+	if got := fmtLaunches(second.Launches); got != "s0/2#1@e1[0] s0/0#1@e1[1] s0/1#1@e2[0] s0/3#1@e2[1]" {
+		t.Fatalf("relaunch %s, want all 4 ranks", got)
+	}
+	if msg := checkInternal(h.s); msg != "" {
+		t.Fatal(msg)
+	}
+	h.succeed(second.Launches[:3]...)
+	if rd := h.ready(); len(rd.StagesSucceeded) != 0 || len(rd.Launches) != 0 || len(rd.Finished) != 0 || len(rd.GangTasksDone) != 0 {
+		t.Fatalf("3 of 4 done: stages %v launches %s finished %+v done %v", rd.StagesSucceeded, fmtLaunches(rd.Launches), rd.Finished, rd.GangTasksDone)
+	}
+	h.succeed(second.Launches[3])
+	rd = h.ready()
+	if len(rd.StagesSucceeded) != 1 || fmtLaunches(rd.Launches) != "s1/0#0@e1[]" {
+		t.Fatalf("whole gang done: stages %v launches %s", rd.StagesSucceeded, fmtLaunches(rd.Launches))
+	}
+	if got := fmt.Sprint(rd.GangTasksDone); got != "[{0 0} {0 1} {0 2} {0 3}]" {
+		t.Fatalf("gang tasks done %s, want all 4 at once", got)
+	}
+	if msg := checkInternal(h.s); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// A gang's task restored as succeeded (an earlier AM attempt journalled
+// it) counts towards its run: the 2 others launched and succeeded make
+// the stage done. A task that succeeded provisionally here cannot be
+// restored: its success is not final yet.
+func TestGangCountsRestoredTasks(t *testing.T) {
+	h := newHarness(t, Config{})
+	twoGPUExecs(h, 2)
+	h.submit(gangJob(t, "g", 3))
+	if err := h.s.RestoreSucceeded(h.now, TaskID{0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	rd := h.ready()
+	if got := fmtLaunches(rd.Launches); got != "s0/1#0@e1[0] s0/2#0@e1[1]" {
+		t.Fatalf("launches %s", got)
+	}
+	h.succeed(rd.Launches[0])
+	err := h.s.RestoreSucceeded(h.now, TaskID{0, 1})
+	if err == nil || !strings.Contains(err.Error(), "task already succeeded since the restart, its gang not yet") {
+		t.Fatalf("restoring a provisional success: %v", err)
+	}
+	h.succeed(rd.Launches[1])
+	if rd := h.ready(); len(rd.StagesSucceeded) != 1 || len(rd.Finished) != 1 || !rd.Finished[0].Succeeded {
+		t.Fatalf("stages %v finished %+v", rd.StagesSucceeded, rd.Finished)
 	}
 }

@@ -87,10 +87,12 @@ func (h *harness) fail(l Launch, reason string) {
 
 func copyReady(rd Ready) Ready {
 	out := Ready{
-		Launches:     slices.Clone(rd.Launches),
-		Kills:        slices.Clone(rd.Kills),
-		Finished:     slices.Clone(rd.Finished),
-		GangTimeouts: slices.Clone(rd.GangTimeouts),
+		Launches:        slices.Clone(rd.Launches),
+		Kills:           slices.Clone(rd.Kills),
+		StagesSucceeded: slices.Clone(rd.StagesSucceeded),
+		Finished:        slices.Clone(rd.Finished),
+		GangTimeouts:    slices.Clone(rd.GangTimeouts),
+		GangTasksDone:   slices.Clone(rd.GangTasksDone),
 	}
 	for i := range out.Launches {
 		out.Launches[i].Addresses = slices.Clone(out.Launches[i].Addresses)
@@ -259,7 +261,7 @@ func checkInternal(s *Scheduler) string {
 			if msg := checkChunks(st); msg != "" {
 				return msg
 			}
-			r, killing := 0, 0
+			r, killing, provisional := 0, 0, 0
 			for i := range st.launched {
 				t := st.task(i)
 				if t == nil {
@@ -274,16 +276,21 @@ func checkInternal(s *Scheduler) string {
 				case taskKilling:
 					r++
 					killing++
+				case taskProvisional:
+					provisional++
 				}
 			}
 			if r != st.running {
 				return fmt.Sprintf("stage %d: running %d, tasks say %d", st.id, st.running, r)
 			}
+			if !j.ended && provisional != st.provisional {
+				return fmt.Sprintf("stage %d: provisional %d, tasks say %d", st.id, st.provisional, provisional)
+			}
 			if j.ended && st.pending() != 0 {
 				return fmt.Sprintf("stage %d of an ended job: %d tasks pending", st.id, st.pending())
 			}
-			if !j.ended && st.runnable && st.pending() != st.spec.Tasks-st.succeeded-st.running {
-				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), st.spec.Tasks-st.succeeded-st.running)
+			if want := st.spec.Tasks - st.succeeded - st.running - st.provisional; !j.ended && st.runnable && st.pending() != want {
+				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), want)
 			}
 			if !j.ended && st.backingOff != waits[st] {
 				return fmt.Sprintf("stage %d: %d backing off, %d in the retry heap", st.id, st.backingOff, waits[st])

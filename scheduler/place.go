@@ -23,7 +23,7 @@ func (s *Scheduler) Ready(now time.Time) Ready {
 	rd := s.out
 	// Double-buffered: what events append from now on must not overwrite
 	// the batch the caller is still carrying out.
-	s.out = Ready{Launches: s.spare.Launches[:0], Kills: s.spare.Kills[:0], StagesSucceeded: s.spare.StagesSucceeded[:0], Finished: s.spare.Finished[:0], GangTimeouts: s.spare.GangTimeouts[:0]}
+	s.out = Ready{Launches: s.spare.Launches[:0], Kills: s.spare.Kills[:0], StagesSucceeded: s.spare.StagesSucceeded[:0], Finished: s.spare.Finished[:0], GangTimeouts: s.spare.GangTimeouts[:0], GangTasksDone: s.spare.GangTasksDone[:0]}
 	s.spare = rd
 	return rd
 }

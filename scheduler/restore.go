@@ -117,6 +117,8 @@ func (s *Scheduler) restorable(id TaskID) (*stage, error) {
 	case t == nil && id.Index < st.launched, t != nil && t.state == taskSucceeded:
 		// A dropped chunk's tasks all succeeded: the job has not ended.
 		return nil, fmt.Errorf("task already succeeded")
+	case t != nil && t.state == taskProvisional:
+		return nil, fmt.Errorf("task already succeeded since the restart, its gang not yet")
 	case t != nil && t.state != taskPending:
 		return nil, fmt.Errorf("task already running: attempt %d on executor %s", t.attempts-1, t.exec.spec.ID)
 	case t != nil && t.attempts > 0:

@@ -12,6 +12,10 @@ const (
 	taskStopping // stopped for its gang's restart: it runs again when it reports
 	taskSucceeded
 	taskAbandoned // its job ended before it could finish
+	// taskProvisional: a gang's task that succeeded while others of its
+	// gang's run had not yet; done once all have, run again if one fails
+	// (gang.go).
+	taskProvisional
 )
 
 // task is one launched task of a stage. Its running attempt, if any,
@@ -80,11 +84,12 @@ type stage struct {
 	// A gang stage's try at acquiring started at gangSince (zero: not
 	// acquiring), and gangTries timed out; gangFailures counts its failed
 	// runs; gangDemoted, a soft gang that timed out runs as an ordinary
-	// stage (gang.go).
+	// stage (gang.go); provisional counts its tasks in taskProvisional.
 	gangSince    time.Time
 	gangTries    int
 	gangFailures int
 	gangDemoted  bool
+	provisional  int
 }
 
 // pending counts the tasks waiting to run: queued, or backing off.

@@ -44,6 +44,10 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 	}
 	switch {
 	case r.Outcome == Succeeded && t.state != taskStopping:
+		if st.isGang() {
+			s.gangTaskSucceeded(now, st, t) // final once its whole gang is
+			return
+		}
 		s.succeed(now, st, t, idx)
 	case st.isGang():
 		s.gangEnded(st, t, idx, r)

@@ -142,6 +142,10 @@ type Ready struct {
 	Finished        []JobResult
 	// GangTimeouts are the waiting gangs whose try timed out (gang.go).
 	GangTimeouts []GangTimeout
+	// GangTasksDone are the tasks of gangs whose whole run succeeded, in
+	// index order: a gang task's success is final only then (gang.go),
+	// so only then may the caller record it as done for good.
+	GangTasksDone []TaskID
 }
 
 // Config is the scheduler's configuration.

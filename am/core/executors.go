@@ -161,11 +161,13 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 			j.sum.outputCut(name + tasklog.Stderr)
 		}
 	}
+	// A gang task's success counts once its whole run's does (place.go).
+	final := r.Outcome == scheduler.Succeeded && j != nil && c.DoneOnReport(st.Attempt.Task.Stage)
 	// A report for an attempt the scheduler already wrote off (its
 	// executor was declared lost) changes nothing.
 	if err := c.sched.TaskFinished(now, st.Attempt, r); err == nil {
 		c.usage.taskEnded(now, x)
-		if r.Outcome == scheduler.Succeeded && j != nil {
+		if final {
 			j.succeeded++
 		}
 	} else if x.rejoined && r.Outcome == scheduler.Succeeded && c.sched.RestoreSucceeded(now, st.Attempt.Task) == nil && j != nil {

@@ -284,3 +284,14 @@ func (c *Core) gangsFit(job string, spec scheduler.JobSpec) error {
 	}
 	return nil
 }
+
+// gangTasksDone counts the tasks of gangs whose whole run succeeded, and
+// hands them to the caller to record as done.
+func (c *Core) gangTasksDone(done []scheduler.TaskID) {
+	for _, id := range done {
+		if st := c.stages[id.Stage]; st != nil {
+			st.job.succeeded++
+			c.rd.GangTasksDone = append(c.rd.GangTasksDone, DoneTask{Job: st.job.id, TaskRef: TaskRef{StageIndex: st.index, Index: id.Index}})
+		}
+	}
+}

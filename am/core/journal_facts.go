@@ -4,7 +4,8 @@ import "github.com/spindle-yarn/spindle/scheduler"
 
 // What the AM journals for its next attempt (am/journal) the caller
 // reads off the core with these: a job's stage profiles, where a stage
-// sits in its job, and a live container's node, profile and GPU indices.
+// sits in its job, which tasks' successes are final, and a live
+// container's node, profile and GPU indices.
 
 // StageProfiles are job id's stages' executor profiles, as Submit settled
 // them; nil for a job it does not have.
@@ -52,4 +53,20 @@ func (c *Core) Container(id string) (KeptContainer, bool) {
 		return KeptContainer{}, false
 	}
 	return KeptContainer{ID: id, Node: x.node, NodeName: x.name, Profile: x.profile.ID, GPUIndices: x.gpus, AccelIndices: x.accels, Journalled: true}, true
+}
+
+// DoneOnReport says whether a task of stage id is done for good when it
+// reports success, before the core hears of it: not a gang's, whose
+// tasks are done only once every task of their run has succeeded
+// (Ready's GangTasksDone lists them then). Journalling a gang task
+// sooner would have the AM's next attempt restart the gang without it.
+func (c *Core) DoneOnReport(id scheduler.StageID) bool {
+	return !c.sched.LaunchesAsGang(id)
+}
+
+// DoneTask is a task whose success is final, by its job and its stage's
+// place in the job.
+type DoneTask struct {
+	Job scheduler.JobID
+	TaskRef
 }

@@ -57,6 +57,7 @@ func (c *Core) place(now time.Time) {
 		for _, t := range rd.GangTimeouts {
 			c.gangTimedOut(t)
 		}
+		c.gangTasksDone(rd.GangTasksDone)
 		for _, id := range rd.StagesSucceeded {
 			if st := c.stages[id]; st != nil {
 				c.notice(Notice{Job: st.job.spec.Name, Stage: st.spec.Name,

@@ -35,6 +35,10 @@ type Ready struct {
 	// its answer comes back with Allocated (or Resynced, or Fail). No
 	// other is asked for while it is out.
 	Allocate *AllocateRequest
+	// GangTasksDone are the tasks of gangs whose whole run succeeded:
+	// only now is their success final (a gang task's own report of
+	// success is not: DoneOnReport), for the journal to record.
+	GangTasksDone []DoneTask
 	// Finished are the jobs that ended.
 	Finished []Summary
 	// JobsEnded, in a session, are the jobs that ended, each with the

@@ -109,6 +109,9 @@ func Format(rd core.Ready, now time.Time) string {
 		}
 		fmt.Fprintf(&b, "allocate asks=[%s] release=%v exclude=%v include=%v progress=%.2f\n", strings.Join(asks, " "), a.Release, a.Exclude, a.Include, a.Progress)
 	}
+	for _, t := range rd.GangTasksDone {
+		fmt.Fprintf(&b, "done job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
+	}
 	for _, f := range rd.Finished {
 		fmt.Fprintf(&b, "finished %s succeeded=%v tasks=%d attempts=%d failures=%d retries=%d", f.Job, f.Succeeded, f.Tasks, f.Attempts, f.Failures, f.Retries)
 		if f.Reason != "" {
