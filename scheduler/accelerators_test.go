@@ -218,3 +218,29 @@ func TestGangFitsAccelerators(t *testing.T) {
 		t.Fatalf("launched %q, want %q", got, want)
 	}
 }
+
+// A gang's fit that finds a GPU free but no FPGA beside it gives the GPU
+// back: once the gang that could not fit is cancelled, an ordinary
+// stage has both GPUs.
+func TestGangFitShortOfAcceleratorsGivesBackItsGPUs(t *testing.T) {
+	prof := Profile{ID: 0, Cores: 4, GPUs: 2, Accels: accels(t, map[string]int{"fpga": 1})}
+	h := newHarness(t, Config{}, prof)
+	if err := h.s.AddExecutor(h.now, ExecutorSpec{ID: "e1", Host: "h1", Cores: 4, GPUs: []string{"0", "1"},
+		Accels: []Assigned{{"fpga", []string{"0"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	gang := oneStage("g", 2, 1, gpu(t, 1))
+	gang.Stages[0].Gang = true
+	gang.Stages[0].Request.Accels = accels(t, map[string]int{"fpga": 1})
+	id := h.submit(gang)
+	if rd := h.ready(); len(rd.Launches) != 0 {
+		t.Fatalf("1 FPGA for a gang of 2: launched %s", fmtLaunches(rd.Launches))
+	}
+	if err := h.s.CancelJob(id, "test"); err != nil {
+		t.Fatal(err)
+	}
+	h.submit(oneStage("s", 2, 1, gpu(t, 1)))
+	if got := fmtLaunches(h.ready().Launches); got != "s1/0#0@e1[0] s1/1#0@e1[1]" {
+		t.Errorf("after the gang: launches %s, want both GPUs used", got)
+	}
+}
