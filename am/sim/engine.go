@@ -213,6 +213,12 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 	if cc.MaxGPUsPerNode == 0 {
 		cc.MaxGPUsPerNode = exec.GPUs // a node per executor
 	}
+	if cc.MaxAccelsPerNode == nil {
+		cc.MaxAccelsPerNode = map[string]int{}
+		for _, x := range exec.Accels.List() {
+			cc.MaxAccelsPerNode[x.Name] = x.Amount
+		}
+	}
 	cfg.Containers, cfg.Session = &cc, true
 	policy := "static"
 	if cfg.Allocation != nil {
@@ -296,11 +302,8 @@ func (r *run) handle(e *event) error {
 		b.ready, b.idleFrom = true, r.now
 		r.pools.cores += b.profile.Cores
 		r.pools.gpus += b.profile.GPUs
-		gpus := make([]string, b.profile.GPUs)
-		for i := range gpus {
-			gpus[i] = fmt.Sprint(i)
-		}
-		return r.core.Register(r.now, core.Registration{Executor: scheduler.ExecutorID(b.id), Host: "node-" + b.id, Cores: b.profile.Cores, GPUs: gpus})
+		return r.core.Register(r.now, core.Registration{Executor: scheduler.ExecutorID(b.id), Host: "node-" + b.id, Cores: b.profile.Cores,
+			GPUs: indices(b.profile.GPUs), Accels: simAccels(b.profile.Accels)})
 	case evTaskEnd:
 		b := e.box
 		if b.running--; b.running == 0 {
@@ -480,4 +483,24 @@ func (r *run) result() Result {
 		res.P95JobS = sorted[min(n-1, (95*n+99)/100-1)]
 	}
 	return res
+}
+
+// indices are n addresses, "0" to n-1: a simulated executor's devices.
+func indices(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprint(i)
+	}
+	return out
+}
+
+// simAccels are the addresses of each accelerator a simulated executor
+// of a profile with amounts a has, so that tasks asking for them
+// (spindle.task.resource.NAME.amount) run as on a real one.
+func simAccels(a scheduler.Accelerators) []scheduler.Assigned {
+	var out []scheduler.Assigned
+	for _, x := range a.List() {
+		out = append(out, scheduler.Assigned{Name: x.Name, Addresses: indices(x.Amount)})
+	}
+	return out
 }
