@@ -1,10 +1,7 @@
 package integration
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,35 +167,6 @@ func TestGangRestartsWholeWhenATaskIsKilled(t *testing.T) {
 	checkRendezvous(t, out, 4) // every rank of the second run: the first wrote nothing
 }
 
-// appContainerIDs lists the ids of an application's running containers,
-// from the RM's REST API.
-func appContainerIDs(t *testing.T, c *testcluster.Cluster, app string) []string {
-	t.Helper()
-	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + app + "/appattempts/" + attempt + "/containers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return nil
-	}
-	var got struct {
-		Container oneOrMany[struct {
-			ID string `json:"containerId"`
-		}] `json:"container"`
-	}
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatalf("containers of %s: %v\n%s", app, err, body)
-	}
-	var ids []string
-	for _, ct := range got.Container {
-		ids = append(ids, ct.ID)
-	}
-	return ids
-}
-
 // A gang of 3 tasks of 4 GPUs cannot start on the 8-GPU cluster while
 // another application holds 4: it fails after its tries with the gang's
 // message, and in the RM's view none of its executor containers lived
@@ -241,14 +209,14 @@ stages:
 	var info rmAppInfo
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		now := time.Now()
-		for _, id := range appContainerIDs(t, c, app) {
-			if strings.HasSuffix(id, amContainer) {
+		for _, ct := range appContainers(t, c, app) {
+			if strings.HasSuffix(ct.ID, amContainer) {
 				continue
 			}
-			if _, ok := firstSeen[id]; !ok {
-				firstSeen[id] = now
+			if _, ok := firstSeen[ct.ID]; !ok {
+				firstSeen[ct.ID] = now
 			}
-			lastSeen[id] = now
+			lastSeen[ct.ID] = now
 		}
 		info, err = rmApp(t, c, app)
 		if err == nil && (info.State == "FINISHED" || info.State == "FAILED" || info.State == "KILLED") {

@@ -2,11 +2,8 @@ package integration
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os/exec"
 	"slices"
 	"strings"
@@ -93,9 +90,9 @@ func executorNodesOf(t *testing.T, c *testcluster.Cluster, want int, stage strin
 	}
 	nodes := map[string]string{}
 	waitFor(t, 60*time.Second, fmt.Sprintf("%d executor containers of %s in the RM's view", want, app), func() bool {
-		for id, node := range containerNodes(t, c, app) {
-			if !strings.HasSuffix(id, "_000001") {
-				nodes[id] = node
+		for _, ct := range appContainers(t, c, app) {
+			if !strings.HasSuffix(ct.ID, "_000001") {
+				nodes[ct.ID] = ct.Node
 			}
 		}
 		return len(nodes) >= want
@@ -109,36 +106,6 @@ func executorNodesOf(t *testing.T, c *testcluster.Cluster, want int, stage strin
 		t.Fatalf("the job did not end:\n%s", out.String())
 	}
 	return nodes
-}
-
-// containerNodes lists app's first attempt's running containers and their
-// nodes, from the RM's REST API.
-func containerNodes(t *testing.T, c *testcluster.Cluster, app string) map[string]string {
-	t.Helper()
-	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + app + "/appattempts/" + attempt + "/containers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return nil // not yet known to the RM
-	}
-	var got struct {
-		Container oneOrMany[struct {
-			ID   string `json:"containerId"`
-			Node string `json:"nodeId"`
-		}] `json:"container"`
-	}
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatalf("containers of %s: %v\n%s", app, err, body)
-	}
-	out := map[string]string{}
-	for _, ct := range got.Container {
-		out[ct.ID] = ct.Node
-	}
-	return out
 }
 
 // maxPerNode=1 with 2 executors: the RM places them on 2 different nodes,

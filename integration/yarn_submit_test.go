@@ -348,7 +348,7 @@ stages:
 
 // container is what the RM's REST API says of a running container.
 type container struct {
-	ID                                      string
+	ID, Node                                string
 	Priority, VCores, GPUs, FPGAs, MemoryMB int
 }
 
@@ -372,6 +372,7 @@ func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container
 	}
 	type rmContainer struct {
 		ID                 string   `json:"containerId"`
+		Node               string   `json:"nodeId"`
 		AllocatedMB        flexInt  `json:"allocatedMB"`
 		Priority           flexInt  `json:"priority"`
 		AllocatedVCores    flexInt  `json:"allocatedVCores"`
@@ -387,7 +388,7 @@ func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container
 	}
 	var out []container
 	for _, ct := range got.Container {
-		k := container{ID: ct.ID, Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores), MemoryMB: int(ct.AllocatedMB)}
+		k := container{ID: ct.ID, Node: ct.Node, Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores), MemoryMB: int(ct.AllocatedMB)}
 		for _, e := range ct.AllocatedResources.Entry {
 			switch e.Key {
 			case "yarn.io/gpu":
