@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
@@ -22,7 +21,7 @@ import (
 func TestAccelFPGAsReachTheContainersAndTheTasks(t *testing.T) {
 	c := testcluster.Get(t)
 	if c.FPGAsPerNode < 2 {
-		t.Skipf("nodes of %d FPGAs; the test asks 2 per executor", c.FPGAsPerNode)
+		t.Fatalf("nodes of %d FPGAs; the test asks 2 per executor (FPGAS_PER_NODE)", c.FPGAsPerNode)
 	}
 	dir := t.TempDir()
 	spec := writeSpec(t, fmt.Sprintf(`name: yarn-fpga
@@ -33,29 +32,9 @@ stages:
 `, dir))
 	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.cores=2",
 		"--conf", "spindle.executor.memory=512m", "--conf", "spark.executor.resource.fpga.amount=2", "--conf", "spindle.task.resource.fpga.amount=1", spec)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	// The RM's record of the executor containers while they run.
 	fpgas := map[int]bool{}
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for running := true; running; {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("submit: %v\n%s", err, buf.String())
-			}
-			running = false
-		case <-tick.C:
-			if m := submittedID.FindStringSubmatch(buf.String()); m != nil {
-				for _, ct := range appContainers(t, c, m[1]) {
-					if ct.Priority > 0 {
-						fpgas[ct.FPGAs] = true
-					}
-				}
-			}
-		}
-	}
+	whileSubmitRuns(t, c, cmd, buf, "submit", func(ct container) { fpgas[ct.FPGAs] = true })
 	if len(fpgas) != 1 || !fpgas[2] {
 		t.Errorf("executor containers held %v yarn.io/fpga, want 2 each", fpgas)
 	}

@@ -33,28 +33,8 @@ stages:
 	start := time.Now()
 	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--executor-gpus", "1", "--conf", "spindle.executor.memory=1g",
 		"--conf", "spindle.executor.cores=1", "--conf", "spindle.executor.instances=2", spec)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	seen := map[string]container{} // the RM's executor containers, by id
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for running := true; running; {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("submit: %v\n%s", err, buf.String())
-			}
-			running = false
-		case <-tick.C:
-			if m := submittedID.FindStringSubmatch(buf.String()); m != nil {
-				for _, ct := range appContainers(t, c, m[1]) {
-					if ct.Priority > 0 {
-						seen[ct.ID] = ct
-					}
-				}
-			}
-		}
-	}
+	whileSubmitRuns(t, c, cmd, buf, "submit", func(ct container) { seen[ct.ID] = ct })
 	t.Logf("the job took %v", time.Since(start))
 	shapes := map[string]map[string]bool{}
 	for _, l := range readLines(t, out) {

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -302,30 +303,10 @@ stages:
 `, out))
 	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.yarn.mode=fine", "--conf", "spindle.executor.memory=512m",
 		"--conf", "spindle.dynamicAllocation.maxExecutors=4", spec)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	// The RM's record of the executor containers while they run: their
 	// shape by priority (one per profile; the AM's is 0).
 	shapes := map[string]bool{}
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for running := true; running; {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("fine-grained submit: %v\n%s", err, buf.String())
-			}
-			running = false
-		case <-tick.C:
-			if m := submittedID.FindStringSubmatch(buf.String()); m != nil {
-				for _, ct := range appContainers(t, c, m[1]) {
-					if ct.Priority > 0 {
-						shapes[fmt.Sprintf("%d vcores, %d yarn.io/gpu", ct.VCores, ct.GPUs)] = true
-					}
-				}
-			}
-		}
-	}
+	whileSubmitRuns(t, c, cmd, buf, "fine-grained submit", func(ct container) { shapes[fmt.Sprintf("%d vcores, %d yarn.io/gpu", ct.VCores, ct.GPUs)] = true })
 	want := map[string]bool{"1 vcores, 1 yarn.io/gpu": true, "2 vcores, 0 yarn.io/gpu": true}
 	if !maps.Equal(shapes, want) {
 		t.Errorf("executor containers seen %v, want one shape per stage: %v", shapes, want)
@@ -350,6 +331,36 @@ stages:
 type container struct {
 	ID, Node                                string
 	Priority, VCores, GPUs, FPGAs, MemoryMB int
+}
+
+// whileSubmitRuns waits for cmd, a `spindle submit` whose output is buf,
+// to end (failing the test, naming what, if it fails), and meanwhile
+// hands seen each executor container of its application the RM shows
+// running (the AM's, at priority 0, left out), every 100ms: the RM's own
+// record of the containers a job ran in.
+func whileSubmitRuns(t *testing.T, c *testcluster.Cluster, cmd *exec.Cmd, buf *syncBuffer, what string, seen func(container)) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", what, err, buf.String())
+			}
+			return
+		case <-tick.C:
+			if m := submittedID.FindStringSubmatch(buf.String()); m != nil {
+				for _, ct := range appContainers(t, c, m[1]) {
+					if ct.Priority > 0 {
+						seen(ct)
+					}
+				}
+			}
+		}
+	}
 }
 
 // appContainers lists the running containers of an application's first

@@ -13,6 +13,12 @@ func drfHarness(t *testing.T, f Fairness, pools ...PoolConfig) (*harness, map[Jo
 	t.Helper()
 	h := newHarness(t, Config{Mode: FAIR, Fairness: f, Pools: pools}, Profile{ID: 0, Cores: 16, GPUs: 8})
 	h.exec("e1", "h1", 16, "0", "1", "2", "3", "4", "5", "6", "7")
+	return h, submitCPUAndGPUPools(h)
+}
+
+// submitCPUAndGPUPools submits a job of 100 one-cpu tasks "c" to pool
+// "cpu" and one of 100 one-GPU tasks "g" to pool "gpu", and names them.
+func submitCPUAndGPUPools(h *harness) map[JobID]string {
 	names := map[JobID]string{}
 	cpu := oneStage("c", 100, 1, GPURequest{})
 	cpu.Pool = "cpu"
@@ -20,7 +26,7 @@ func drfHarness(t *testing.T, f Fairness, pools ...PoolConfig) (*harness, map[Jo
 	gpuJob.Pool = "gpu"
 	names[h.submit(cpu)] = "c"
 	names[h.submit(gpuJob)] = "g"
-	return h, names
+	return names
 }
 
 func countJobs(ls []Launch, names map[JobID]string) map[string]int {
@@ -130,13 +136,7 @@ func TestDRFZeroTotals(t *testing.T) {
 func TestDRFExecutorMovesShares(t *testing.T) {
 	h := newHarness(t, Config{Mode: FAIR, Fairness: FairDRF}, Profile{ID: 0, Cores: 8, GPUs: 4})
 	h.exec("e1", "h1", 3, "0", "1", "2", "3")
-	names := map[JobID]string{}
-	cpu := oneStage("c", 100, 1, GPURequest{})
-	cpu.Pool = "cpu"
-	gpuJob := oneStage("g", 100, 1, WholeGPUs(1))
-	gpuJob.Pool = "gpu"
-	names[h.submit(cpu)] = "c"
-	names[h.submit(gpuJob)] = "g"
+	names := submitCPUAndGPUPools(h)
 	if got := jobsOf(h.ready().Launches, names); got != "cgc" {
 		t.Fatalf("order %q, want cgc", got)
 	}

@@ -22,9 +22,19 @@ import (
 // is asked for per task: stages of one size share a profile. Without a
 // job (a session, the simulator) the first is spindle.executor.*, and a
 // coarse-mode core adds stage shapes as jobs need them (core.fitProfiles).
-func ExecutorProfiles(conf *config.Config, job *jobspec.Job) (profiles []scheduler.Profile, stages []scheduler.ProfileID, err error) {
-	// Stages naming a node label get profiles of their own (stage_labels.go).
-	defer func() { profiles, stages = labelStages(profiles, stages, job, err) }()
+// Stages naming a node label then get profiles of their own
+// (stage_labels.go).
+func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
+	profiles, stages, err := shapeProfiles(conf, job)
+	if err != nil {
+		return nil, nil, err
+	}
+	profiles, stages = labelStages(profiles, stages, job)
+	return profiles, stages, nil
+}
+
+// shapeProfiles are ExecutorProfiles by shape alone, before labels.
+func shapeProfiles(conf *config.Config, job *jobspec.Job) (profiles []scheduler.Profile, stages []scheduler.ProfileID, err error) {
 	base, err := ExecutorProfile(conf)
 	if err != nil {
 		return nil, nil, err

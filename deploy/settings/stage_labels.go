@@ -12,8 +12,8 @@ import (
 // different labels so never share executors, which YARN asks for on one
 // label each; the others keep theirs, asked with the application's label
 // (spindle.yarn.executor.nodeLabelExpression).
-func labelStages(profiles []scheduler.Profile, stages []scheduler.ProfileID, job *jobspec.Job, err error) ([]scheduler.Profile, []scheduler.ProfileID) {
-	if err != nil || job == nil || len(profiles) == 0 || !anyStageLabelled(job) {
+func labelStages(profiles []scheduler.Profile, stages []scheduler.ProfileID, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID) {
+	if job == nil || len(profiles) == 0 || !anyStageLabelled(job) {
 		return profiles, stages
 	}
 	out := make([]scheduler.ProfileID, len(job.Stages))
