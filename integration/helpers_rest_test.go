@@ -7,6 +7,9 @@ import (
 	"strconv"
 )
 
+// Helpers: reading the ResourceManager's REST API as every supported
+// Hadoop writes it.
+
 // oneOrMany decodes a list from the RM's REST API as every Hadoop writes
 // it: Hadoop 3.5 (Jersey 2) writes a one-element list as a JSON array,
 // Hadoop 3.3 and 3.4 (Jersey 1's JAXB JSON) as the element alone.

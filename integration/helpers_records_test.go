@@ -11,12 +11,12 @@ import (
 	"time"
 )
 
-// The fault tests each run a job of many short GPU tasks that record
-// their starts and ends, then read the record: which task ran when, in
-// which container, and how each run ended. A task appends one line as it
-// starts and one as it ends (a trap on exit and on SIGTERM), to a file
-// every container on this host can write: the mini cluster's containers
-// are local processes.
+// Helpers: the record of task runs. The fault tests each run a job of
+// many short GPU tasks that record their starts and ends, then read the
+// record: which task ran when, in which container, and how each run
+// ended. A task appends one line as it starts and one as it ends (a trap
+// on exit and on SIGTERM), to a file every container on this host can
+// write: the mini cluster's containers are local processes.
 //
 //	start TASK ATTEMPT CONTAINER UNIX_NANOS
 //	end TASK ATTEMPT CONTAINER UNIX_NANOS HOW

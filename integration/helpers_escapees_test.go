@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// Helpers: escapees, the processes a task starts that its process group
+// cannot hold, and what containment must do to them (local and YARN
+// containment tests).
+
 // escapees is shell for a task to start the two kinds of grandchild that a
 // process group cannot hold: one that ignores SIGTERM (and SIGINT, SIGHUP),
 // and one that left the group with setsid. Each appends its pid to a file

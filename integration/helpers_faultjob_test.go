@@ -14,8 +14,11 @@ import (
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
 
+// Helpers: the fault tests' job, a job a test brings a fault on mid-way
+// (fault_*_test.go).
+
 // faultJob is a job of many short one-GPU tasks, recording their runs
-// (fault_record_test.go), that a test brings a fault on mid-way. Four
+// (helpers_records_test.go), that a test brings a fault on mid-way. Four
 // executors of 2 GPUs and 2 cores fill the default cluster's 2 nodes of
 // 4 GPUs: two on each node, eight tasks at once.
 type faultJob struct {
