@@ -261,17 +261,6 @@ func nodeStates(t *testing.T, c *testcluster.Cluster) map[string]string {
 	return states
 }
 
-// between returns the text of s between open and the next close.
-func between(t *testing.T, s, open, close string) string {
-	t.Helper()
-	_, rest, ok := strings.Cut(s, open)
-	inner, _, ok2 := strings.Cut(rest, close)
-	if !ok || !ok2 {
-		t.Fatalf("%q: want a part between %q and %q", s, open, close)
-	}
-	return inner
-}
-
 // TestMiniclusterRMFailover holds RMS=2 and failover-rm to what they
 // say: rm0 active and rm1 standby, then the other way round, in each RM's
 // REST API; an application and its AM carry on through the failover with

@@ -11,21 +11,6 @@ import (
 	"time"
 )
 
-// exited waits for cmd to end within d, and says how long it took.
-func exited(t *testing.T, cmd *exec.Cmd, d time.Duration) (time.Duration, error) {
-	t.Helper()
-	start := time.Now()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return time.Since(start), err
-	case <-time.After(d):
-		t.Fatalf("%v still running %v after the signal", cmd.Args, d)
-		return 0, nil
-	}
-}
-
 // What signals do to `spindle submit --session`, at each step (off a
 // terminal): while it is still connecting, SIGINT gives up at once and
 // leaves no job behind, and SIGHUP does nothing to a --detach submit;

@@ -3,8 +3,6 @@ package integration
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,18 +13,6 @@ import (
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
-
-// findUnder returns the files under dir whose path matches re.
-func findUnder(dir string, re *regexp.Regexp) []string {
-	var out []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && re.MatchString(p) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out
-}
 
 // The ApplicationMaster's log, where `yarn logs` finds it, tells an
 // operator what happened: its registration, the allocations, each
@@ -123,21 +109,6 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	}
 	if tasks != 4 {
 		t.Errorf("the executors' logs tell of %d tasks that succeeded, want 4", tasks)
-	}
-}
-
-// readLogUntil reads the log at path once it holds last, the line its
-// process writes last, or after 30s without.
-func readLogUntil(t *testing.T, path, last string) string {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(string(b), last) || time.Now().After(deadline) {
-			return string(b)
-		}
 	}
 }
 

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -76,22 +75,4 @@ func waitNoContainers(t *testing.T, c *testcluster.Cluster) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-}
-
-// syncBuffer collects a process's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

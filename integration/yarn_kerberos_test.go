@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -338,21 +337,6 @@ func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
 			}
 		})
 	}
-}
-
-// amLog is the session AM's log (am.stderr in its container's log
-// directory on the mini cluster).
-func amLog(t *testing.T, c *testcluster.Cluster, appID string) string {
-	t.Helper()
-	var all strings.Builder
-	filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Name() == "am.stderr" && strings.Contains(p, appID) {
-			b, _ := os.ReadFile(p)
-			all.Write(b)
-		}
-		return nil
-	})
-	return all.String()
 }
 
 // sessionConn dials session appID's client port with secret, finding it

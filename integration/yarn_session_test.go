@@ -151,16 +151,6 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(applicationProcesses(id)) == 0 })
 }
 
-// readFile is path's content, failing t when it cannot be read.
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // waitContainers waits until between lo and hi containers run on the
 // cluster.
 func waitContainers(t *testing.T, c *testcluster.Cluster, lo, hi int, within time.Duration, what string) {

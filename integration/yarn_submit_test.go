@@ -98,8 +98,6 @@ stages:
 	}
 }
 
-var submittedID = regexp.MustCompile(`submitted (application_\d+_\d+)`)
-
 func TestYarnFilesReachExecutorsAndStagingIsRemoved(t *testing.T) {
 	c := testcluster.Get(t)
 	dir := t.TempDir()
