@@ -3,8 +3,6 @@ package integration
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,20 +95,4 @@ func gpuAsks(n int32) []*hadoopyarn.ResourceRequestProto {
 		NumContainers: proto.Int32(n),
 		RelaxLocality: proto.Bool(true),
 	}}
-}
-
-// waitStarts waits until n runs have started in dir's record.
-func waitStarts(ctx context.Context, t *testing.T, dir string, n int, out *syncBuffer) {
-	t.Helper()
-	for {
-		b, _ := os.ReadFile(filepath.Join(dir, "record"))
-		if strings.Count(string(b), "start ") >= n {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%d tasks never started:\n%s\n%s", n, b, out.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }

@@ -61,18 +61,3 @@ func TestYarnFailingExecutorsExcludeTheirNodesAndFailTheApplication(t *testing.T
 	t.Logf("failed after %v:\n%s", time.Since(start).Round(time.Millisecond), o)
 	waitNoContainers(t, c)
 }
-
-// waitNoContainers waits for the RM to report no container running.
-func waitNoContainers(t *testing.T, c *testcluster.Cluster) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		n := runningContainers(t, c)
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d containers still running after the application ended", n)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
