@@ -23,6 +23,8 @@ var (
 	buildErr  error
 )
 
+// spindleBinary is the spindle binary, built from this checkout once per
+// test process.
 func spindleBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -44,12 +46,35 @@ func spindleBinary(t *testing.T) string {
 	return binPath
 }
 
-func submit(t *testing.T, args ...string) (string, error) {
+// runSpindle runs the spindle binary with args in env to its end, or
+// until ctx is done, and returns what it printed, stdout and stderr
+// together.
+func runSpindle(ctx context.Context, t *testing.T, env []string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(spindleBinary(t), args...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	cmd := exec.CommandContext(ctx, spindleBinary(t), args...)
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// startSpindle starts the spindle binary with args in env, collecting
+// what it prints, stdout and stderr together, as it comes.
+func startSpindle(t *testing.T, env []string, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(spindleBinary(t), args...)
+	cmd.Env = env
+	buf := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = buf, buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, buf
+}
+
+// submit runs the spindle binary with args, its TMPDIR the test's own.
+func submit(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	return runSpindle(context.Background(), t, append(os.Environ(), "TMPDIR="+t.TempDir()), args...)
 }
 
 // spindleOn runs the spindle binary against cluster c, for at most three
@@ -58,24 +83,14 @@ func spindleOn(t *testing.T, c *testcluster.Cluster, args ...string) (string, er
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, spindleBinary(t), args...)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return runSpindle(ctx, t, append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir), args...)
 }
 
 // startOn starts the spindle binary against cluster c, collecting its
 // output as it comes.
 func startOn(t *testing.T, c *testcluster.Cluster, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(spindleBinary(t), args...)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	buf := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = buf, buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, buf
+	return startSpindle(t, append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir), args...)
 }
 
 // syncBuffer collects a process's output while the test reads it.

@@ -50,10 +50,7 @@ func (k kerberized) run(t *testing.T, timeout time.Duration, args ...string) (st
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, spindleBinary(t), args...)
-	cmd.Env = k.env
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return runSpindle(ctx, t, k.env, args...)
 }
 
 // keytabConf is what logs spindle in with the test principal's keytab.

@@ -33,22 +33,13 @@ func (u *sessionUser) run(args ...string) (string, error) {
 	u.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, spindleBinary(u.t), args...)
-	cmd.Env = u.env
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return runSpindle(ctx, u.t, u.env, args...)
 }
 
 // start starts spindle, collecting its output.
 func (u *sessionUser) start(args ...string) (*exec.Cmd, *syncBuffer) {
 	u.t.Helper()
-	cmd := exec.Command(spindleBinary(u.t), args...)
-	cmd.Env = u.env
-	buf := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = buf, buf
-	if err := cmd.Start(); err != nil {
-		u.t.Fatal(err)
-	}
+	cmd, buf := startSpindle(u.t, u.env, args...)
 	u.t.Cleanup(func() { cmd.Process.Kill() })
 	return cmd, buf
 }

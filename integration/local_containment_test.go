@@ -18,13 +18,7 @@ import (
 // startLocal starts `spindle submit` in local mode without waiting for it.
 func startLocal(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(spindleBinary(t), append(localArgs, args...)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	buf := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = buf, buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, buf := startSpindle(t, append(os.Environ(), "TMPDIR="+t.TempDir()), append(localArgs, args...)...)
 	// A submitter still running is interrupted, not killed: it returns
 	// once its tasks are gone, so none writes to a test directory being
 	// removed.

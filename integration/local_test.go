@@ -143,13 +143,7 @@ stages:
     tasks: 8
     command: "cut -d' ' -f4 /proc/$PPID/stat > %[1]s/pid-$SPINDLE_EXECUTOR_ID; sleep 2; echo done >> %[1]s/done"
 `, dir))
-	cmd := exec.Command(spindleBinary(t), append(localArgs, spec)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	var buf strings.Builder
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, buf := startSpindle(t, append(os.Environ(), "TMPDIR="+t.TempDir()), append(localArgs, spec)...)
 	// Once exec-1 runs a task, kill it outright (the task's parent is its
 	// guard, whose parent is the executor).
 	pidFile := filepath.Join(dir, "pid-exec-1")
