@@ -2,9 +2,7 @@ package integration
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -142,24 +140,8 @@ func TestMiniclusterFaultControls(t *testing.T) {
 // RM's REST API.
 func nodeStates(t *testing.T, c *testcluster.Cluster) map[string]string {
 	t.Helper()
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/nodes")
-	if err != nil {
-		t.Fatalf("GET /ws/v1/cluster/nodes: %v", err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		Nodes struct {
-			Node oneOrMany[struct {
-				ID    string `json:"id"`
-				State string `json:"state"`
-			}] `json:"node"`
-		} `json:"nodes"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		t.Fatalf("decoding /ws/v1/cluster/nodes (%s): %v", resp.Status, err)
-	}
 	states := map[string]string{}
-	for _, n := range got.Nodes.Node {
+	for _, n := range clusterNodes(t, c) {
 		states[n.ID] = n.State
 	}
 	return states

@@ -177,26 +177,38 @@ func whileSubmitRuns(t *testing.T, c *testcluster.Cluster, cmd *exec.Cmd, buf *s
 	}
 }
 
-// runningContainers sums numContainers over the RM's nodes.
-func runningContainers(t *testing.T, c *testcluster.Cluster) int {
+// rmNode is a node as the RM's REST API reports it.
+type rmNode struct {
+	ID            string `json:"id"`
+	State         string `json:"state"`
+	NumContainers int    `json:"numContainers"`
+}
+
+// clusterNodes reads every node, inactive ones included, from the RM's
+// REST API.
+func clusterNodes(t *testing.T, c *testcluster.Cluster) []rmNode {
 	t.Helper()
 	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/nodes")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("GET /ws/v1/cluster/nodes: %v", err)
 	}
 	defer resp.Body.Close()
 	var got struct {
 		Nodes struct {
-			Node []struct {
-				NumContainers int `json:"numContainers"`
-			} `json:"node"`
+			Node oneOrMany[rmNode] `json:"node"`
 		} `json:"nodes"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		t.Fatal(err)
+		t.Fatalf("decoding /ws/v1/cluster/nodes (%s): %v", resp.Status, err)
 	}
+	return got.Nodes.Node
+}
+
+// runningContainers sums numContainers over the RM's nodes.
+func runningContainers(t *testing.T, c *testcluster.Cluster) int {
+	t.Helper()
 	n := 0
-	for _, node := range got.Nodes.Node {
+	for _, node := range clusterNodes(t, c) {
 		n += node.NumContainers
 	}
 	return n
@@ -206,26 +218,10 @@ func runningContainers(t *testing.T, c *testcluster.Cluster) int {
 // cluster.
 func waitContainers(t *testing.T, c *testcluster.Cluster, lo, hi int, within time.Duration, what string) {
 	t.Helper()
-	n := -1
 	waitFor(t, within, what+" to hold "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+" containers", func() bool {
-		n = runningContainers(t, c)
+		n := runningContainers(t, c)
 		return n >= lo && n <= hi
 	})
-}
-
-// waitNoContainers waits for the RM to report no container running.
-func waitNoContainers(t *testing.T, c *testcluster.Cluster) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		n := runningContainers(t, c)
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d containers still running after the application ended", n)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }
 
 // haStates reads each RM's HA state from its REST API, rm0's first.

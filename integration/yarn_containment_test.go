@@ -96,7 +96,7 @@ func TestYarnKillLeavesNoProcessOfTheApplication(t *testing.T) {
 		}
 		t.Fatalf("%v after spindle kill, processes of %s: %s", containLimit, app, strings.Join(what, "; "))
 	}
-	waitNoContainers(t, c)
+	waitContainers(t, c, 0, 0, 30*time.Second, "the RM after the application ended")
 }
 
 // Interrupting a submitter that follows its application kills it.

@@ -32,7 +32,7 @@ stages:
 		}
 	}
 	t.Logf("failed after %v:\n%s", time.Since(start).Round(time.Millisecond), o)
-	waitNoContainers(t, c)
+	waitContainers(t, c, 0, 0, 30*time.Second, "the RM after the application ended")
 }
 
 // Executors that cannot start — a GPU discovery script that fails — count
@@ -59,5 +59,5 @@ func TestYarnFailingExecutorsExcludeTheirNodesAndFailTheApplication(t *testing.T
 		t.Errorf("failing took %v", d)
 	}
 	t.Logf("failed after %v:\n%s", time.Since(start).Round(time.Millisecond), o)
-	waitNoContainers(t, c)
+	waitContainers(t, c, 0, 0, 30*time.Second, "the RM after the application ended")
 }
