@@ -88,27 +88,14 @@ func (j *faultJob) succeeds(within time.Duration, deadBy time.Time) []taskRun {
 // amLog is the job's ApplicationMaster's log, once it has unregistered.
 func (j *faultJob) amLog() string {
 	j.t.Helper()
-	return readLogUntil(j.t, j.amFile("am.stderr"), `msg="unregistered`)
+	return readLogUntil(j.t, amFilePath(j.t, j.c, j.app, "am.stderr"), `msg="unregistered`)
 }
 
 // summary is the job's summary, which the ApplicationMaster prints once
 // it has unregistered, its peak memory last.
 func (j *faultJob) summary() string {
 	j.t.Helper()
-	return readLogUntil(j.t, j.amFile("am.stdout"), "peak resident memory")
-}
-
-// amFile is the path of a file in the job's first ApplicationMaster's
-// container log directory.
-func (j *faultJob) amFile(name string) string {
-	j.t.Helper()
-	// After an RM restart container ids carry its epoch: container_e01_...
-	re := regexp.MustCompile(`/` + regexp.QuoteMeta(j.app) + `/container_(?:e\d+_)?\d+_\d+_01_000001/` + regexp.QuoteMeta(name) + `$`)
-	files := findUnder(j.c.Dir, re)
-	if len(files) != 1 {
-		j.t.Fatalf("%d %s files of %s's AM under %s, want 1", len(files), name, j.app, j.c.Dir)
-	}
-	return files[0]
+	return readLogUntil(j.t, amFilePath(j.t, j.c, j.app, "am.stdout"), "peak resident memory")
 }
 
 // amSlot is the NodeManager (its index, as the fault controls number

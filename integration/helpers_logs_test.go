@@ -86,29 +86,30 @@ func between(t *testing.T, s, open, close string) string {
 func amLog(t *testing.T, c *testcluster.Cluster, appID string) string {
 	t.Helper()
 	var all strings.Builder
-	filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Name() == "am.stderr" && strings.Contains(p, appID) {
-			b, _ := os.ReadFile(p)
-			all.Write(b)
-		}
-		return nil
-	})
+	for _, p := range findUnder(c.Dir, regexp.MustCompile(regexp.QuoteMeta(appID)+`.*/am\.stderr$`)) {
+		b, _ := os.ReadFile(p)
+		all.Write(b)
+	}
 	return all.String()
+}
+
+// amFilePath is the path of file name in the log directory of
+// application app's first AM container.
+func amFilePath(t *testing.T, c *testcluster.Cluster, app, name string) string {
+	t.Helper()
+	// After an RM restart container ids carry its epoch: container_e01_...
+	re := regexp.MustCompile(`/` + regexp.QuoteMeta(app) + `/container_(?:e\d+_)?\d+_\d+_01_000001/` + regexp.QuoteMeta(name) + `$`)
+	files := findUnder(c.Dir, re)
+	if len(files) != 1 {
+		t.Fatalf("%d %s files of %s's AM under %s, want 1", len(files), name, app, c.Dir)
+	}
+	return files[0]
 }
 
 // amFile reads a file of application app's AM container's log directory.
 func amFile(t *testing.T, c *testcluster.Cluster, app, name string) string {
 	t.Helper()
-	re := regexp.MustCompile(`/` + regexp.QuoteMeta(app) + `/container_\d+_\d+_01_000001/` + regexp.QuoteMeta(name) + `$`)
-	files := findUnder(c.Dir, re)
-	if len(files) != 1 {
-		t.Fatalf("%s of %s's AM: found %v", name, app, files)
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return readFile(t, amFilePath(t, c, app, name))
 }
 
 // amSummary is the job's summary, which application app's AM prints to

@@ -51,13 +51,10 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("submit: %v\n%s", err, buf.String())
 	}
-	logs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(app)+`/container_\d+_\d+_01_000001/am\.stderr$`))
-	if len(logs) != 1 {
-		t.Fatalf("%d AM logs for %s under %s, want 1", len(logs), app, c.Dir)
-	}
 	// The client sees the application end once the AM has unregistered,
 	// which the AM logs just after: give it that moment.
-	log := readLogUntil(t, logs[0], `msg="unregistered`)
+	amLogPath := amFilePath(t, c, app, "am.stderr")
+	log := readLogUntil(t, amLogPath, `msg="unregistered`)
 	// Every AM line names the application and its attempt, the first.
 	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
 	for _, want := range []*regexp.Regexp{
@@ -80,7 +77,7 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	}
 	noSecret(t, "the AM log", log, secret)
 	if t.Failed() {
-		t.Logf("AM log %s:\n%s", logs[0], log)
+		t.Logf("AM log %s:\n%s", amLogPath, log)
 	}
 
 	// Each executor's log, beside the AM's: its registration, its tasks'
