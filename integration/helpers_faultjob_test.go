@@ -15,7 +15,7 @@ import (
 )
 
 // Helpers: the fault tests' job, a job a test brings a fault on mid-way
-// (fault_*_test.go).
+// (fault_*_test.go), and the NodeManager slot a path or process is on.
 
 // faultJob is a job of many short one-GPU tasks, recording their runs
 // (helpers_records_test.go), that a test brings a fault on mid-way. Four
@@ -100,16 +100,10 @@ func (j *faultJob) summary() string {
 
 // amSlot is the NodeManager (its index, as the fault controls number
 // them) running the job's ApplicationMaster: its container's log
-// directory is under that NodeManager's, named ...-logDir-nm-I_0.
+// directory is under that NodeManager's, named ...-logDir-nm-I_0/.
 func (j *faultJob) amSlot() int {
 	j.t.Helper()
-	dirs := envValue(environ(amProcess(j.t, j.app)), "LOG_DIRS")
-	m := regexp.MustCompile(`-logDir-nm-(\d+)_`).FindStringSubmatch(dirs)
-	if m == nil {
-		j.t.Fatalf("the AM's LOG_DIRS %q names no NodeManager", dirs)
-	}
-	i, _ := strconv.Atoi(m[1])
-	return i
+	return nodeManagerOf(j.t, envValue(environ(amProcess(j.t, j.app)), "LOG_DIRS"))
 }
 
 // processesOn lists the job's processes on NodeManager slot: its
@@ -170,4 +164,22 @@ func watchGone(t *testing.T, pids []int, within time.Duration) func() time.Time 
 			return time.Time{}
 		}
 	}
+}
+
+// nmDir finds the NodeManager (its slot, from 0) in a path under one of
+// its local or log directories: MiniYARNCluster names them
+// NAME-localDir-nm-I_J and NAME-logDir-nm-I_J, and start-nm's
+// NodeManager takes its slot's.
+var nmDir = regexp.MustCompile(`-(?:local|log)Dir-nm-(\d+)_\d+/`)
+
+// nodeManagerOf is the slot of the NodeManager whose directory path is
+// under.
+func nodeManagerOf(t *testing.T, path string) int {
+	t.Helper()
+	m := nmDir.FindStringSubmatch(path)
+	if m == nil {
+		t.Fatalf("%s is under no NodeManager's directory", path)
+	}
+	i, _ := strconv.Atoi(m[1])
+	return i
 }
