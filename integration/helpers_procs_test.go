@@ -45,24 +45,32 @@ func alive(pid int) bool {
 
 func syscallKill(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
 
+// processes lists the processes on this machine, in /proc's order, that
+// match says are wanted.
+func processes(match func(pid int) bool) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && match(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
 // applicationProcesses lists the processes of application app on this
 // machine: its ApplicationMaster, executors, guards, tasks and whatever
 // those started, each of which has the application's id or one of its
 // containers' ids in its environment.
 func applicationProcesses(app string) []int {
 	container := "container_" + strings.TrimPrefix(app, "application_") + "_"
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || !alive(pid) {
-			continue
+	return processes(func(pid int) bool {
+		if !alive(pid) {
+			return false
 		}
-		if env := environ(pid); strings.Contains(env, "SPINDLE_APP_ID="+app+"\n") || strings.Contains(env, "CONTAINER_ID="+container) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+		env := environ(pid)
+		return strings.Contains(env, "SPINDLE_APP_ID="+app+"\n") || strings.Contains(env, "CONTAINER_ID="+container)
+	})
 }
 
 // amProcess is the pid of application app's ApplicationMaster.

@@ -84,23 +84,18 @@ func spindleProcess(t *testing.T, parts ...string) int {
 	t.Helper()
 	var found int
 	waitFor(t, 10*time.Second, "the process "+strings.Join(parts, " "), func() bool {
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
+		pids := processes(func(pid int) bool {
 			line := cmdline(pid)
 			all := strings.HasPrefix(line, spindleBinary(t)+" ")
 			for _, p := range parts {
 				all = all && strings.Contains(line, p)
 			}
-			if all {
-				found = pid
-				return true
-			}
+			return all
+		})
+		if len(pids) > 0 {
+			found = pids[0]
 		}
-		return false
+		return len(pids) > 0
 	})
 	return found
 }
