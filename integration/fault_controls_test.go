@@ -41,7 +41,7 @@ func TestMiniclusterFaultControls(t *testing.T) {
 	low := registerUnmanaged(ctx, t, c, rm, "spindle-faults-low", "default")
 	high := registerUnmanaged(ctx, t, c, rm, "spindle-faults-high", "high")
 	held := 0
-	for asks := low.asks(4, 4096); held < 4; asks = nil {
+	for asks := low.asks(4, 4096, nil); held < 4; asks = nil {
 		held += len(low.heartbeat(ctx, t, asks).GetAllocatedContainers())
 		if held < 4 {
 			wait(ctx, t, "default's application to hold the whole cluster")
@@ -51,7 +51,7 @@ func TestMiniclusterFaultControls(t *testing.T) {
 	pctx, pcancel := context.WithTimeout(ctx, time.Minute)
 	defer pcancel()
 	warned, preempted, got := 0, 0, 0
-	for asks := high.asks(2, 4096); got < 2 || preempted == 0; asks = nil {
+	for asks := high.asks(2, 4096, nil); got < 2 || preempted == 0; asks = nil {
 		r := low.heartbeat(ctx, t, nil)
 		warned += len(r.GetPreempt().GetContract().GetContainer()) + len(r.GetPreempt().GetStrictContract().GetContainer())
 		for _, s := range r.GetCompletedContainerStatuses() {

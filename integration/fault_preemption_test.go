@@ -7,10 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/spindle-yarn/spindle/integration/testcluster"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
@@ -42,7 +39,7 @@ func TestFaultPreemptionDrainsAndReleasesBeforeTheRM(t *testing.T) {
 	high := registerUnmanaged(ctx, t, c, applicationClient(t, c), "spindle-fault-high", "high")
 	defer high.finish(ctx, t)
 	asked, got := time.Now(), 0
-	for asks := gpuAsks(2); got < 2; asks = nil {
+	for asks := high.asks(2, 512, map[string]int64{yarn.GPU: 1}); got < 2; asks = nil {
 		got += len(high.heartbeat(ctx, t, asks).GetAllocatedContainers())
 		wait(ctx, t, fmt.Sprintf("high to get 2 GPUs from default by preemption (it has %d)", got))
 	}
@@ -84,15 +81,4 @@ func TestFaultPreemptionDrainsAndReleasesBeforeTheRM(t *testing.T) {
 	rmReleasedNotKilled(t, c, app, victims)
 	t.Logf("%d container(s) of the job told of their preemption: %v", len(victims), victims)
 	t.Logf("preemption: %s", figures(runs, n, asked, time.Now()))
-}
-
-// gpuAsks asks for n containers of one GPU each.
-func gpuAsks(n int32) []*hadoopyarn.ResourceRequestProto {
-	return []*hadoopyarn.ResourceRequestProto{{
-		Priority:      &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
-		ResourceName:  proto.String("*"),
-		Capability:    yarn.NewResource(512, 1, map[string]int64{yarn.GPU: 1}),
-		NumContainers: proto.Int32(n),
-		RelaxLocality: proto.Bool(true),
-	}}
 }

@@ -161,11 +161,13 @@ func (a *unmanagedAM) register(ctx context.Context, t *testing.T) error {
 	return err
 }
 
-func (a *unmanagedAM) asks(n int32, mb int64) []*hadoopyarn.ResourceRequestProto {
+// asks asks for n containers, anywhere, of mb MB, one core and others
+// (accelerators: yarn.GPU, ...).
+func (a *unmanagedAM) asks(n int32, mb int64, others map[string]int64) []*hadoopyarn.ResourceRequestProto {
 	return []*hadoopyarn.ResourceRequestProto{{
 		Priority:      &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
 		ResourceName:  proto.String("*"),
-		Capability:    yarn.NewResource(mb, 1, nil),
+		Capability:    yarn.NewResource(mb, 1, others),
 		NumContainers: proto.Int32(n),
 		RelaxLocality: proto.Bool(true),
 	}}
