@@ -17,6 +17,8 @@ import (
 // Helpers: the spindle binary, built once per test process, and running
 // it: to its end, or in the background with its output collected.
 
+// The binary is built once per test process: where it is, or why it
+// did not build.
 var (
 	buildOnce sync.Once
 	binPath   string

@@ -26,6 +26,7 @@ import (
 // from the written configuration: the RM's, an unmanaged AM's (the test
 // itself), HDFS's.
 
+// userName is the name of the user the tests run as.
 func userName(t *testing.T) string {
 	u, err := user.Current()
 	if err != nil {
@@ -49,6 +50,7 @@ func clientConfig(t *testing.T, c *testcluster.Cluster) (*hadoopconf.Conf, ipc.O
 	return conf, opts
 }
 
+// addresses are service's addresses, as conf gives them.
 func addresses(t *testing.T, conf *hadoopconf.Conf, service hadoopconf.RMService) []string {
 	t.Helper()
 	addrs, err := yarn.Addresses(conf, service)
@@ -58,6 +60,9 @@ func addresses(t *testing.T, conf *hadoopconf.Conf, service hadoopconf.RMService
 	return addrs
 }
 
+// applicationClient connects to the RM's client service the written
+// configuration names, having checked it names the RMs the cluster
+// listens on.
 func applicationClient(t *testing.T, c *testcluster.Cluster) *yarn.ApplicationClient {
 	t.Helper()
 	conf, opts := clientConfig(t, c)
@@ -90,6 +95,7 @@ func amrmClient(t *testing.T, c *testcluster.Cluster, token *hadoopcommon.TokenP
 	return am
 }
 
+// nodeAddr is a NodeManager's address, host:port.
 func nodeAddr(n *hadoopyarn.NodeIdProto) string {
 	return fmt.Sprintf("%s:%d", n.GetHost(), n.GetPort())
 }
@@ -152,6 +158,7 @@ type unmanagedAM struct {
 	responseID int32
 }
 
+// register registers the AM with the RM, its allocates starting anew.
 func (a *unmanagedAM) register(ctx context.Context, t *testing.T) error {
 	t.Helper()
 	_, err := a.am.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{
@@ -173,6 +180,8 @@ func (a *unmanagedAM) asks(n int32, mb int64, others map[string]int64) []*hadoop
 	}}
 }
 
+// allocate sends the RM asks (none: a heartbeat), in the allocates'
+// sequence.
 func (a *unmanagedAM) allocate(ctx context.Context, asks []*hadoopyarn.ResourceRequestProto) (*hadoopyarn.AllocateResponseProto, error) {
 	r, err := a.am.Allocate(ctx, &hadoopyarn.AllocateRequestProto{Ask: asks, ResponseId: proto.Int32(a.responseID), Progress: proto.Float32(0.5)})
 	if err == nil {
@@ -181,6 +190,7 @@ func (a *unmanagedAM) allocate(ctx context.Context, asks []*hadoopyarn.ResourceR
 	return r, err
 }
 
+// heartbeat is allocate, failing t on an error.
 func (a *unmanagedAM) heartbeat(ctx context.Context, t *testing.T, asks []*hadoopyarn.ResourceRequestProto) *hadoopyarn.AllocateResponseProto {
 	t.Helper()
 	r, err := a.allocate(ctx, asks)
@@ -213,6 +223,8 @@ func (a *unmanagedAM) reregister(ctx context.Context, t *testing.T) {
 	a.heartbeat(ctx, t, nil)
 }
 
+// finish unregisters the AM as SUCCEEDED, asking again until the RM
+// says it has.
 func (a *unmanagedAM) finish(ctx context.Context, t *testing.T) {
 	t.Helper()
 	for {
@@ -229,6 +241,8 @@ func (a *unmanagedAM) finish(ctx context.Context, t *testing.T) {
 	}
 }
 
+// registerUnmanaged submits an application to queue whose AM is the
+// test, and registers that AM with the RM.
 func registerUnmanaged(ctx context.Context, t *testing.T, c *testcluster.Cluster, rm *yarn.ApplicationClient, name, queue string) *unmanagedAM {
 	t.Helper()
 	app, token := submitUnmanagedTo(ctx, t, rm, name, queue)

@@ -36,6 +36,7 @@ type faultJob struct {
 // the default cluster do not expect.
 var faultCluster = testcluster.Config{Apart: "faults"}
 
+// faultJobArgs run a fault job on four executors of 2 cores and 2 GPUs.
 var faultJobArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=4", "--conf", "spindle.executor.cores=2",
 	"--executor-gpus", "2", "--conf", "spindle.executor.memory=512m"}
 

@@ -126,4 +126,6 @@ func kinit(t *testing.T, env []string, keytab, principal string) {
 	}
 }
 
+// kerberosProtections are the RPC protections (hadoop.rpc.protection)
+// the Kerberos tests run at.
 var kerberosProtections = []string{"privacy", "integrity"}

@@ -28,6 +28,7 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
+// readLines reads path's lines, each split into its fields.
 func readLines(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)

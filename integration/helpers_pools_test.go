@@ -47,6 +47,7 @@ func recordingTask(file string, secs float64) string {
 	return fmt.Sprintf(`s=$(date +%%s.%%N); sleep %v; echo "$SPINDLE_JOB $s $(date +%%s.%%N)" >> %s`, secs, file)
 }
 
+// readSpans reads the spans recordingTask wrote to file.
 func readSpans(t *testing.T, file string) []taskSpan {
 	t.Helper()
 	b, err := os.ReadFile(file)

@@ -43,6 +43,7 @@ func alive(pid int) bool {
 	return i > 0 && i+2 < len(data) && data[i+2] != 'Z'
 }
 
+// syscallKill kills pid outright (SIGKILL).
 func syscallKill(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
 
 // processes lists the processes on this machine, in /proc's order, that

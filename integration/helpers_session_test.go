@@ -86,6 +86,7 @@ func (u *sessionUser) sessionRecord(id string) (dir string, rec map[string]any) 
 	return dir, rec
 }
 
+// sessionLine is the SESSION= line, the last, session start prints.
 var sessionLine = regexp.MustCompile(`(?m)^SESSION=(\S+)$`)
 
 // uiLine is the UI= line session start prints just before SESSION=.

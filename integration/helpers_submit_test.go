@@ -10,6 +10,8 @@ import (
 // Helpers: job specs, the submission arguments tests share, and what
 // `spindle submit` prints of the application it submitted.
 
+// writeSpec writes spec, a job spec's YAML, to the test's directory and
+// returns its path.
 func writeSpec(t *testing.T, spec string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "job.yaml")
@@ -27,4 +29,5 @@ var localArgs = []string{"submit", "--master", "local[2]", "--conf", "spindle.wo
 var yarnArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.cores=2",
 	"--conf", "spindle.executor.memory=512m"}
 
+// submittedID finds the application id in what `spindle submit` prints.
 var submittedID = regexp.MustCompile(`submitted (application_\d+_\d+)`)
