@@ -22,17 +22,22 @@ func checkLayout(fset *token.FileSet, files []source) []Finding {
 	add := func(pos token.Pos, what string) {
 		findings = append(findings, Finding{Pos: fset.Position(pos), What: what})
 	}
+	all := decls(files)
+	topLevel := map[string]bool{}
+	for _, d := range all {
+		topLevel[d.name] = true
+	}
 	named := map[string]map[string]bool{}    // a package-level name → the files naming it
 	selected := map[string]map[string]bool{} // a selector's name → the files selecting it
 	for _, s := range files {
 		for _, id := range s.file.Unresolved {
 			mark(named, id.Name, s.base())
 		}
-		for name := range selectors(s.file) {
+		for name := range selectors(s.file, topLevel) {
 			mark(selected, name, s.base())
 		}
 	}
-	for _, d := range decls(files) {
+	for _, d := range all {
 		others := otherThan(named[d.name], d.in.base())
 		switch {
 		case d.in.isHelpers() && isTestFunc(d):
@@ -153,21 +158,14 @@ func namedWithin(d decl) bool {
 	return found
 }
 
-// selectors lists the names a file selects (x.name), a package's aside.
-func selectors(f *ast.File) map[string]bool {
-	imported := map[string]bool{}
-	for _, imp := range f.Imports {
-		if imp.Name != nil {
-			imported[imp.Name.Name] = true
-		} else {
-			path := strings.Trim(imp.Path.Value, `"`)
-			imported[path[strings.LastIndex(path, "/")+1:]] = true
-		}
-	}
+// selectors lists the names a file selects (x.name), a package's aside:
+// x is an imported package's name when it is declared neither in the
+// file nor at the package's top level.
+func selectors(f *ast.File, topLevel map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if x, ok := sel.X.(*ast.Ident); !ok || x.Obj != nil || !imported[x.Name] {
+			if x, ok := sel.X.(*ast.Ident); !ok || x.Obj != nil || topLevel[x.Name] {
 				out[sel.Sel.Name] = true
 			}
 		}
