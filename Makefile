@@ -20,6 +20,9 @@ CORES = scheduler am/core
 # ... and none of these may sit anywhere below them, imported or not.
 # (os, sync and syscall are not listed: fmt reaches them.)
 IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal|log|log/slog)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
+# The integration tests' helpers live in helpers_*_test.go files, each
+# once (docs/testing.md): tools/helpercheck reads these directories.
+HELPER_DIRS = integration integration/testcluster integration/browser
 
 # The whole integration suite runs on minicluster.sh's default Hadoop (the
 # newest 3.5.x); the YARN suite, every test that reaches the cluster, runs
@@ -120,7 +123,7 @@ proto: ## regenerate the Go code of every .proto file with the pinned generator 
 verify-proto: ## fail if the checked-in generated code differs from what `make proto` writes
 	$(PROTOGEN) -check $(foreach d,$(PROTO_DIRS),-scan $(d)) $(PROTOS)
 
-lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' purity
+lint: ## gofmt, go vet, go.mod tidiness, shell syntax, the decision cores' purity, and the integration helpers' layout
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' | grep -v '\.pb\.go$$')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -129,6 +132,7 @@ lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' p
 	$(GO) -C tools mod tidy -diff
 	bash -n integration/minicluster.sh .ci/run
 	$(GO) -C tools run ./puritycheck -root $(CURDIR) $(CORES)
+	$(GO) -C tools run ./helpercheck -root $(CURDIR) $(HELPER_DIRS)
 	@for core in ./scheduler/... ./am/core/...; do \
 	  bad=$$($(GO) list -deps $$core | grep -E '$(IMPURE)' || true); \
 	  if [ -n "$$bad" ]; then echo "$$core must stay pure (docs/architecture.md) but depends on:"; echo "$$bad"; exit 1; fi; \

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,8 +11,6 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
-	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // amRestartArgs run a job on three executors of two one-GPU task slots
@@ -111,25 +108,6 @@ func stopAMContainer(t *testing.T, app string) {
 	time.Sleep(250 * time.Millisecond)
 	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
-
-// checkAttempt checks that app ended SUCCEEDED in attempt n.
-func checkAttempt(t *testing.T, c *testcluster.Cluster, app string, n int32) {
-	t.Helper()
-	id, err := yarn.ParseApplicationID(app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	r, err := applicationClient(t, c).GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	report := r.GetApplicationReport()
-	if got := report.GetCurrentApplicationAttemptId().GetAttemptId(); got != n || report.GetFinalApplicationStatus() != hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED {
-		t.Errorf("%s: attempt %d ended %v; want attempt %d SUCCEEDED", app, got, report.GetFinalApplicationStatus(), n)
 	}
 }
 

@@ -2,19 +2,13 @@ package integration
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
-	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
@@ -47,7 +41,7 @@ func TestMiniclusterFaultControls(t *testing.T) {
 	low := registerUnmanaged(ctx, t, c, rm, "spindle-faults-low", "default")
 	high := registerUnmanaged(ctx, t, c, rm, "spindle-faults-high", "high")
 	held := 0
-	for asks := low.asks(4, 4096); held < 4; asks = nil {
+	for asks := low.asks(4, 4096, nil); held < 4; asks = nil {
 		held += len(low.heartbeat(ctx, t, asks).GetAllocatedContainers())
 		if held < 4 {
 			wait(ctx, t, "default's application to hold the whole cluster")
@@ -57,7 +51,7 @@ func TestMiniclusterFaultControls(t *testing.T) {
 	pctx, pcancel := context.WithTimeout(ctx, time.Minute)
 	defer pcancel()
 	warned, preempted, got := 0, 0, 0
-	for asks := high.asks(2, 4096); got < 2 || preempted == 0; asks = nil {
+	for asks := high.asks(2, 4096, nil); got < 2 || preempted == 0; asks = nil {
 		r := low.heartbeat(ctx, t, nil)
 		warned += len(r.GetPreempt().GetContract().GetContainer()) + len(r.GetPreempt().GetStrictContract().GetContainer())
 		for _, s := range r.GetCompletedContainerStatuses() {
@@ -142,134 +136,15 @@ func TestMiniclusterFaultControls(t *testing.T) {
 	}
 }
 
-// unmanagedAM is an application whose AM is the test itself.
-type unmanagedAM struct {
-	app        *hadoopyarn.ApplicationIdProto
-	am         *yarn.AMRMClient
-	responseID int32
-}
-
-func registerUnmanaged(ctx context.Context, t *testing.T, c *testcluster.Cluster, rm *yarn.ApplicationClient, name, queue string) *unmanagedAM {
-	t.Helper()
-	app, token := submitUnmanagedTo(ctx, t, rm, name, queue)
-	a := &unmanagedAM{app: app, am: amrmClient(t, c, token, nil)}
-	if err := a.register(ctx, t); err != nil {
-		t.Fatalf("registering %s's AM: %v", yarn.ApplicationID(app), err)
-	}
-	return a
-}
-
-func (a *unmanagedAM) register(ctx context.Context, t *testing.T) error {
-	t.Helper()
-	_, err := a.am.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{
-		Host: proto.String("localhost"), RpcPort: proto.Int32(0), TrackingUrl: proto.String(""),
-	})
-	a.responseID = 0
-	return err
-}
-
-func (a *unmanagedAM) asks(n int32, mb int64) []*hadoopyarn.ResourceRequestProto {
-	return []*hadoopyarn.ResourceRequestProto{{
-		Priority:      &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
-		ResourceName:  proto.String("*"),
-		Capability:    yarn.NewResource(mb, 1, nil),
-		NumContainers: proto.Int32(n),
-		RelaxLocality: proto.Bool(true),
-	}}
-}
-
-func (a *unmanagedAM) allocate(ctx context.Context, asks []*hadoopyarn.ResourceRequestProto) (*hadoopyarn.AllocateResponseProto, error) {
-	r, err := a.am.Allocate(ctx, &hadoopyarn.AllocateRequestProto{Ask: asks, ResponseId: proto.Int32(a.responseID), Progress: proto.Float32(0.5)})
-	if err == nil {
-		a.responseID = r.GetResponseId()
-	}
-	return r, err
-}
-
-func (a *unmanagedAM) heartbeat(ctx context.Context, t *testing.T, asks []*hadoopyarn.ResourceRequestProto) *hadoopyarn.AllocateResponseProto {
-	t.Helper()
-	r, err := a.allocate(ctx, asks)
-	if err != nil {
-		t.Fatalf("allocate for %s: %v", yarn.ApplicationID(a.app), err)
-	}
-	return r
-}
-
-// reregister is an AM's part of a work-preserving RM restart: its next
-// allocate is refused as not registered; it registers again and goes on.
-func (a *unmanagedAM) reregister(ctx context.Context, t *testing.T) {
-	t.Helper()
-	id := yarn.ApplicationID(a.app)
-	for {
-		_, err := a.allocate(ctx, nil)
-		if errors.Is(err, ipc.ErrApplicationMasterNotRegistered) {
-			break
-		}
-		if err == nil {
-			t.Fatalf("allocate for %s after restart-rm succeeded; want the restarted RM to ask the AM to register again", id)
-		}
-		// The RM's port was closed under the client: it dials again.
-		t.Logf("allocate for %s after restart-rm: %v", id, err)
-		wait(ctx, t, "the restarted RM to answer "+id+"'s AM")
-	}
-	if err := a.register(ctx, t); err != nil {
-		t.Fatalf("registering %s's AM again after restart-rm: %v", id, err)
-	}
-	a.heartbeat(ctx, t, nil)
-}
-
-func (a *unmanagedAM) finish(ctx context.Context, t *testing.T) {
-	t.Helper()
-	for {
-		fin, err := a.am.FinishApplicationMaster(ctx, &hadoopyarn.FinishApplicationMasterRequestProto{
-			FinalApplicationStatus: hadoopyarn.FinalApplicationStatusProto_APP_SUCCEEDED.Enum(),
-		})
-		if err != nil {
-			t.Fatalf("finishApplicationMaster for %s: %v", yarn.ApplicationID(a.app), err)
-		}
-		if fin.GetIsUnregistered() {
-			return
-		}
-		wait(ctx, t, yarn.ApplicationID(a.app)+" unregistered")
-	}
-}
-
 // nodeStates reads every node's state, inactive ones included, from the
 // RM's REST API.
 func nodeStates(t *testing.T, c *testcluster.Cluster) map[string]string {
 	t.Helper()
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/nodes")
-	if err != nil {
-		t.Fatalf("GET /ws/v1/cluster/nodes: %v", err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		Nodes struct {
-			Node oneOrMany[struct {
-				ID    string `json:"id"`
-				State string `json:"state"`
-			}] `json:"node"`
-		} `json:"nodes"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		t.Fatalf("decoding /ws/v1/cluster/nodes (%s): %v", resp.Status, err)
-	}
 	states := map[string]string{}
-	for _, n := range got.Nodes.Node {
+	for _, n := range clusterNodes(t, c) {
 		states[n.ID] = n.State
 	}
 	return states
-}
-
-// between returns the text of s between open and the next close.
-func between(t *testing.T, s, open, close string) string {
-	t.Helper()
-	_, rest, ok := strings.Cut(s, open)
-	inner, _, ok2 := strings.Cut(rest, close)
-	if !ok || !ok2 {
-		t.Fatalf("%q: want a part between %q and %q", s, open, close)
-	}
-	return inner
 }
 
 // TestMiniclusterRMFailover holds RMS=2 and failover-rm to what they
@@ -317,28 +192,4 @@ func TestMiniclusterRMFailover(t *testing.T) {
 	if _, err := c.Control("restart-rm"); err == nil || !strings.Contains(err.Error(), "failover-rm") {
 		t.Errorf("restart-rm on an HA pair: %v; want an error pointing at failover-rm", err)
 	}
-}
-
-// haStates reads each RM's HA state from its REST API, rm0's first.
-func haStates(t *testing.T, c *testcluster.Cluster) string {
-	t.Helper()
-	var states []string
-	for _, web := range c.RMWebAddresses {
-		resp, err := http.Get("http://" + web + "/ws/v1/cluster/info")
-		if err != nil {
-			t.Fatalf("GET %s/ws/v1/cluster/info: %v", web, err)
-		}
-		var got struct {
-			ClusterInfo struct {
-				HAState string `json:"haState"`
-			} `json:"clusterInfo"`
-		}
-		err = json.NewDecoder(resp.Body).Decode(&got)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatalf("decoding %s/ws/v1/cluster/info (%s): %v", web, resp.Status, err)
-		}
-		states = append(states, got.ClusterInfo.HAState)
-	}
-	return strings.Join(states, " ")
 }

@@ -81,22 +81,6 @@ func TestFaultDecommissionDrainsBeforeTheTimeout(t *testing.T) {
 	t.Logf("decommissioning: %s", figures(runs, n, decommissioned, time.Now()))
 }
 
-// nmDir finds the NodeManager (its slot, from 0) in a path under one of
-// its local or log directories: MiniYARNCluster names them
-// NAME-localDir-nm-I_J and NAME-logDir-nm-I_J, and start-nm's
-// NodeManager takes its slot's.
-var nmDir = regexp.MustCompile(`-(?:local|log)Dir-nm-(\d+)_\d+/`)
-
-func nodeManagerOf(t *testing.T, path string) int {
-	t.Helper()
-	m := nmDir.FindStringSubmatch(path)
-	if m == nil {
-		t.Fatalf("%s is under no NodeManager's directory", path)
-	}
-	i, _ := strconv.Atoi(m[1])
-	return i
-}
-
 // procCwd is a process's working directory: a container's, under its
 // NodeManager's local directory.
 func procCwd(t *testing.T, pid int) string {

@@ -3,18 +3,11 @@ package integration
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/spindle-yarn/spindle/integration/testcluster"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
@@ -46,7 +39,7 @@ func TestFaultPreemptionDrainsAndReleasesBeforeTheRM(t *testing.T) {
 	high := registerUnmanaged(ctx, t, c, applicationClient(t, c), "spindle-fault-high", "high")
 	defer high.finish(ctx, t)
 	asked, got := time.Now(), 0
-	for asks := gpuAsks(2); got < 2; asks = nil {
+	for asks := high.asks(2, 512, map[string]int64{yarn.GPU: 1}); got < 2; asks = nil {
 		got += len(high.heartbeat(ctx, t, asks).GetAllocatedContainers())
 		wait(ctx, t, fmt.Sprintf("high to get 2 GPUs from default by preemption (it has %d)", got))
 	}
@@ -88,106 +81,4 @@ func TestFaultPreemptionDrainsAndReleasesBeforeTheRM(t *testing.T) {
 	rmReleasedNotKilled(t, c, app, victims)
 	t.Logf("%d container(s) of the job told of their preemption: %v", len(victims), victims)
 	t.Logf("preemption: %s", figures(runs, n, asked, time.Now()))
-}
-
-// rmReleasedNotKilled holds the RM's log to what the AM did with the
-// containers preempted from application app: RMContainerImpl has each
-// go from RUNNING to RELEASED, on the AM's allocate (an IPC handler's
-// thread), and none to KILLED, as one the RM took back would; the RM
-// took back none of app's (RMAppAttemptMetrics' "Non-AM container
-// preempted"), and the application's summary, as the RM closes it,
-// counts none.
-func rmReleasedNotKilled(t *testing.T, c *testcluster.Cluster, app string, victims map[string]bool) {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(c.Dir, "logs", "resourcemanager.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := string(b)
-	for id := range victims {
-		released := regexp.MustCompile(`\[IPC Server handler \d+ on [^\]]*\] rmcontainer\.RMContainerImpl: ` + id + ` Container Transitioned from RUNNING to RELEASED`)
-		if !released.MatchString(log) {
-			t.Errorf("the RM's log does not have %s released by the AM (RUNNING to RELEASED on its allocate)", id)
-		}
-		if killed := id + " Container Transitioned from RUNNING to KILLED"; strings.Contains(log, killed) {
-			t.Errorf("the RM's log has %q: the RM killed it", killed)
-		}
-	}
-	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
-	for _, l := range regexp.MustCompile(`Non-AM container preempted, current appAttemptId=`+attempt+`, containerId=\S+`).FindAllString(log, -1) {
-		t.Errorf("the RM's log: %s", l)
-	}
-	summary := regexp.MustCompile(`RMAppManager\$ApplicationSummary: appId=` + app + `,.*`).FindString(log)
-	if !strings.Contains(summary, ",preemptedNonAMContainers=0,") {
-		t.Errorf("the RM's summary of %s counts containers preempted, or is missing: %q", app, summary)
-	}
-}
-
-// gpuAsks asks for n containers of one GPU each.
-func gpuAsks(n int32) []*hadoopyarn.ResourceRequestProto {
-	return []*hadoopyarn.ResourceRequestProto{{
-		Priority:      &hadoopyarn.PriorityProto{Priority: proto.Int32(1)},
-		ResourceName:  proto.String("*"),
-		Capability:    yarn.NewResource(512, 1, map[string]int64{yarn.GPU: 1}),
-		NumContainers: proto.Int32(n),
-		RelaxLocality: proto.Bool(true),
-	}}
-}
-
-// waitStarts waits until n runs have started in dir's record.
-func waitStarts(ctx context.Context, t *testing.T, dir string, n int, out *syncBuffer) {
-	t.Helper()
-	for {
-		b, _ := os.ReadFile(filepath.Join(dir, "record"))
-		if strings.Count(string(b), "start ") >= n {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%d tasks never started:\n%s\n%s", n, b, out.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// waitExit waits for cmd to end, until ctx is done.
-func waitExit(ctx context.Context, cmd *exec.Cmd) error {
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		cmd.Process.Kill()
-		<-done
-		return ctx.Err()
-	}
-}
-
-// amSummary is the job's summary, which application app's AM prints to
-// its am.stdout once it has unregistered: the submitter may have seen the
-// application end before.
-func amSummary(ctx context.Context, t *testing.T, c *testcluster.Cluster, app string) string {
-	t.Helper()
-	for {
-		if s := amFile(t, c, app, "am.stdout"); strings.Contains(s, "task logs:") {
-			return s
-		}
-		wait(ctx, t, app+"'s summary in its AM's am.stdout")
-	}
-}
-
-// amFile reads a file of application app's AM container's log directory.
-func amFile(t *testing.T, c *testcluster.Cluster, app, name string) string {
-	t.Helper()
-	re := regexp.MustCompile(`/` + regexp.QuoteMeta(app) + `/container_\d+_\d+_01_000001/` + regexp.QuoteMeta(name) + `$`)
-	files := findUnder(c.Dir, re)
-	if len(files) != 1 {
-		t.Fatalf("%s of %s's AM: found %v", name, app, files)
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -15,20 +15,10 @@ import (
 // with setsid — is gone within 5 s of the task's attempt ending, of its
 // being killed, of its executor, driver or submitter dying.
 
-const containLimit = 5 * time.Second
-
-func syscallKill(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
-
 // startLocal starts `spindle submit` in local mode without waiting for it.
 func startLocal(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(spindleBinary(t), append(localArgs, args...)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	buf := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = buf, buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, buf := startSpindle(t, append(os.Environ(), "TMPDIR="+t.TempDir()), append(localArgs, args...)...)
 	// A submitter still running is interrupted, not killed: it returns
 	// once its tasks are gone, so none writes to a test directory being
 	// removed.
@@ -39,23 +29,6 @@ func startLocal(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 		cmd.Wait()
 	})
 	return cmd, buf
-}
-
-// holdingSpec is a job of n tasks that each start escapees and then wait
-// (ignoring SIGTERM themselves when stubborn), recording the pid of the
-// executor that runs them (the task's guard's parent) in dir/exec-ID.
-func holdingSpec(t *testing.T, dir string, n int, stubborn bool) string {
-	t.Helper()
-	trap := ""
-	if stubborn {
-		trap = `trap \"\" TERM INT HUP; `
-	}
-	return writeSpec(t, fmt.Sprintf(`name: holding
-stages:
-  - name: s
-    tasks: %d
-    command: "%scut -d' ' -f4 /proc/$PPID/stat > %s/exec-$SPINDLE_EXECUTOR_ID; %swhile :; do sleep 1; done"
-`, n, trap, dir, escapees(dir)))
 }
 
 func TestLocalAttemptEndEndsWhatItStarted(t *testing.T) {
@@ -126,25 +99,4 @@ func TestLocalInterruptedSubmitterEndsEverything(t *testing.T) {
 			}
 		})
 	}
-}
-
-// cmdline and environ read a process's command line and environment.
-func cmdline(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	return strings.ReplaceAll(string(b), "\x00", " ")
-}
-
-func environ(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-	return strings.ReplaceAll(string(b), "\x00", "\n")
-}
-
-// envValue is a variable's value in an environ's text ("" if unset).
-func envValue(environ, key string) string {
-	for _, line := range strings.Split(environ, "\n") {
-		if v, ok := strings.CutPrefix(line, key+"="); ok {
-			return v
-		}
-	}
-	return ""
 }

@@ -1,9 +1,9 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -15,10 +15,7 @@ import (
 // environment variables.
 func submitIn(t *testing.T, tmp string, env []string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(spindleBinary(t), args...)
-	cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp), env...)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return runSpindle(context.Background(), t, append(append(os.Environ(), "TMPDIR="+tmp), env...), args...)
 }
 
 var taskLogs = regexp.MustCompile(`(?m)^  task logs: (.*)$`)

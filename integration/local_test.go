@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -10,79 +9,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
 
 // These tests run local mode for real: the spindle binary, its executor
 // processes and real task processes, on fake GPU addresses.
-
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-func spindleBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "spindle-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "spindle")
-		root := filepath.Dir(filepath.Dir(testcluster.Script()))
-		out, err := exec.Command("go", "build", "-o", binPath, filepath.Join(root, "cmd", "spindle")).CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
-}
-
-// localArgs runs on 2 executors of 4 cores and 2 fake GPUs each.
-var localArgs = []string{"submit", "--master", "local[2]", "--conf", "spindle.worker.resource.gpu.addresses=0,1,2,3",
-	"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.cores=4"}
-
-func writeSpec(t *testing.T, spec string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "job.yaml")
-	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func submit(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	cmd := exec.Command(spindleBinary(t), args...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-func readLines(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, strings.Fields(sc.Text()))
-	}
-	return lines
-}
 
 func TestLocalFractionalGPUsNeverOverfillAnAddress(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "seen")
@@ -210,13 +143,7 @@ stages:
     tasks: 8
     command: "cut -d' ' -f4 /proc/$PPID/stat > %[1]s/pid-$SPINDLE_EXECUTOR_ID; sleep 2; echo done >> %[1]s/done"
 `, dir))
-	cmd := exec.Command(spindleBinary(t), append(localArgs, spec)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	var buf strings.Builder
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, buf := startSpindle(t, append(os.Environ(), "TMPDIR="+t.TempDir()), append(localArgs, spec)...)
 	// Once exec-1 runs a task, kill it outright (the task's parent is its
 	// guard, whose parent is the executor).
 	pidFile := filepath.Join(dir, "pid-exec-1")

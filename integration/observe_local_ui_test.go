@@ -1,25 +1,12 @@
 package integration
 
 import (
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
-
-// getBody GETs url, returning its status and body.
-func getBody(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
 
 // waitForUI waits for what prints UI= on a loopback port to print it,
 // and returns the URL.
@@ -56,7 +43,7 @@ func TestObserveLocalUIAndHistory(t *testing.T) {
 	if len(executors) != 1 {
 		t.Fatalf("executors %+v, want 1", executors)
 	}
-	code, stdout := getBody(t, ui+"logs/"+executors[0].ID+"/job0-stage0-task1-attempt0.stdout")
+	code, stdout := httpGet(t, http.DefaultClient, ui+"logs/"+executors[0].ID+"/job0-stage0-task1-attempt0.stdout")
 	if code != 200 || stdout != "said-1\n" {
 		t.Errorf("task 1's stdout through the UI: %d %q", code, stdout)
 	}
@@ -75,7 +62,7 @@ func TestObserveLocalUIAndHistory(t *testing.T) {
 	if code := getJSON(t, served+"api/v1/jobs", &jobs); code != 200 || len(jobs) != 1 || jobs[0].State != "succeeded" || jobs[0].Succeeded != 2 {
 		t.Errorf("spindle history's /api/v1/jobs: %d %+v", code, jobs)
 	}
-	if code, page := getBody(t, served+"jobs/0"); code != 200 || !strings.Contains(page, "Job 0: local-ui") || strings.Contains(page, "http-equiv") {
+	if code, page := httpGet(t, http.DefaultClient, served+"jobs/0"); code != 200 || !strings.Contains(page, "Job 0: local-ui") || strings.Contains(page, "http-equiv") {
 		t.Errorf("spindle history's job page: %d\n%s", code, page)
 	}
 	hist.Process.Kill()

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -16,34 +15,6 @@ import (
 	"github.com/spindle-yarn/spindle/integration/browser"
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
-
-// uiJob is a job as the REST API gives it (am/webui.Job).
-type uiJob struct {
-	ID        int64  `json:"id"`
-	Name      string `json:"name"`
-	Pool      string `json:"pool"`
-	State     string `json:"state"`
-	Tasks     int    `json:"tasks"`
-	Succeeded int    `json:"succeeded"`
-	Running   int    `json:"running"`
-	Waiting   int    `json:"waiting"`
-}
-
-// getJSON GETs url into v, reporting the status.
-func getJSON(t *testing.T, url string, v any) int {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusOK {
-		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-			t.Fatalf("%s: %v", url, err)
-		}
-	}
-	return resp.StatusCode
-}
 
 // A session's web UI, as its users see it: through the RM's web proxy,
 // in a real browser, while two jobs in two pools run; the same counts

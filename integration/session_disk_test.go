@@ -142,24 +142,3 @@ func taskFilesWithin(t *testing.T, appDir string, kept int, maxBytes int64) (str
 	}
 	return report.String(), ok
 }
-
-// checkRolledLog fails t unless log rolled over, keeping exactly
-// maxFiles old files beside it (log.1, ...), none over maxBytes.
-func checkRolledLog(t *testing.T, log string, maxBytes int64, maxFiles int) {
-	t.Helper()
-	files, _ := filepath.Glob(log + "*")
-	var sizes []string
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fi.Size() > maxBytes {
-			t.Errorf("%s: %d bytes, over spindle.log.maxBytes (%d)", f, fi.Size(), maxBytes)
-		}
-		sizes = append(sizes, fmt.Sprintf("%s %d", filepath.Base(f), fi.Size()))
-	}
-	if len(files) != 1+maxFiles {
-		t.Errorf("%s: %s; want it and %d old files (it must have rolled over, and kept no more)", log, strings.Join(sizes, ", "), maxFiles)
-	}
-}

@@ -3,12 +3,10 @@ package integration
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,89 +15,6 @@ import (
 
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
-
-// sessionUser is one user's view of sessions: a state directory and a
-// temporary directory of their own.
-type sessionUser struct {
-	t   *testing.T
-	env []string
-}
-
-func newSessionUser(t *testing.T, extra ...string) *sessionUser {
-	return &sessionUser{t, append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "TMPDIR="+t.TempDir()), extra...)}
-}
-
-// run runs spindle to its end.
-func (u *sessionUser) run(args ...string) (string, error) {
-	u.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, spindleBinary(u.t), args...)
-	cmd.Env = u.env
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-// start starts spindle, collecting its output.
-func (u *sessionUser) start(args ...string) (*exec.Cmd, *syncBuffer) {
-	u.t.Helper()
-	cmd := exec.Command(spindleBinary(u.t), args...)
-	cmd.Env = u.env
-	buf := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = buf, buf
-	if err := cmd.Start(); err != nil {
-		u.t.Fatal(err)
-	}
-	u.t.Cleanup(func() { cmd.Process.Kill() })
-	return cmd, buf
-}
-
-var sessionLine = regexp.MustCompile(`(?m)^SESSION=(\S+)$`)
-
-// startSession runs `spindle session start` with args and returns the
-// session's id, stopping it when the test ends.
-func (u *sessionUser) startSession(args ...string) string {
-	u.t.Helper()
-	id, _ := u.startSessionUI(args...)
-	return id
-}
-
-// uiLine is the UI= line session start prints just before SESSION=.
-var uiLine = regexp.MustCompile(`(?m)^UI=(\S+)\nSESSION=\S+$`)
-
-// startSessionUI starts a session, returning its id and its web UI's
-// URL, the UI= line it printed just before.
-func (u *sessionUser) startSessionUI(args ...string) (id, ui string) {
-	u.t.Helper()
-	out, err := u.run(append([]string{"session", "start"}, args...)...)
-	m := sessionLine.FindStringSubmatch(out)
-	if err != nil || m == nil || !strings.HasSuffix(strings.TrimSpace(out), m[0]) {
-		u.t.Fatalf("session start: %v; want SESSION=<id> as the last line\n%s", err, out)
-	}
-	u.t.Cleanup(func() { u.run("session", "stop", m[1]) })
-	if ui := uiLine.FindStringSubmatch(out); ui != nil {
-		return m[1], ui[1]
-	}
-	return m[1], ""
-}
-
-// sessionRecord reads a session's record in the user's state directory.
-func (u *sessionUser) sessionRecord(id string) (dir string, rec map[string]any) {
-	u.t.Helper()
-	for _, kv := range u.env {
-		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
-			dir = filepath.Join(v, "spindle", "sessions", id)
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "session.json"))
-	if err != nil {
-		u.t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &rec); err != nil {
-		u.t.Fatal(err)
-	}
-	return dir, rec
-}
 
 // dialSocket connects to the Unix socket path, however deep the test's
 // state directory put it (through its directory's descriptor, as

@@ -11,21 +11,6 @@ import (
 	"time"
 )
 
-// exited waits for cmd to end within d, and says how long it took.
-func exited(t *testing.T, cmd *exec.Cmd, d time.Duration) (time.Duration, error) {
-	t.Helper()
-	start := time.Now()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return time.Since(start), err
-	case <-time.After(d):
-		t.Fatalf("%v still running %v after the signal", cmd.Args, d)
-		return 0, nil
-	}
-}
-
 // What signals do to `spindle submit --session`, at each step (off a
 // terminal): while it is still connecting, SIGINT gives up at once and
 // leaves no job behind, and SIGHUP does nothing to a --detach submit;
@@ -99,23 +84,18 @@ func spindleProcess(t *testing.T, parts ...string) int {
 	t.Helper()
 	var found int
 	waitFor(t, 10*time.Second, "the process "+strings.Join(parts, " "), func() bool {
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
+		pids := processes(func(pid int) bool {
 			line := cmdline(pid)
 			all := strings.HasPrefix(line, spindleBinary(t)+" ")
 			for _, p := range parts {
 				all = all && strings.Contains(line, p)
 			}
-			if all {
-				found = pid
-				return true
-			}
+			return all
+		})
+		if len(pids) > 0 {
+			found = pids[0]
 		}
-		return false
+		return len(pids) > 0
 	})
 	return found
 }

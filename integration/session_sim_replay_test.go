@@ -145,11 +145,7 @@ var (
 // the start-up, an executor's launch to its registration.
 func measureDelays(t *testing.T, c *testcluster.Cluster, app string) delays {
 	t.Helper()
-	logs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(app)+`/container_\d+_\d+_01_000001/am.stderr$`))
-	if len(logs) != 1 {
-		t.Fatalf("the session's AM log: found %q", logs)
-	}
-	text := readFile(t, logs[0])
+	text := amFile(t, c, app, "am.stderr")
 	var allocs, startups []time.Duration
 	var asked time.Time
 	launched := map[string]time.Time{}

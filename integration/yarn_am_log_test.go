@@ -3,8 +3,6 @@ package integration
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,18 +13,6 @@ import (
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
-
-// findUnder returns the files under dir whose path matches re.
-func findUnder(dir string, re *regexp.Regexp) []string {
-	var out []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && re.MatchString(p) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out
-}
 
 // The ApplicationMaster's log, where `yarn logs` finds it, tells an
 // operator what happened: its registration, the allocations, each
@@ -65,13 +51,10 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("submit: %v\n%s", err, buf.String())
 	}
-	logs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(app)+`/container_\d+_\d+_01_000001/am\.stderr$`))
-	if len(logs) != 1 {
-		t.Fatalf("%d AM logs for %s under %s, want 1", len(logs), app, c.Dir)
-	}
 	// The client sees the application end once the AM has unregistered,
 	// which the AM logs just after: give it that moment.
-	log := readLogUntil(t, logs[0], `msg="unregistered`)
+	amLogPath := amFilePath(t, c, app, "am.stderr")
+	log := readLogUntil(t, amLogPath, `msg="unregistered`)
 	// Every AM line names the application and its attempt, the first.
 	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
 	for _, want := range []*regexp.Regexp{
@@ -94,7 +77,7 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	}
 	noSecret(t, "the AM log", log, secret)
 	if t.Failed() {
-		t.Logf("AM log %s:\n%s", logs[0], log)
+		t.Logf("AM log %s:\n%s", amLogPath, log)
 	}
 
 	// Each executor's log, beside the AM's: its registration, its tasks'
@@ -123,21 +106,6 @@ func TestYarnApplicationMasterLogTellsWhatHappened(t *testing.T) {
 	}
 	if tasks != 4 {
 		t.Errorf("the executors' logs tell of %d tasks that succeeded, want 4", tasks)
-	}
-}
-
-// readLogUntil reads the log at path once it holds last, the line its
-// process writes last, or after 30s without.
-func readLogUntil(t *testing.T, path, last string) string {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(string(b), last) || time.Now().After(deadline) {
-			return string(b)
-		}
 	}
 }
 

@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -14,32 +13,6 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
-
-// spindleOn runs the spindle binary against cluster c, for at most three
-// minutes: a submission that never ends is a failure, not a hung test.
-func spindleOn(t *testing.T, c *testcluster.Cluster, args ...string) (string, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, spindleBinary(t), args...)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-// startOn starts the spindle binary against cluster c, collecting its
-// output as it comes.
-func startOn(t *testing.T, c *testcluster.Cluster, args ...string) (*exec.Cmd, *syncBuffer) {
-	t.Helper()
-	cmd := exec.Command(spindleBinary(t), args...)
-	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+c.ConfDir)
-	buf := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = buf, buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, buf
-}
 
 func TestCLIStatusListAndKill(t *testing.T) {
 	c := testcluster.Get(t)

@@ -2,8 +2,6 @@ package integration
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,10 +14,6 @@ import (
 // attempt ending, of its executor or the ApplicationMaster being killed
 // outright, of `spindle kill` (the NodeManager's SIGTERM, then SIGKILL, to
 // each container's process group), and of the submitter's interruption.
-
-// yarnArgs are a small application's: two executors of two cores.
-var yarnArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.cores=2",
-	"--conf", "spindle.executor.memory=512m"}
 
 // submitHolding submits n holding tasks (see holdingSpec) without
 // following them, and returns the application id once every task's
@@ -40,38 +34,6 @@ func submitHolding(t *testing.T, c *testcluster.Cluster, dir string, n int, args
 		}
 	})
 	return m[1], escapeePids(t, dir, 2*n, 2*time.Minute)
-}
-
-// applicationProcesses lists the processes of application app on this
-// machine: its ApplicationMaster, executors, guards, tasks and whatever
-// those started, each of which has the application's id or one of its
-// containers' ids in its environment.
-func applicationProcesses(app string) []int {
-	container := "container_" + strings.TrimPrefix(app, "application_") + "_"
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || !alive(pid) {
-			continue
-		}
-		if env := environ(pid); strings.Contains(env, "SPINDLE_APP_ID="+app+"\n") || strings.Contains(env, "CONTAINER_ID="+container) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// amProcess is the pid of application app's ApplicationMaster.
-func amProcess(t *testing.T, app string) int {
-	t.Helper()
-	for _, pid := range applicationProcesses(app) {
-		if strings.HasPrefix(cmdline(pid), "./spindle am ") {
-			return pid
-		}
-	}
-	t.Fatalf("no ApplicationMaster process of %s", app)
-	return 0
 }
 
 func TestYarnAttemptEndEndsWhatItStarted(t *testing.T) {
@@ -134,7 +96,7 @@ func TestYarnKillLeavesNoProcessOfTheApplication(t *testing.T) {
 		}
 		t.Fatalf("%v after spindle kill, processes of %s: %s", containLimit, app, strings.Join(what, "; "))
 	}
-	waitNoContainers(t, c)
+	waitContainers(t, c, 0, 0, 30*time.Second, "the RM after the application ended")
 }
 
 // Interrupting a submitter that follows its application kills it.

@@ -1,50 +1,12 @@
 package integration
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
-
-// auditedContainers reads the RM's own record of the containers it
-// allocated to app: the audit log's "AM Allocated Container" lines
-// (rm-audit.log, the harness's appender for RMAuditLogger), the AM's
-// container, the attempt's first, left out.
-func auditedContainers(t *testing.T, c *testcluster.Cluster, app string) []string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(c.Dir, "logs", "rm-audit.log"))
-	if err != nil {
-		t.Fatalf("the RM's audit log: %v", err)
-	}
-	defer f.Close()
-	amContainer := "container_" + strings.TrimPrefix(app, "application_") + "_01_000001"
-	var got []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := sc.Text()
-		if !strings.Contains(l, "OPERATION=AM Allocated Container") || !strings.Contains(l, "APPID="+app+"\t") {
-			continue
-		}
-		_, rest, ok := strings.Cut(l, "CONTAINERID=")
-		if !ok {
-			t.Fatalf("an allocation without a container id in the RM's audit log: %q", l)
-		}
-		id, _, _ := strings.Cut(rest, "\t")
-		if id != amContainer {
-			got = append(got, id)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
 
 // The RM allocates exactly the executor containers Spindle wants, in each
 // of its modes: the AM sends an ask only when its want changes and counts

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,7 +32,7 @@ stages:
 		}
 	}
 	t.Logf("failed after %v:\n%s", time.Since(start).Round(time.Millisecond), o)
-	waitNoContainers(t, c)
+	waitContainers(t, c, 0, 0, 30*time.Second, "the RM after the application ended")
 }
 
 // Executors that cannot start — a GPU discovery script that fails — count
@@ -60,38 +59,5 @@ func TestYarnFailingExecutorsExcludeTheirNodesAndFailTheApplication(t *testing.T
 		t.Errorf("failing took %v", d)
 	}
 	t.Logf("failed after %v:\n%s", time.Since(start).Round(time.Millisecond), o)
-	waitNoContainers(t, c)
-}
-
-// waitNoContainers waits for the RM to report no container running.
-func waitNoContainers(t *testing.T, c *testcluster.Cluster) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		n := runningContainers(t, c)
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d containers still running after the application ended", n)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// syncBuffer collects a process's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	waitContainers(t, c, 0, 0, 30*time.Second, "the RM after the application ended")
 }

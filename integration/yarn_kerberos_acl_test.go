@@ -1,9 +1,7 @@
 package integration
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -125,22 +123,4 @@ func TestKerberosSessionACLs(t *testing.T) {
 			}
 		})
 	}
-}
-
-// httpGet fetches url with client and returns the status and the body.
-func httpGet(t *testing.T, client *http.Client, url string) (int, string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }

@@ -51,11 +51,7 @@ func TestYarnSessionDiskStaysWithinItsBounds(t *testing.T) {
 	if !slices.Equal(jobs, []int64{3, 4}) {
 		t.Errorf("the executor's log directory holds task files of jobs %v, want [3 4], the last 2 ended", jobs)
 	}
-	amLogs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(id)+`/container_\d+_\d+_01_000001/am\.stderr$`))
-	if len(amLogs) != 1 {
-		t.Fatalf("%d AM logs of %s, want 1", len(amLogs), id)
-	}
-	for _, log := range []string{amLogs[0], logs[0]} {
+	for _, log := range []string{amFilePath(t, c, id, "am.stderr"), logs[0]} {
 		checkRolledLog(t, log, 1024, 1)
 	}
 }

@@ -151,37 +151,6 @@ func TestYarnSessionSharesExecutorsAcrossJobs(t *testing.T) {
 	waitFor(t, 30*time.Second, "the session's processes to end", func() bool { return len(applicationProcesses(id)) == 0 })
 }
 
-// readFile is path's content, failing t when it cannot be read.
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// waitContainers waits until between lo and hi containers run on the
-// cluster.
-func waitContainers(t *testing.T, c *testcluster.Cluster, lo, hi int, within time.Duration, what string) {
-	t.Helper()
-	n := -1
-	waitFor(t, within, what+" to hold "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+" containers", func() bool {
-		n = runningContainers(t, c)
-		return n >= lo && n <= hi
-	})
-}
-
-// waitFor polls cond every 200ms until it holds, failing t after within.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(within); !cond(); time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", within, what)
-		}
-	}
-}
-
 // A YARN session of 8 task slots: pools share them by Spark's rules
 // between clients' jobs; failures stay with their job; strangers are
 // refused; session stop leaves no container and no process.

@@ -1,15 +1,11 @@
 package integration
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,9 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/colinmarc/hdfs/v2"
-	"github.com/colinmarc/hdfs/v2/hadoopconf"
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
@@ -98,8 +91,6 @@ stages:
 	}
 }
 
-var submittedID = regexp.MustCompile(`submitted (application_\d+_\d+)`)
-
 func TestYarnFilesReachExecutorsAndStagingIsRemoved(t *testing.T) {
 	c := testcluster.Get(t)
 	dir := t.TempDir()
@@ -156,48 +147,6 @@ func TestYarnSubmitRefusesMoreGPUsThanAnyNodeHas(t *testing.T) {
 	if d := time.Since(start); d > 30*time.Second {
 		t.Fatalf("refusing took %v", d)
 	}
-}
-
-// runningContainers sums numContainers over the RM's nodes.
-func runningContainers(t *testing.T, c *testcluster.Cluster) int {
-	t.Helper()
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/nodes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		Nodes struct {
-			Node []struct {
-				NumContainers int `json:"numContainers"`
-			} `json:"node"`
-		} `json:"nodes"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, node := range got.Nodes.Node {
-		n += node.NumContainers
-	}
-	return n
-}
-
-// hdfsClient reaches the cluster's HDFS through its client configuration.
-func hdfsClient(t *testing.T, c *testcluster.Cluster) *hdfs.Client {
-	t.Helper()
-	conf, err := hadoopconf.Load(c.ConfDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := hdfs.ClientOptionsFromConf(conf)
-	opts.User = userName(t)
-	client, err := hdfs.NewClient(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { client.Close() })
-	return client
 }
 
 func TestYarnExecutorKilledMidJobTheJobStillSucceeds(t *testing.T) {
@@ -325,90 +274,4 @@ stages:
 		}
 		containers[l[0]] = true
 	}
-}
-
-// container is what the RM's REST API says of a running container.
-type container struct {
-	ID, Node                                string
-	Priority, VCores, GPUs, FPGAs, MemoryMB int
-}
-
-// whileSubmitRuns waits for cmd, a `spindle submit` whose output is buf,
-// to end (failing the test, naming what, if it fails), and meanwhile
-// hands seen each executor container of its application the RM shows
-// running (the AM's, at priority 0, left out), every 100ms: the RM's own
-// record of the containers a job ran in.
-func whileSubmitRuns(t *testing.T, c *testcluster.Cluster, cmd *exec.Cmd, buf *syncBuffer, what string, seen func(container)) {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", what, err, buf.String())
-			}
-			return
-		case <-tick.C:
-			if m := submittedID.FindStringSubmatch(buf.String()); m != nil {
-				for _, ct := range appContainers(t, c, m[1]) {
-					if ct.Priority > 0 {
-						seen(ct)
-					}
-				}
-			}
-		}
-	}
-}
-
-// appContainers lists the running containers of an application's first
-// attempt, from the RM's REST API.
-func appContainers(t *testing.T, c *testcluster.Cluster, app string) []container {
-	t.Helper()
-	attempt := "appattempt_" + strings.TrimPrefix(app, "application_") + "_000001"
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + app + "/appattempts/" + attempt + "/containers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return nil // not yet known to the RM, or already gone
-	}
-	type entry struct {
-		Key   string  `json:"key"`
-		Value flexInt `json:"value"`
-	}
-	type rmContainer struct {
-		ID                 string   `json:"containerId"`
-		Node               string   `json:"nodeId"`
-		AllocatedMB        flexInt  `json:"allocatedMB"`
-		Priority           flexInt  `json:"priority"`
-		AllocatedVCores    flexInt  `json:"allocatedVCores"`
-		AllocatedResources struct { // a JAXB map
-			Entry oneOrMany[entry] `json:"entry"`
-		} `json:"allocatedResources"`
-	}
-	var got struct {
-		Container oneOrMany[rmContainer] `json:"container"`
-	}
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatalf("containers of %s: %v\n%s", app, err, body)
-	}
-	var out []container
-	for _, ct := range got.Container {
-		k := container{ID: ct.ID, Node: ct.Node, Priority: int(ct.Priority), VCores: int(ct.AllocatedVCores), MemoryMB: int(ct.AllocatedMB)}
-		for _, e := range ct.AllocatedResources.Entry {
-			switch e.Key {
-			case "yarn.io/gpu":
-				k.GPUs = int(e.Value)
-			case "yarn.io/fpga":
-				k.FPGAs = int(e.Value)
-			}
-		}
-		out = append(out, k)
-	}
-	return out
 }

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -48,43 +47,4 @@ func TestYarnTrackingURLShowsTheRunningJob(t *testing.T) {
 			t.Errorf("the tracking page does not say %q:\n%s", want, page)
 		}
 	}
-}
-
-// appTrackingURL is the tracking URL the RM reports for app while it
-// runs; "" otherwise.
-func appTrackingURL(t *testing.T, c *testcluster.Cluster, app string) string {
-	t.Helper()
-	got, err := rmApp(t, c, app)
-	if err != nil || got.State != "RUNNING" {
-		return ""
-	}
-	return got.TrackingURL
-}
-
-// rmAppInfo is the part of the RM's REST record of an application the
-// tests read.
-type rmAppInfo struct {
-	State       string `json:"state"`
-	TrackingURL string `json:"trackingUrl"`
-	Type        string `json:"applicationType"`
-	Tags        string `json:"applicationTags"`
-	Diagnostics string `json:"diagnostics"`
-	// FinishedTime is in milliseconds since the epoch, 0 while it runs: a
-	// number, or on 3.3 and 3.4 (Jersey 1) a string of one.
-	FinishedTime json.Number `json:"finishedTime"`
-}
-
-// rmApp reads the RM's REST record of app.
-func rmApp(t *testing.T, c *testcluster.Cluster, app string) (rmAppInfo, error) {
-	t.Helper()
-	resp, err := http.Get("http://" + c.RMWebAddress + "/ws/v1/cluster/apps/" + app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		App rmAppInfo `json:"app"`
-	}
-	err = json.NewDecoder(resp.Body).Decode(&got)
-	return got.App, err
 }

@@ -3,10 +3,6 @@ package integration
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"os/user"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +11,6 @@ import (
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 	"github.com/spindle-yarn/spindle/yarnpb/sasl"
@@ -24,70 +19,6 @@ import (
 
 // These tests speak Hadoop RPC from Go, through yarnpb alone, to the real
 // ResourceManager and NodeManagers.
-
-func userName(t *testing.T) string {
-	u, err := user.Current()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u.Username
-}
-
-// clientConfig reads the cluster's HADOOP_CONF_DIR as Spindle does, so
-// addresses and protection come from the written configuration.
-func clientConfig(t *testing.T, c *testcluster.Cluster) (*hadoopconf.Conf, ipc.Options) {
-	t.Helper()
-	conf, err := hadoopconf.Load(hadoopconf.Env{Lookup: os.LookupEnv, System: hadoopconf.SystemProperties(os.LookupEnv)}, c.ConfDir)
-	if err != nil {
-		t.Fatalf("loading %s: %v", c.ConfDir, err)
-	}
-	opts, err := yarn.ClientOptions(conf, userName(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conf, opts
-}
-
-func addresses(t *testing.T, conf *hadoopconf.Conf, service hadoopconf.RMService) []string {
-	t.Helper()
-	addrs, err := yarn.Addresses(conf, service)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return addrs
-}
-
-func applicationClient(t *testing.T, c *testcluster.Cluster) *yarn.ApplicationClient {
-	t.Helper()
-	conf, opts := clientConfig(t, c)
-	addrs := addresses(t, conf, hadoopconf.RMAddress)
-	if !slices.Equal(addrs, c.RMAddresses) {
-		t.Fatalf("configuration gives RM addresses %v, the cluster listens on %v", addrs, c.RMAddresses)
-	}
-	rm, err := yarn.NewApplicationClient(addrs, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rm.Close() })
-	return rm
-}
-
-// amrmClient connects to the scheduler the configuration names, with the
-// application's AMRMToken; qops, when set, overrides the configuration.
-func amrmClient(t *testing.T, c *testcluster.Cluster, token *hadoopcommon.TokenProto, qops []sasl.QOP) *yarn.AMRMClient {
-	t.Helper()
-	conf, opts := clientConfig(t, c)
-	opts.Auth.Tokens = []*hadoopcommon.TokenProto{token}
-	if qops != nil {
-		opts.Auth.QOPs = qops
-	}
-	am, err := yarn.NewAMRMClient(addresses(t, conf, hadoopconf.RMSchedulerAddress), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { am.Close() })
-	return am
-}
 
 func TestRPCClusterMetricsNodesAndResourceTypes(t *testing.T) {
 	c := testcluster.Get(t)
@@ -175,57 +106,6 @@ func TestRPCPrivacyClusterRefusesAnUnwrappedClient(t *testing.T) {
 		t.Fatalf("register with qop auth only against privacy: err = %v, want an authentication error", err)
 	}
 	t.Logf("refused as it should be: %v", err)
-}
-
-// submitUnmanaged submits an application whose AM is this test, and returns
-// its id and the AMRMToken the RM issues for it.
-func submitUnmanaged(ctx context.Context, t *testing.T, rm *yarn.ApplicationClient, name string) (*hadoopyarn.ApplicationIdProto, *hadoopcommon.TokenProto) {
-	t.Helper()
-	return submitUnmanagedTo(ctx, t, rm, name, "default")
-}
-
-// submitUnmanagedTo is submitUnmanaged to queue.
-func submitUnmanagedTo(ctx context.Context, t *testing.T, rm *yarn.ApplicationClient, name, queue string) (*hadoopyarn.ApplicationIdProto, *hadoopcommon.TokenProto) {
-	t.Helper()
-	app, err := rm.GetNewApplication(ctx, &hadoopyarn.GetNewApplicationRequestProto{})
-	if err != nil {
-		t.Fatalf("getNewApplication: %v", err)
-	}
-	id := app.GetApplicationId()
-	_, err = rm.SubmitApplication(ctx, &hadoopyarn.SubmitApplicationRequestProto{ApplicationSubmissionContext: &hadoopyarn.ApplicationSubmissionContextProto{
-		ApplicationId:   id,
-		ApplicationName: proto.String(name),
-		Queue:           proto.String(queue),
-		ApplicationType: proto.String("SPINDLE"),
-		UnmanagedAm:     proto.Bool(true),
-		MaxAppAttempts:  proto.Int32(1),
-		AmContainerSpec: &hadoopyarn.ContainerLaunchContextProto{},
-		Resource:        yarn.NewResource(128, 1, nil),
-	}})
-	if err != nil {
-		t.Fatalf("submitApplication: %v", err)
-	}
-	// The RM issues the AMRMToken once the (unmanaged) attempt is launched.
-	for {
-		rep, err := rm.GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: id})
-		if err != nil {
-			t.Fatalf("getApplicationReport: %v", err)
-		}
-		r := rep.GetApplicationReport()
-		if tok := r.GetAmRmToken(); tok != nil {
-			if tok.GetKind() != yarn.AMRMTokenKind {
-				t.Fatalf("AMRMToken of kind %q", tok.GetKind())
-			}
-			return id, tok
-		}
-		if s := r.GetYarnApplicationState(); s == hadoopyarn.YarnApplicationStateProto_FAILED || s == hadoopyarn.YarnApplicationStateProto_KILLED {
-			t.Fatalf("application %v ended %v: %s", id, s, r.GetDiagnostics())
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("no AMRMToken for %v (state %v): %v", id, r.GetYarnApplicationState(), ctx.Err())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // unmanagedAMRoundTrip is an ApplicationMaster's life in miniature: submit
@@ -353,18 +233,5 @@ func unmanagedAMRoundTrip(t *testing.T, c *testcluster.Cluster) {
 			return
 		}
 		wait(ctx, t, "the FINISHED report")
-	}
-}
-
-func nodeAddr(n *hadoopyarn.NodeIdProto) string {
-	return fmt.Sprintf("%s:%d", n.GetHost(), n.GetPort())
-}
-
-func wait(ctx context.Context, t *testing.T, what string) {
-	t.Helper()
-	select {
-	case <-ctx.Done():
-		t.Fatalf("gave up waiting for %s: %v", what, ctx.Err())
-	case <-time.After(200 * time.Millisecond):
 	}
 }

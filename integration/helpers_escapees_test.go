@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// Helpers: escapees, the processes a task starts that its process group
+// cannot hold, and what containment must do to them (local and YARN
+// containment tests).
+
 // escapees is shell for a task to start the two kinds of grandchild that a
 // process group cannot hold: one that ignores SIGTERM (and SIGINT, SIGHUP),
 // and one that left the group with setsid. Each appends its pid to a file
@@ -56,16 +60,6 @@ func killLeft(pids []int) {
 	}
 }
 
-// alive reports whether pid is a live process (not a zombie).
-func alive(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(data), ')')
-	return i > 0 && i+2 < len(data) && data[i+2] != 'Z'
-}
-
 // goneWithin fails the test unless every pid is dead within limit of since
 // (the moment of what should end them).
 func goneWithin(t *testing.T, pids []int, since time.Time, limit time.Duration, what string) {
@@ -86,21 +80,6 @@ func goneWithin(t *testing.T, pids []int, since time.Time, limit time.Duration, 
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// parentOf is a process's parent pid, from /proc.
-func parentOf(t *testing.T, pid int) int {
-	t.Helper()
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ppid
 }
 
 // anExecutor picks the executor that runs the first escapee's task and
@@ -124,3 +103,24 @@ func anExecutor(t *testing.T, dir string, pids []int) (id string, pid int, its [
 	}
 	return id, pid, its
 }
+
+// holdingSpec is a job of n tasks that each start escapees and then wait
+// (ignoring SIGTERM themselves when stubborn), recording the pid of the
+// executor that runs them (the task's guard's parent) in dir/exec-ID.
+func holdingSpec(t *testing.T, dir string, n int, stubborn bool) string {
+	t.Helper()
+	trap := ""
+	if stubborn {
+		trap = `trap \"\" TERM INT HUP; `
+	}
+	return writeSpec(t, fmt.Sprintf(`name: holding
+stages:
+  - name: s
+    tasks: %d
+    command: "%scut -d' ' -f4 /proc/$PPID/stat > %s/exec-$SPINDLE_EXECUTOR_ID; %swhile :; do sleep 1; done"
+`, n, trap, dir, escapees(dir)))
+}
+
+// containLimit is how long after what should end them (an attempt's end,
+// a kill, a signal) a task's escapees may live on.
+const containLimit = 5 * time.Second

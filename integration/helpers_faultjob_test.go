@@ -14,8 +14,11 @@ import (
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
 
+// Helpers: the fault tests' job, a job a test brings a fault on mid-way
+// (fault_*_test.go), and the NodeManager slot a path or process is on.
+
 // faultJob is a job of many short one-GPU tasks, recording their runs
-// (fault_record_test.go), that a test brings a fault on mid-way. Four
+// (helpers_records_test.go), that a test brings a fault on mid-way. Four
 // executors of 2 GPUs and 2 cores fill the default cluster's 2 nodes of
 // 4 GPUs: two on each node, eight tasks at once.
 type faultJob struct {
@@ -33,6 +36,7 @@ type faultJob struct {
 // the default cluster do not expect.
 var faultCluster = testcluster.Config{Apart: "faults"}
 
+// faultJobArgs run a fault job on four executors of 2 cores and 2 GPUs.
 var faultJobArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=4", "--conf", "spindle.executor.cores=2",
 	"--executor-gpus", "2", "--conf", "spindle.executor.memory=512m"}
 
@@ -85,41 +89,22 @@ func (j *faultJob) succeeds(within time.Duration, deadBy time.Time) []taskRun {
 // amLog is the job's ApplicationMaster's log, once it has unregistered.
 func (j *faultJob) amLog() string {
 	j.t.Helper()
-	return readLogUntil(j.t, j.amFile("am.stderr"), `msg="unregistered`)
+	return readLogUntil(j.t, amFilePath(j.t, j.c, j.app, "am.stderr"), `msg="unregistered`)
 }
 
 // summary is the job's summary, which the ApplicationMaster prints once
 // it has unregistered, its peak memory last.
 func (j *faultJob) summary() string {
 	j.t.Helper()
-	return readLogUntil(j.t, j.amFile("am.stdout"), "peak resident memory")
-}
-
-// amFile is the path of a file in the job's first ApplicationMaster's
-// container log directory.
-func (j *faultJob) amFile(name string) string {
-	j.t.Helper()
-	// After an RM restart container ids carry its epoch: container_e01_...
-	re := regexp.MustCompile(`/` + regexp.QuoteMeta(j.app) + `/container_(?:e\d+_)?\d+_\d+_01_000001/` + regexp.QuoteMeta(name) + `$`)
-	files := findUnder(j.c.Dir, re)
-	if len(files) != 1 {
-		j.t.Fatalf("%d %s files of %s's AM under %s, want 1", len(files), name, j.app, j.c.Dir)
-	}
-	return files[0]
+	return readLogUntil(j.t, amFilePath(j.t, j.c, j.app, "am.stdout"), "peak resident memory")
 }
 
 // amSlot is the NodeManager (its index, as the fault controls number
 // them) running the job's ApplicationMaster: its container's log
-// directory is under that NodeManager's, named ...-logDir-nm-I_0.
+// directory is under that NodeManager's, named ...-logDir-nm-I_0/.
 func (j *faultJob) amSlot() int {
 	j.t.Helper()
-	dirs := envValue(environ(amProcess(j.t, j.app)), "LOG_DIRS")
-	m := regexp.MustCompile(`-logDir-nm-(\d+)_`).FindStringSubmatch(dirs)
-	if m == nil {
-		j.t.Fatalf("the AM's LOG_DIRS %q names no NodeManager", dirs)
-	}
-	i, _ := strconv.Atoi(m[1])
-	return i
+	return nodeManagerOf(j.t, envValue(environ(amProcess(j.t, j.app)), "LOG_DIRS"))
 }
 
 // processesOn lists the job's processes on NodeManager slot: its
@@ -180,4 +165,22 @@ func watchGone(t *testing.T, pids []int, within time.Duration) func() time.Time 
 			return time.Time{}
 		}
 	}
+}
+
+// nmDir finds the NodeManager (its slot, from 0) in a path under one of
+// its local or log directories: MiniYARNCluster names them
+// NAME-localDir-nm-I_J and NAME-logDir-nm-I_J, and start-nm's
+// NodeManager takes its slot's.
+var nmDir = regexp.MustCompile(`-(?:local|log)Dir-nm-(\d+)_\d+/`)
+
+// nodeManagerOf is the slot of the NodeManager whose directory path is
+// under.
+func nodeManagerOf(t *testing.T, path string) int {
+	t.Helper()
+	m := nmDir.FindStringSubmatch(path)
+	if m == nil {
+		t.Fatalf("%s is under no NodeManager's directory", path)
+	}
+	i, _ := strconv.Atoi(m[1])
+	return i
 }

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,12 +12,12 @@ import (
 	"time"
 )
 
-// The fault tests each run a job of many short GPU tasks that record
-// their starts and ends, then read the record: which task ran when, in
-// which container, and how each run ended. A task appends one line as it
-// starts and one as it ends (a trap on exit and on SIGTERM), to a file
-// every container on this host can write: the mini cluster's containers
-// are local processes.
+// Helpers: the record of task runs. The fault tests each run a job of
+// many short GPU tasks that record their starts and ends, then read the
+// record: which task ran when, in which container, and how each run
+// ended. A task appends one line as it starts and one as it ends (a trap
+// on exit and on SIGTERM), to a file every container on this host can
+// write: the mini cluster's containers are local processes.
 //
 //	start TASK ATTEMPT CONTAINER UNIX_NANOS
 //	end TASK ATTEMPT CONTAINER UNIX_NANOS HOW
@@ -182,4 +183,20 @@ func figures(runs []taskRun, tasks int, fault, until time.Time) string {
 		}
 	}
 	return fmt.Sprintf("next task start %.1fs after the fault, %d runs beyond one per task, %.1f GPU-s of work lost", next.Seconds(), len(runs)-tasks, lost)
+}
+
+// waitStarts waits until n runs have started in dir's record.
+func waitStarts(ctx context.Context, t *testing.T, dir string, n int, out *syncBuffer) {
+	t.Helper()
+	for {
+		b, _ := os.ReadFile(filepath.Join(dir, "record"))
+		if strings.Count(string(b), "start ") >= n {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d tasks never started:\n%s\n%s", n, b, out.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// findings checks dirs of testdata and returns the findings as
+// "file:line: what" strings, file relative to testdata.
+func findings(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	f, err := Check("testdata", dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, x := range f {
+		out = append(out, x.String())
+	}
+	return out
+}
+
+func expect(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d: %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+}
+
+// Shared helpers in a helpers file, a file's own helpers with it, a
+// local shadowing another file's helper, a method a file declares on a
+// helpers file's type and alone calls, and a file's own type whose
+// method's name other files select: nothing to find.
+func TestCleanPackageHasNoFindings(t *testing.T) {
+	expect(t, findings(t, "clean"))
+}
+
+func TestStrayHelpers(t *testing.T) {
+	a, b, h := filepath.Join("stray", "a_test.go"), filepath.Join("stray", "b_test.go"), filepath.Join("stray", "helpers_user_test.go")
+	expect(t, findings(t, "stray"),
+		a+":6: shared is used by b_test.go:",
+		a+":8: args is used by b_test.go:",
+		a+":15: startJob is used by b_test.go:",
+		b+":6: method user.extra may be called by a_test.go (they select .extra):",
+		h+":10: unused is a helper no file uses",
+		h+":12: TestInHelpers is a test in a helpers file")
+}
+
+// Two functions the same but for their own names are found across
+// directories; one that differs in a call or a result is not.
+func TestTwins(t *testing.T) {
+	expect(t, findings(t, filepath.Join("twins", "one"), filepath.Join("twins", "two")),
+		filepath.Join("twins", "two", "slurp_test.go")+":6: slurp does what readText ("+filepath.Join("twins", "one", "read.go")+":6) does: keep one")
+}
+
+func TestDirectoryWithoutGoFilesIsAnError(t *testing.T) {
+	if _, err := Check("testdata", []string{"twins"}); err == nil || !strings.Contains(err.Error(), "twins: no Go files") {
+		t.Fatalf("error %v, want twins: no Go files", err)
+	}
+}

@@ -1,0 +1,2 @@
+// Package clean keeps its test helpers in their place.
+package clean
