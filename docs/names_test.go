@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -15,26 +16,47 @@ import (
 // mention must exist.
 var mapPages = []string{"docs/architecture.md", "README.md", "docs/README.md"}
 
-// Each page's code spans, link targets and bare paths name things that
-// exist: files and directories, packages, and Go declarations.
+// Each map page's code spans, link targets and bare paths name things
+// that exist: files and directories, packages, and Go declarations.
 func TestMapPagesNameWhatExists(t *testing.T) {
 	m := repo(t)
 	for _, rel := range mapPages {
-		p := readPage(t, m.root, rel)
-		for _, problem := range m.checkPage(p) {
+		for _, problem := range m.checkPage(readPage(t, m.root, rel), true) {
 			t.Error(problem)
 		}
 	}
 }
 
-// checkPage returns a message for each name p mentions that does not exist.
-func (m *module) checkPage(p *page) []string {
+// The other pages in docs/ name Go's words and others' (settings' suffixes,
+// JSON fields, Java classes) too freely for their Go names to be checked,
+// but the repository's paths, packages, links and tests they name exist.
+func TestPagesNameFilesThatExist(t *testing.T) {
+	m := repo(t)
+	pages, err := filepath.Glob(filepath.Join(m.root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, abs := range pages {
+		rel := "docs/" + filepath.Base(abs)
+		if slices.Contains(mapPages, rel) {
+			continue
+		}
+		for _, problem := range m.checkPage(readPage(t, m.root, rel), false) {
+			t.Error(problem)
+		}
+	}
+}
+
+// checkPage returns a message for each name p mentions that does not
+// exist: paths, links and tests, and with goNames Go names and bare file
+// names too.
+func (m *module) checkPage(p *page, goNames bool) []string {
 	var problems []string
 	report := func(at mention, why string) {
 		problems = append(problems, fmt.Sprintf("%s: `%s` %s", at.at(), at.text, why))
 	}
 	for _, s := range p.spans(0, len(p.text)) {
-		if why := m.checkSpan(p, s.text); why != "" {
+		if why := m.checkSpan(p, s.text, goNames); why != "" {
 			report(s, why)
 		}
 	}
@@ -75,7 +97,7 @@ var sourceExts = map[string]bool{".go": true, ".proto": true, ".md": true, ".sh"
 
 // checkSpan says what is wrong with a code span's name, "" if nothing or
 // if it is no name of the repository's (a command, a setting, a value).
-func (m *module) checkSpan(p *page, s string) string {
+func (m *module) checkSpan(p *page, s string, goNames bool) string {
 	if call := callForm.FindStringSubmatch(s); call != nil {
 		s = call[1] // core.Ready(now) names core.Ready
 	}
@@ -88,12 +110,13 @@ func (m *module) checkSpan(p *page, s string) string {
 		}
 	case m.isPath(s):
 		return m.checkPath(p, s)
+	case testName.MatchString(s):
+		return m.checkTestName(s)
+	case !goNames:
 	case bareFile.MatchString(s) && sourceExts[path.Ext(s)]:
 		if !m.files[s] && !m.exists(p, s) {
 			return "is no file of the repository"
 		}
-	case testName.MatchString(s):
-		return m.checkTestName(s)
 	case identChain.MatchString(s):
 		return m.checkIdent(s)
 	case mixedCaps.MatchString(s) && strings.ToLower(s) != s && strings.ToUpper(s) != s:
