@@ -2,7 +2,6 @@ package docs_test
 
 import (
 	"go/ast"
-	"go/token"
 	"strings"
 )
 
@@ -164,9 +163,6 @@ func (m *module) resolveMembers(p *pkg, typ string, chain []string, depth int) b
 	}
 	return false
 }
-
-// isExported is go/token's rule, here for a method name.
-func isExported(name string) bool { return token.IsExported(name) }
 
 // hasPrefixDir says whether rel is dir or under it.
 func hasPrefixDir(rel, dir string) bool { return rel == dir || strings.HasPrefix(rel, dir+"/") }

@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"go/ast"
+	"go/token"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -50,7 +51,7 @@ func (m *module) coreDuties(core *pkg) (duties, file string) {
 // isInput says whether an exported method is a command: no results, or
 // an error last.
 func isInput(fn *ast.FuncDecl) bool {
-	if !isExported(fn.Name.Name) {
+	if !token.IsExported(fn.Name.Name) {
 		return false
 	}
 	results := fn.Type.Results

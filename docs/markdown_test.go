@@ -77,12 +77,15 @@ func blank(b []byte, from, to int) {
 }
 
 // lineText is line i (0-based) without its newline.
-func (p *page) lineText(i int) string {
-	end := len(p.text)
+func (p *page) lineText(i int) string { return p.lineOf(p.text, i) }
+
+// lineOf is line i of text, the page's text or a blanked copy of it.
+func (p *page) lineOf(text string, i int) string {
+	end := len(text)
 	if i+1 < len(p.starts) {
 		end = p.starts[i+1] - 1
 	}
-	return p.text[p.starts[i]:end]
+	return text[p.starts[i]:end]
 }
 
 func (p *page) line(off int) int {

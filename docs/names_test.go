@@ -103,16 +103,16 @@ func (m *module) checkSpan(p *page, s string, goNames bool) string {
 	}
 	switch {
 	case strings.ContainsAny(s, " "):
-		for _, w := range strings.Fields(s) {
+		for _, w := range strings.Fields(s) { // a command: its paths
 			if why := m.checkPathWord(p, w); why != "" {
-				return why
+				return "names `" + w + "`, which " + why
 			}
 		}
 	case m.isPath(s):
 		return m.checkPath(p, s)
 	case testName.MatchString(s):
 		return m.checkTestName(s)
-	case !goNames:
+	case !goNames: // the rest are Go names and bare file names
 	case bareFile.MatchString(s) && sourceExts[path.Ext(s)]:
 		if !m.files[s] && !m.exists(p, s) {
 			return "is no file of the repository"

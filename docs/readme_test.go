@@ -23,13 +23,12 @@ type paragraph struct {
 // row each starting one of its own.
 func paragraphs(p *page) []paragraph {
 	var out []paragraph
-	text := p.unfenced
 	for i := range p.starts {
-		line := strings.TrimSpace(lineOf(text, p.starts, i))
+		line := strings.TrimSpace(p.lineOf(p.unfenced, i))
 		if line == "" {
 			continue
 		}
-		starts := i == 0 || strings.TrimSpace(lineOf(text, p.starts, i-1)) == "" || blockStart.MatchString(line)
+		starts := i == 0 || strings.TrimSpace(p.lineOf(p.unfenced, i-1)) == "" || blockStart.MatchString(line)
 		if starts || len(out) == 0 {
 			out = append(out, paragraph{line: i + 1})
 		}
@@ -39,14 +38,6 @@ func paragraphs(p *page) []paragraph {
 }
 
 var blockStart = regexp.MustCompile(`^(#|[-*+] |\d+\. |\|)`)
-
-func lineOf(text string, starts []int, i int) string {
-	end := len(text)
-	if i+1 < len(starts) {
-		end = starts[i+1] - 1
-	}
-	return text[starts[i]:end]
-}
 
 // longParagraphs are the paragraphs over maxParagraphWords.
 func longParagraphs(p *page) []string {
