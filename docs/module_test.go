@@ -8,6 +8,7 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +104,9 @@ func (m *module) skipDir(rel, name string) bool {
 // build's outputs, which a doc may name though a clean tree lacks them.
 func anchoredIgnores(path string) ([]string, error) {
 	f, err := os.Open(path)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // an export of the tree, not a clone: no build outputs
+	} else if err != nil {
 		return nil, err
 	}
 	defer f.Close()
