@@ -25,8 +25,11 @@ IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal|log|log/slog)$$|yarnpb|logrus|
 HELPER_DIRS = integration integration/testcluster integration/browser
 
 # The whole integration suite runs on minicluster.sh's default Hadoop (the
-# newest 3.5.x); the YARN suite, every test that reaches the cluster, runs
-# on the newest 3.4.x and 3.3.x too (README.md, The test cluster).
+# newest 3.5.x). The YARN suite, the tests of the paths that differ by
+# Hadoop version (a job's run on YARN, the RPC protocols, the CLI's
+# reports, staging, HDFS, the harness), runs on the newest 3.4.x and 3.3.x
+# too; the other cluster tests (gangs, shapes, placement, faults, Kerberos,
+# the UI...) run on 3.5.x only (docs/minicluster.md, Hadoop versions).
 OTHER_HADOOP_VERSIONS ?= 3.4.3 3.3.6
 YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 
@@ -71,7 +74,7 @@ chromium:
 	  $$install >/dev/null 2>&1 || { $$sudo apt-get update -q >/dev/null && $$install >/dev/null; } || true; \
 	  command -v chromium >/dev/null || { echo "FAIL: chromium did not install (apt-get's errors above): the browser tests need it"; exit 1; }; }
 
-test-hadoop-versions: ## the YARN suite on the other supported Hadoop versions (OTHER_HADOOP_VERSIONS: the newest 3.4.x and 3.3.x)
+test-hadoop-versions: ## the YARN suite (the tests of what differs by Hadoop version) on the other supported versions (OTHER_HADOOP_VERSIONS: the newest 3.4.x and 3.3.x)
 	@failed=""; \
 	for v in $(OTHER_HADOOP_VERSIONS); do \
 	  echo "=== the YARN suite on Hadoop $$v"; \

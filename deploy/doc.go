@@ -2,8 +2,9 @@
 // cmd/spindle runs.
 //
 // It holds the commands users type (submit, session, jobs, cancel,
-// status, kill, list, sim, replay, version) and the internal ones whose
-// processes live in packages of their own, which it merely calls:
+// status, kill, list, history, sim, replay, version; history serves an
+// ended application's UI from its event log) and the internal ones
+// whose processes live in packages of their own, which it merely calls:
 // `spindle am` (deploy/appmaster, the ApplicationMaster in its YARN
 // container), `spindle session serve` (deploy/localmode, a local
 // session's driver) and `spindle executor` (deploy/executorproc).

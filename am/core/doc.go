@@ -5,8 +5,10 @@
 // reports gone (node_loss.go), retiring (fine mode) and idle release,
 // draining executors whose containers YARN wants back (preempted, or on
 // a node being decommissioned), the ask table (a target per profile
-// becoming asks, releases and exclusions), node health, and per-node GPU
-// indices.
+// becoming asks, releases and exclusions), node health, per-node GPU
+// and accelerator indices, gangs that start together (gang.go), stage
+// shapes (shape.go), and taking over an earlier attempt's work
+// (resume.go).
 //
 // Like scheduler/ it does no I/O, starts no goroutine and reads no clock:
 // inputs carry now, and Ready returns one batch of actions and the time
@@ -20,22 +22,30 @@
 // simulator — owns a Core from one goroutine and has these duties
 // (docs/architecture.md, "The loop"):
 //
-//  1. Feed it every input as it happens, with the time: Submit, Cancel;
-//     an executor's Register (refusing it with the error returned),
-//     Statuses, Seen, ConnectionEnded; Rejected for a connection refused
-//     before registering; on YARN, Allocated with the RM's answer,
-//     LaunchFailed when a NodeManager would not start a container,
-//     Resynced after registering again with an RM that forgot the
-//     application, Fail when the application cannot go on.
-//  2. After a burst of inputs (all those waiting, so that many reports
+//  1. An AM attempt going on with an earlier one's work hands it over
+//     before the first Ready: Resume for each journalled job, in id
+//     order; NumberFrom, so that new jobs take ids none of its jobs had;
+//     Kept with the containers YARN kept for it.
+//  2. Feed it every input as it happens, with the time: Submit, Cancel,
+//     and Stop (a session's end); an executor's Register (refusing it
+//     with the error returned), Statuses, Seen, ConnectionEnded, and
+//     PortPicked with the port its gang's rank 0 asked it for; Rejected
+//     for a connection refused before registering; on YARN, Allocated
+//     with the RM's answer, LaunchFailed when a NodeManager would not
+//     start a container, Resynced after registering again with an RM
+//     that forgot the application, Fail when the application cannot go
+//     on.
+//  3. After a burst of inputs (all those waiting, so that many reports
 //     make one round of placement), call Ready(now).
-//  3. Carry out the batch in its order: send Launches (batched per
-//     executor), Kills and Drains; Disconnect executors; start containers; send
-//     the Allocate, feeding its answer back; report Finished jobs; tell
-//     the executors in JobsEnded (a session's) which of their jobs
-//     ended; log the Notices.
-//  4. Sleep until Ready.Next or the next input, whichever comes first,
+//  4. Carry out the batch in its order: ask for the PortRequests'
+//     ports, feeding each answer back; send Launches (batched per
+//     executor), Kills and Drains; Disconnect executors; start
+//     containers; send the Allocate, feeding its answer back; journal
+//     GangTasksDone; report Finished jobs; tell the executors in
+//     JobsEnded (a session's) which of their jobs ended; log the
+//     Notices.
+//  5. Sleep until Ready.Next or the next input, whichever comes first,
 //     and call Ready again then.
-//  5. On Unregister, carry out the rest of that batch, unregister from
+//  6. On Unregister, carry out the rest of that batch, unregister from
 //     the RM with it, and stop.
 package core
