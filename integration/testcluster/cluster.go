@@ -87,6 +87,32 @@ type Config struct {
 	Apart string
 }
 
+// StartedPrefix begins the line GetWith logs when it has started a
+// cluster, naming it and the time it took.
+const StartedPrefix = "testcluster: started the "
+
+// String names the cluster cfg asks for by what sets it apart:
+// "default", or e.g. "Kerberos privacy".
+func (cfg Config) String() string {
+	var parts []string
+	add := func(on bool, s string) {
+		if on {
+			parts = append(parts, s)
+		}
+	}
+	add(cfg.Kerberos, "Kerberos")
+	add(cfg.RPCProtection != "", cfg.RPCProtection)
+	add(cfg.TokenMaxLifetime > 0 || cfg.TokenRenewInterval > 0, "short-token")
+	add(cfg.Preemption, "preemption")
+	add(cfg.RMs > 1, "RM HA")
+	add(cfg.Placement != (Placement{}), "placement")
+	add(cfg.Apart != "", "apart ("+cfg.Apart+")")
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, " ")
+}
+
 // Placement is where a cluster lets containers go: zero values keep
 // Hadoop's defaults (no placement handler, no attributes, no labels).
 type Placement struct {
@@ -156,7 +182,13 @@ func GetWith(t testing.TB, cfg Config) *Cluster {
 		clusters[cfg] = s
 	}
 	mu.Unlock()
-	s.once.Do(func() { s.cluster, s.err = start(cfg) })
+	s.once.Do(func() {
+		began := time.Now()
+		if s.cluster, s.err = start(cfg); s.err == nil && s.cluster.owned {
+			// Where CI's time goes: make test's summary lists these.
+			t.Logf("%s%s cluster for %s in %s", StartedPrefix, cfg, t.Name(), time.Since(began).Round(time.Second/10))
+		}
+	})
 	if s.err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the mini cluster (%s) did not start: %v", wantedVersion(), s.err)
