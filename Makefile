@@ -119,7 +119,7 @@ proto: ## regenerate the Go code of every .proto file with the pinned generator 
 verify-proto: ## fail if the checked-in generated code differs from what `make proto` writes
 	$(PROTOGEN) -check $(foreach d,$(PROTO_DIRS),-scan $(d)) $(PROTOS)
 
-lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' purity
+lint: ## gofmt, go vet, go.mod tidiness, shell syntax, functions' length, and the decision cores' purity
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' | grep -v '\.pb\.go$$')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -127,6 +127,7 @@ lint: ## gofmt, go vet, go.mod tidiness, shell syntax, and the decision cores' p
 	$(GO) mod tidy -diff
 	$(GO) -C tools mod tidy -diff
 	bash -n integration/minicluster.sh .ci/run
+	$(GO) -C tools run ./funclen -root $(CURDIR)
 	$(GO) -C tools run ./puritycheck -root $(CURDIR) $(CORES)
 	@for core in ./scheduler/... ./am/core/...; do \
 	  bad=$$($(GO) list -deps $$core | grep -E '$(IMPURE)' || true); \
