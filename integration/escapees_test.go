@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spindle-yarn/spindle/internal/procstat"
 )
 
 // escapees is shell for a task to start the two kinds of grandchild that a
@@ -58,12 +60,8 @@ func killLeft(pids []int) {
 
 // alive reports whether pid is a live process (not a zombie).
 func alive(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(data), ')')
-	return i > 0 && i+2 < len(data) && data[i+2] != 'Z'
+	st, err := procstat.Read(pid)
+	return err == nil && st.State != 'Z'
 }
 
 // goneWithin fails the test unless every pid is dead within limit of since
@@ -91,16 +89,11 @@ func goneWithin(t *testing.T, pids []int, since time.Time, limit time.Duration, 
 // parentOf is a process's parent pid, from /proc.
 func parentOf(t *testing.T, pid int) int {
 	t.Helper()
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	st, err := procstat.Read(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ppid
+	return st.PPID
 }
 
 // anExecutor picks the executor that runs the first escapee's task and
