@@ -126,7 +126,7 @@ proto: ## regenerate the Go code of every .proto file with the pinned generator 
 verify-proto: ## fail if the checked-in generated code differs from what `make proto` writes
 	$(PROTOGEN) -check $(foreach d,$(PROTO_DIRS),-scan $(d)) $(PROTOS)
 
-lint: ## gofmt, go vet, go.mod tidiness, shell syntax, the decision cores' purity, and the integration helpers' layout
+lint: ## gofmt, go vet, go.mod tidiness, shell syntax, functions' length, the decision cores' purity, and the integration helpers' layout
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' | grep -v '\.pb\.go$$')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -134,6 +134,7 @@ lint: ## gofmt, go vet, go.mod tidiness, shell syntax, the decision cores' purit
 	$(GO) mod tidy -diff
 	$(GO) -C tools mod tidy -diff
 	bash -n integration/minicluster.sh .ci/run
+	$(GO) -C tools run ./funclen -root $(CURDIR)
 	$(GO) -C tools run ./puritycheck -root $(CURDIR) $(CORES)
 	$(GO) -C tools run ./helpercheck -root $(CURDIR) $(HELPER_DIRS)
 	@for core in ./scheduler/... ./am/core/...; do \

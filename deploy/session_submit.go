@@ -19,7 +19,6 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/session"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/summary"
-	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
@@ -166,45 +165,7 @@ func (s *sessionSubmit) run(base context.Context) error {
 // signals meanwhile; abort ends it at once (stop cancels abort).
 func (s *sessionSubmit) follow(abort context.Context, stop context.CancelCauseFunc, client session.Client, r session.Record, sub *session.Submission) error {
 	jobID := sub.JobID
-	updates := make(chan *wire.JobUpdate)
-	failed := make(chan error, 1)
-	moved := make(chan session.Client, 1)
-	go func() {
-		cur := sub // run closes sub; this goroutine any that replace it
-		defer func() {
-			if cur != sub {
-				cur.Close()
-			}
-		}()
-		for {
-			u, err := cur.Next(abort)
-			if err != nil && r.Yarn() && errors.Is(err, session.ErrLost) {
-				// The session's AM went away: its next attempt takes
-				// over its jobs, at an address of its own.
-				again, next, ferr := s.followAgain(abort, jobID, err)
-				if err = ferr; err == nil {
-					if cur != sub {
-						cur.Close()
-					}
-					cur = next
-					moved <- again
-					continue
-				}
-			}
-			if err != nil {
-				failed <- err
-				return
-			}
-			select {
-			case updates <- u:
-			case <-abort.Done():
-				return
-			}
-			if u.GetEnded() {
-				return
-			}
-		}
-	}()
+	f := session.FollowJob(abort, sub, s.refind(r))
 	progress := newProgressPrinter(s.c.App.Writer)
 	defer progress.finish()
 	var handled os.Signal // the first signal, being acted on
@@ -212,7 +173,7 @@ func (s *sessionSubmit) follow(abort context.Context, stop context.CancelCauseFu
 	decided := make(chan bool, 1)
 	for {
 		select {
-		case u := <-updates:
+		case u := <-f.Updates:
 			j := u.GetJob()
 			if !asking {
 				progress.update(core.Progress{Job: j.GetName(), Tasks: int(j.GetTasks()), Succeeded: int(j.GetSucceeded()), Running: int(j.GetRunning()),
@@ -222,8 +183,8 @@ func (s *sessionSubmit) follow(abort context.Context, stop context.CancelCauseFu
 				progress.finish()
 				return s.summary(r, u)
 			}
-		case client = <-moved:
-		case err := <-failed:
+		case client = <-f.Moved:
+		case err := <-f.Failed:
 			progress.finish()
 			return s.lost(r, jobID, err)
 		case sig := <-s.sigs:
@@ -312,42 +273,19 @@ func (s *sessionSubmit) lost(r session.Record, job int64, err error) error {
 	return fmt.Errorf("the connection to session %s ended before job %d did; the job may still run (spindle jobs %s tells): %w", s.id, job, s.id, err)
 }
 
-// refindWithin bounds how long a client following a job looks for its
-// YARN session's next ApplicationMaster attempt: YARN starts it within
-// seconds of the last one's end, and it registers its address in as
-// many more.
-const refindWithin = 2 * time.Minute
-
-// followAgain finds a YARN session again after its ApplicationMaster
-// went away while job was followed, and follows the job there: the next
-// attempt took over the session's jobs (docs/reliability.md). lost is
-// why the first was lost.
-func (s *sessionSubmit) followAgain(abort context.Context, job int64, lost error) (session.Client, *session.Submission, error) {
-	fmt.Fprintf(s.c.App.ErrWriter, "spindle: lost session %s while following job %d; looking for its next attempt\n", s.id, job)
-	deadline := time.Now().Add(refindWithin)
-	for {
-		ctx, cancel := context.WithTimeout(abort, 10*time.Second)
-		client, _, err := findSession(ctx, s.id, s.conf)
-		var sub *session.Submission
-		if err == nil {
-			sub, err = client.Follow(ctx, abort, job)
-		}
-		cancel()
-		switch {
-		case err == nil:
-			fmt.Fprintf(s.c.App.ErrWriter, "spindle: following job %d in session %s again, at %s\n", job, s.id, client.Addr)
-			return client, sub, nil
-		case abort.Err() != nil:
-			return client, nil, context.Cause(abort)
-		case errors.Is(err, session.ErrEnded), errors.Is(err, session.ErrRefused):
-			return client, nil, fmt.Errorf("%w; then: %w", lost, err)
-		case time.Now().After(deadline):
-			return client, nil, fmt.Errorf("%w; not found again within %v: %w", lost, refindWithin, err)
-		}
-		if err := yarnapp.Pause(abort, time.Second); err != nil {
-			return client, nil, err
-		}
+// refind is how following a job finds session r again after losing it:
+// a YARN session's next attempt takes over its jobs; a local session has
+// none (nil). What the following says as it looks is printed.
+func (s *sessionSubmit) refind(r session.Record) *session.Refind {
+	if !r.Yarn() {
+		return nil
 	}
+	find := func(ctx context.Context) (session.Client, error) {
+		client, _, err := findSession(ctx, s.id, s.conf)
+		return client, err
+	}
+	notice := func(n string) { fmt.Fprintln(s.c.App.ErrWriter, "spindle: "+n) }
+	return &session.Refind{Session: s.id, Find: find, Notice: notice}
 }
 
 // askingOnTerminal says whether an interrupt asks the user, on a terminal,

@@ -1,23 +1,16 @@
 package executor
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/spindle-yarn/spindle/internal/procstat"
 )
 
-// alive reports whether pid is a live (not zombie) process, from
-// /proc/PID/stat: "pid (comm) S …", where comm may hold spaces and
-// parentheses.
+// alive reports whether pid is a live (not zombie) process.
 func alive(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	rest := string(data[strings.LastIndexByte(string(data), ')')+2:])
-	return len(rest) > 0 && rest[0] != 'Z'
+	st, err := procstat.Read(pid)
+	return err == nil && st.State != 'Z'
 }
 
 // waitGone fails unless every pid is dead within two seconds (a killed

@@ -357,15 +357,7 @@ func status(l *wire.Launch, state wire.Status_State, start, end time.Time) *wire
 
 func (e *executor) launch(l *wire.Launch) {
 	now := time.Now()
-	switch l.GetBuiltin() {
-	case "noop":
-		e.out <- status(l, wire.Status_SUCCEEDED, now, now)
-		return
-	case "":
-	default:
-		st := status(l, wire.Status_FAILED, now, now)
-		st.Reason = fmt.Sprintf("unknown builtin %q", l.GetBuiltin())
-		e.out <- st
+	if e.builtin(l, now) {
 		return
 	}
 	key := attemptKey{l.GetStageId(), l.GetTaskIndex(), l.GetAttempt()}
@@ -395,49 +387,74 @@ func (e *executor) launch(l *wire.Launch) {
 	// on meanwhile.
 	go func() {
 		defer e.wg.Done()
-		task, err := startIn(e.guards, spec)
-		e.mu.Lock()
-		delete(e.starting, key)
-		if err != nil {
-			delete(e.killed, key)
-			delete(e.live, key)
-			delete(e.preempted, key)
-			e.mu.Unlock()
-			log.WithError(err).Warn("task not started")
-			e.files.finished(jobID, files)
-			e.fail(l, now, err)
-			return
-		}
-		log.WithField("gpus", strings.Join(l.GetGpuAddresses(), ",")).Debug("task started")
-		e.running[key] = task
-		// Killed, drained, or the executor stopping, while it started.
-		stop, preempted, grace := e.killed[key] || e.closing, e.preempted[key], e.drainGrace
+		e.runAttempt(l, key, files, spec, log, now)
+	}()
+}
+
+// builtin carries out a launch of a builtin ("noop": it succeeds at
+// once), failing one of a builtin it does not know; false for a launch
+// of a command.
+func (e *executor) builtin(l *wire.Launch, now time.Time) bool {
+	switch l.GetBuiltin() {
+	case "":
+		return false
+	case "noop":
+		e.out <- status(l, wire.Status_SUCCEEDED, now, now)
+	default:
+		st := status(l, wire.Status_FAILED, now, now)
+		st.Reason = fmt.Sprintf("unknown builtin %q", l.GetBuiltin())
+		e.out <- st
+	}
+	return true
+}
+
+// runAttempt starts a launched attempt's task (launched at now) as spec
+// says, acts on a kill or drain that came meanwhile, waits for its end
+// and reports it.
+func (e *executor) runAttempt(l *wire.Launch, key attemptKey, files attemptFiles, spec TaskSpec, log logrus.FieldLogger, now time.Time) {
+	jobID := l.GetJobId()
+	task, err := startIn(e.guards, spec)
+	e.mu.Lock()
+	delete(e.starting, key)
+	if err != nil {
+		delete(e.killed, key)
+		delete(e.live, key)
 		delete(e.preempted, key)
 		e.mu.Unlock()
-		switch {
-		case preempted:
-			e.preempt(key, task, grace)
-		case stop:
-			task.Kill()
-		}
-		res := task.Wait()
-		if res.OutputErr != "" {
-			// The task ran; its log did not keep all it said. The
-			// executor's own log is where an operator looks.
-			log.Warn(res.OutputErr)
-		}
-		e.mu.Lock()
-		delete(e.running, key)
-		delete(e.live, key)
-		killed := e.killed[key]
-		delete(e.killed, key)
-		closing := e.closing
-		e.mu.Unlock()
+		log.WithError(err).Warn("task not started")
 		e.files.finished(jobID, files)
-		if st := e.ended(l, log, res, killed, closing); st != nil {
-			e.out <- st
-		}
-	}()
+		e.fail(l, now, err)
+		return
+	}
+	log.WithField("gpus", strings.Join(l.GetGpuAddresses(), ",")).Debug("task started")
+	e.running[key] = task
+	// Killed, drained, or the executor stopping, while it started.
+	stop, preempted, grace := e.killed[key] || e.closing, e.preempted[key], e.drainGrace
+	delete(e.preempted, key)
+	e.mu.Unlock()
+	switch {
+	case preempted:
+		e.preempt(key, task, grace)
+	case stop:
+		task.Kill()
+	}
+	res := task.Wait()
+	if res.OutputErr != "" {
+		// The task ran; its log did not keep all it said. The
+		// executor's own log is where an operator looks.
+		log.Warn(res.OutputErr)
+	}
+	e.mu.Lock()
+	delete(e.running, key)
+	delete(e.live, key)
+	killed := e.killed[key]
+	delete(e.killed, key)
+	closing := e.closing
+	e.mu.Unlock()
+	e.files.finished(jobID, files)
+	if st := e.ended(l, log, res, killed, closing); st != nil {
+		e.out <- st
+	}
 }
 
 // ended logs how a task ended and returns its status report, or nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 )
 
 // Helpers: escapees, the processes a task starts that its process group

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/internal/procstat"
 )
 
 // Helpers: the process table (/proc): a process's command line and
@@ -35,12 +37,8 @@ func envValue(environ, key string) string {
 
 // alive reports whether pid is a live process (not a zombie).
 func alive(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(data), ')')
-	return i > 0 && i+2 < len(data) && data[i+2] != 'Z'
+	st, err := procstat.Read(pid)
+	return err == nil && st.State != 'Z'
 }
 
 // syscallKill kills pid outright (SIGKILL).

@@ -128,44 +128,10 @@ func (s *Scheduler) AddProfile(p Profile) error {
 // SubmitJob validates spec and queues its job. Every error names the stage
 // and field at fault; nothing is queued then.
 func (s *Scheduler) SubmitJob(now time.Time, spec JobSpec) (JobID, error) {
-	if len(spec.Stages) == 0 {
-		return 0, fmt.Errorf("job %q has no stages", spec.Name)
+	byName, err := s.checkJob(spec)
+	if err != nil {
+		return 0, err
 	}
-	byName := map[string]int{}
-	for i, ss := range spec.Stages {
-		field := fmt.Sprintf("job %q stage %q", spec.Name, ss.Name)
-		if ss.Name == "" {
-			return 0, fmt.Errorf("job %q: stage %d has no name", spec.Name, i)
-		}
-		if _, dup := byName[ss.Name]; dup {
-			return 0, fmt.Errorf("%s: a stage of that name comes earlier", field)
-		}
-		byName[ss.Name] = i
-		if ss.Tasks < 1 {
-			return 0, fmt.Errorf("%s: tasks %d: want at least 1", field, ss.Tasks)
-		}
-		if ss.MaxAttempts < 0 || ss.MaxAttempts > MaxAttemptsLimit {
-			return 0, fmt.Errorf("%s: maxAttempts %d: want 0 (the default) to %d", field, ss.MaxAttempts, MaxAttemptsLimit)
-		}
-		prof, ok := s.profiles[ss.Profile]
-		if !ok {
-			return 0, fmt.Errorf("%s: profile %d is not registered", field, ss.Profile)
-		}
-		if err := prof.check(field, ss.Request); err != nil {
-			return 0, err
-		}
-	}
-	for _, ss := range spec.Stages {
-		for _, a := range ss.After {
-			if _, ok := byName[a]; !ok {
-				return 0, fmt.Errorf("job %q stage %q: after %q: no such stage in the job", spec.Name, ss.Name, a)
-			}
-		}
-	}
-	if cycle := findCycle(spec.Stages, byName); cycle != "" {
-		return 0, fmt.Errorf("job %q: stages depend on each other in a cycle: %s", spec.Name, cycle)
-	}
-
 	poolName := spec.Pool
 	if poolName == "" {
 		poolName = DefaultPool
@@ -178,27 +144,90 @@ func (s *Scheduler) SubmitJob(now time.Time, spec JobSpec) (JobID, error) {
 	p.jobs++
 	s.jobSeq++
 	for _, ss := range spec.Stages {
-		st := &stage{id: s.stageSeq, job: j, spec: ss, profile: s.profiles[ss.Profile], freshEnd: ss.Tasks}
-		s.stageSeq++
-		st.maxFailures = ss.MaxAttempts
-		if st.maxFailures == 0 {
-			st.maxFailures = s.cfg.MaxTaskFailures
-		}
-		if len(ss.PreferredHosts) > 0 {
-			st.preferredHosts = map[string]bool{}
-			for _, h := range ss.PreferredHosts {
-				st.preferredHosts[h] = true
-			}
-		}
-		if len(ss.PreferredExecutors) > 0 {
-			st.preferredExecs = map[ExecutorID]bool{}
-			for _, e := range ss.PreferredExecutors {
-				st.preferredExecs[e] = true
-			}
-		}
+		st := s.newStage(j, ss)
 		j.stages = append(j.stages, st)
 		s.stages[st.id] = st
 	}
+	linkStages(j, spec, byName)
+	s.jobs[j.id] = j
+	for _, st := range j.stages {
+		if len(st.parents) == 0 {
+			s.makeRunnable(now, st)
+		}
+	}
+	return j.id, nil
+}
+
+// checkJob validates a job's spec, and returns its stages' indices by
+// name.
+func (s *Scheduler) checkJob(spec JobSpec) (map[string]int, error) {
+	if len(spec.Stages) == 0 {
+		return nil, fmt.Errorf("job %q has no stages", spec.Name)
+	}
+	byName := map[string]int{}
+	for i, ss := range spec.Stages {
+		field := fmt.Sprintf("job %q stage %q", spec.Name, ss.Name)
+		if ss.Name == "" {
+			return nil, fmt.Errorf("job %q: stage %d has no name", spec.Name, i)
+		}
+		if _, dup := byName[ss.Name]; dup {
+			return nil, fmt.Errorf("%s: a stage of that name comes earlier", field)
+		}
+		byName[ss.Name] = i
+		if ss.Tasks < 1 {
+			return nil, fmt.Errorf("%s: tasks %d: want at least 1", field, ss.Tasks)
+		}
+		if ss.MaxAttempts < 0 || ss.MaxAttempts > MaxAttemptsLimit {
+			return nil, fmt.Errorf("%s: maxAttempts %d: want 0 (the default) to %d", field, ss.MaxAttempts, MaxAttemptsLimit)
+		}
+		prof, ok := s.profiles[ss.Profile]
+		if !ok {
+			return nil, fmt.Errorf("%s: profile %d is not registered", field, ss.Profile)
+		}
+		if err := prof.check(field, ss.Request); err != nil {
+			return nil, err
+		}
+	}
+	for _, ss := range spec.Stages {
+		for _, a := range ss.After {
+			if _, ok := byName[a]; !ok {
+				return nil, fmt.Errorf("job %q stage %q: after %q: no such stage in the job", spec.Name, ss.Name, a)
+			}
+		}
+	}
+	if cycle := findCycle(spec.Stages, byName); cycle != "" {
+		return nil, fmt.Errorf("job %q: stages depend on each other in a cycle: %s", spec.Name, cycle)
+	}
+	return byName, nil
+}
+
+// newStage is a stage of job j as ss specifies it, with the scheduler's
+// next stage id, its tasks all fresh.
+func (s *Scheduler) newStage(j *job, ss StageSpec) *stage {
+	st := &stage{id: s.stageSeq, job: j, spec: ss, profile: s.profiles[ss.Profile], freshEnd: ss.Tasks}
+	s.stageSeq++
+	st.maxFailures = ss.MaxAttempts
+	if st.maxFailures == 0 {
+		st.maxFailures = s.cfg.MaxTaskFailures
+	}
+	if len(ss.PreferredHosts) > 0 {
+		st.preferredHosts = map[string]bool{}
+		for _, h := range ss.PreferredHosts {
+			st.preferredHosts[h] = true
+		}
+	}
+	if len(ss.PreferredExecutors) > 0 {
+		st.preferredExecs = map[ExecutorID]bool{}
+		for _, e := range ss.PreferredExecutors {
+			st.preferredExecs[e] = true
+		}
+	}
+	return st
+}
+
+// linkStages links j's stages, in spec's order, to the stages they come
+// after (byName: their indices), and those to them.
+func linkStages(j *job, spec JobSpec, byName map[string]int) {
 	for i, ss := range spec.Stages {
 		for _, a := range ss.After {
 			parent := j.stages[byName[a]]
@@ -209,13 +238,6 @@ func (s *Scheduler) SubmitJob(now time.Time, spec JobSpec) (JobID, error) {
 			parent.children = append(parent.children, j.stages[i])
 		}
 	}
-	s.jobs[j.id] = j
-	for _, st := range j.stages {
-		if len(st.parents) == 0 {
-			s.makeRunnable(now, st)
-		}
-	}
-	return j.id, nil
 }
 
 // findCycle returns a cycle among the stages' After edges as "a -> b -> a",

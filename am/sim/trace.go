@@ -68,46 +68,18 @@ func ParseTrace(r io.Reader, name string) ([]TraceJob, error) {
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
-	readErr := func(err error) error {
-		var le *traceLimitError
-		var pe *csv.ParseError
-		switch {
-		case errors.As(err, &le):
-			return fmt.Errorf("%s:%d: %s", name, le.line, le.msg)
-		case errors.As(err, &pe):
-			return fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
-		}
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	header, err := cr.Read()
+	width, err := readHeader(cr, name)
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty trace: want the header %s", name, strings.Join(columns[:requiredColumns], ","))
-		}
-		return nil, readErr(err)
+		return nil, err
 	}
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		if i >= len(columns) || h != columns[i] {
-			return nil, fmt.Errorf("%s:1:%d: header column %q: want %s[,pool][,after]", name, i+1, h, strings.Join(columns[:requiredColumns], ","))
-		}
-	}
-	width := len(header) // the record is reused: keep only its width
-	if width < requiredColumns {
-		return nil, fmt.Errorf("%s:1: header has %d columns, want %s[,pool][,after]", name, width, strings.Join(columns[:requiredColumns], ","))
-	}
-
-	var jobs []*TraceJob
-	byName := map[string]*TraceJob{}
-	stageLines := map[[2]string]int{} // (job, stage) -> its line
-	tasks, work := 0, 0.0
+	b := traceBuilder{name: name, byName: map[string]*TraceJob{}, stageLines: map[[2]string]int{}}
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, readErr(err)
+			return nil, traceReadError(name, err)
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -120,46 +92,108 @@ func ParseTrace(r io.Reader, name string) ([]TraceJob, error) {
 		if err != nil {
 			return nil, err
 		}
-		tasks += row.Tasks
-		if tasks > maxTraceTasks {
-			return nil, fmt.Errorf("%s:%d: the trace has more than %d tasks", name, line, maxTraceTasks)
+		if err := b.add(cr, row); err != nil {
+			return nil, err
 		}
-		work += float64(row.Tasks) * row.TaskS
-		if work > maxTraceWorkS {
-			return nil, fmt.Errorf("%s:%d: the trace's work, tasks × task_s over its rows, passes %d task-seconds (250 years)", name, line, maxTraceWorkS)
-		}
-		j := byName[row.Job]
-		if j == nil {
-			j = &TraceJob{Name: row.Job, SubmitS: row.SubmitS, Pool: row.Pool}
-			byName[row.Job] = j
-			jobs = append(jobs, j)
-		}
-		if first, dup := stageLines[[2]string{row.Job, row.Stage}]; dup {
-			return nil, fmt.Errorf("%s:%d:%d: job %q already has a stage %q (line %d)", name, line, col(cr, 2), row.Job, row.Stage, first)
-		}
-		for _, a := range row.After {
-			if _, ok := stageLines[[2]string{row.Job, a}]; !ok {
-				return nil, fmt.Errorf("%s:%d:%d: after %q: no earlier stage of job %q has that name", name, line, col(cr, 8), a, row.Job)
-			}
-		}
-		if row.SubmitS != j.SubmitS {
-			return nil, fmt.Errorf("%s:%d:%d: submit_s %v: job %q was submitted at %v (line %d)", name, line, col(cr, 0), row.SubmitS, row.Job, j.SubmitS, j.Stages[0].Line)
-		}
-		if row.Pool != j.Pool {
-			return nil, fmt.Errorf("%s:%d:%d: pool %q: job %q is in pool %q (line %d)", name, line, col(cr, 7), row.Pool, row.Job, j.Pool, j.Stages[0].Line)
-		}
-		stageLines[[2]string{row.Job, row.Stage}] = line
-		j.Stages = append(j.Stages, row)
 	}
-	if len(jobs) == 0 {
-		return nil, fmt.Errorf("%s: the trace has no rows", name)
+	return b.jobsInSubmitOrder()
+}
+
+// traceReadError names where the CSV reader, or the bounds on its input,
+// stopped reading.
+func traceReadError(name string, err error) error {
+	var le *traceLimitError
+	var pe *csv.ParseError
+	switch {
+	case errors.As(err, &le):
+		return fmt.Errorf("%s:%d: %s", name, le.line, le.msg)
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
 	}
-	out := make([]TraceJob, len(jobs))
-	for i, j := range jobs {
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// readHeader reads and checks the header row, and returns its width: the
+// number of fields every row must have.
+func readHeader(cr *csv.Reader, name string) (int, error) {
+	header, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return 0, fmt.Errorf("%s: empty trace: want the header %s", name, strings.Join(columns[:requiredColumns], ","))
+		}
+		return 0, traceReadError(name, err)
+	}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		if i >= len(columns) || h != columns[i] {
+			return 0, fmt.Errorf("%s:1:%d: header column %q: want %s[,pool][,after]", name, i+1, h, strings.Join(columns[:requiredColumns], ","))
+		}
+	}
+	width := len(header) // the record is reused: keep only its width
+	if width < requiredColumns {
+		return 0, fmt.Errorf("%s:1: header has %d columns, want %s[,pool][,after]", name, width, strings.Join(columns[:requiredColumns], ","))
+	}
+	return width, nil
+}
+
+// traceBuilder assembles jobs from a trace's rows, in the order read,
+// holding the trace to its bounds and each job's rows to one another.
+type traceBuilder struct {
+	name       string
+	jobs       []*TraceJob
+	byName     map[string]*TraceJob
+	stageLines map[[2]string]int // (job, stage) -> its line
+	tasks      int
+	work       float64
+}
+
+// add adds one row, the one cr has just read, to its job.
+func (b *traceBuilder) add(cr *csv.Reader, row StageRow) error {
+	name, line := b.name, row.Line
+	b.tasks += row.Tasks
+	if b.tasks > maxTraceTasks {
+		return fmt.Errorf("%s:%d: the trace has more than %d tasks", name, line, maxTraceTasks)
+	}
+	b.work += float64(row.Tasks) * row.TaskS
+	if b.work > maxTraceWorkS {
+		return fmt.Errorf("%s:%d: the trace's work, tasks × task_s over its rows, passes %d task-seconds (250 years)", name, line, maxTraceWorkS)
+	}
+	j := b.byName[row.Job]
+	if j == nil {
+		j = &TraceJob{Name: row.Job, SubmitS: row.SubmitS, Pool: row.Pool}
+		b.byName[row.Job] = j
+		b.jobs = append(b.jobs, j)
+	}
+	if first, dup := b.stageLines[[2]string{row.Job, row.Stage}]; dup {
+		return fmt.Errorf("%s:%d:%d: job %q already has a stage %q (line %d)", name, line, col(cr, 2), row.Job, row.Stage, first)
+	}
+	for _, a := range row.After {
+		if _, ok := b.stageLines[[2]string{row.Job, a}]; !ok {
+			return fmt.Errorf("%s:%d:%d: after %q: no earlier stage of job %q has that name", name, line, col(cr, 8), a, row.Job)
+		}
+	}
+	if row.SubmitS != j.SubmitS {
+		return fmt.Errorf("%s:%d:%d: submit_s %v: job %q was submitted at %v (line %d)", name, line, col(cr, 0), row.SubmitS, row.Job, j.SubmitS, j.Stages[0].Line)
+	}
+	if row.Pool != j.Pool {
+		return fmt.Errorf("%s:%d:%d: pool %q: job %q is in pool %q (line %d)", name, line, col(cr, 7), row.Pool, row.Job, j.Pool, j.Stages[0].Line)
+	}
+	b.stageLines[[2]string{row.Job, row.Stage}] = line
+	j.Stages = append(j.Stages, row)
+	return nil
+}
+
+// jobsInSubmitOrder returns the jobs assembled, in submission order, the
+// rows' order breaking ties.
+func (b *traceBuilder) jobsInSubmitOrder() ([]TraceJob, error) {
+	if len(b.jobs) == 0 {
+		return nil, fmt.Errorf("%s: the trace has no rows", b.name)
+	}
+	out := make([]TraceJob, len(b.jobs))
+	for i, j := range b.jobs {
 		out[i] = *j
 	}
-	// Submission order; rows order ties.
-	sort.SliceStable(out, func(a, b int) bool { return out[a].SubmitS < out[b].SubmitS })
+	sort.SliceStable(out, func(a, c int) bool { return out[a].SubmitS < out[c].SubmitS })
 	return out, nil
 }
 

@@ -2,8 +2,9 @@
 // session's record and secret are kept for the user who started it
 // (state.go), finding a session and whether it has ended (find.go: a
 // local one's driver process, a YARN one's application through the RM),
-// and the requests a client sends it (client.go) over the session's own
-// authenticated channel (executor/wire).
+// the requests a client sends it (client.go) over the session's own
+// authenticated channel (executor/wire), and following a job to its end
+// (follow.go), across a YARN session's ApplicationMaster attempts.
 //
 // A session is a long-lived application that takes jobs from many
 // clients: `spindle session start` starts one and records it;

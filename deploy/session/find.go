@@ -1,19 +1,18 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
-	"os"
 	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/internal/procstat"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
@@ -137,13 +136,11 @@ func Exited(pid int) bool {
 	if syscall.Kill(pid, 0) == syscall.ESRCH {
 		return true
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	st, err := procstat.Read(pid)
 	if err != nil {
 		return errors.Is(err, fs.ErrNotExist)
 	}
-	// pid (comm) state ...: comm may hold spaces and parentheses.
-	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-	return len(rest) > 1 && (rest[1] == 'Z' || rest[1] == 'X')
+	return st.State == 'Z' || st.State == 'X'
 }
 
 // ExitedWithin waits up to d for process pid to end, as a connection it

@@ -155,9 +155,20 @@ func (g *guard) run(req request) bool {
 			signalTree(os.Getpid(), syscall.SIGKILL)
 		}
 	}
-	// The process has ended (and, when signalled, what it left running
-	// too, or the caller ended it): whatever it left running goes. Its
-	// orphans were re-parented here as it exited, so a guard with no
+	r := g.ended(t, status)
+	if callerGone {
+		return false
+	}
+	writeLine(g.ctl, r)
+	return again
+}
+
+// ended clears away what t's process left running, once it has ended
+// (and, when signalled, what it left running too, or the caller ended
+// it), and returns the report of its end: its exit status and what its
+// output lost.
+func (g *guard) ended(t *tree, status syscall.WaitStatus) report {
+	// Its orphans were re-parented here as it exited, so a guard with no
 	// children left has no tree: most processes leave none, and the walk
 	// of /proc is then saved.
 	if _, _, left := g.reap(0); left {
@@ -172,11 +183,7 @@ func (g *guard) run(req request) bool {
 		r.Code = status.ExitStatus()
 	}
 	r.StdoutCut, r.StderrCut, r.OutputErr = t.finishOutputs()
-	if callerGone {
-		return false
-	}
-	writeLine(g.ctl, r)
-	return again
+	return r
 }
 
 // reap collects every child that has exited: a process, and orphans of

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/spindle-yarn/spindle/internal/procstat"
 )
 
 func TestMain(m *testing.M) {
@@ -73,8 +75,8 @@ func waitPids(t *testing.T, path string, n int) []int {
 
 // alive reports whether pid is a live (not zombie) process.
 func alive(pid int) bool {
-	_, state, ok := parentOf(pid)
-	return ok && state != 'Z'
+	st, err := procstat.Read(pid)
+	return err == nil && st.State != 'Z'
 }
 
 // waitGone fails unless every pid is dead within limit.

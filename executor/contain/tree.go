@@ -1,12 +1,13 @@
 package contain
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/spindle-yarn/spindle/internal/procstat"
 )
 
 // descendants lists the live processes below root, from the parent links
@@ -24,9 +25,8 @@ func descendants(root int) []int {
 		if err != nil {
 			continue
 		}
-		ppid, state, ok := parentOf(pid)
-		if ok && state != 'Z' {
-			children[ppid] = append(children[ppid], pid)
+		if st, err := procstat.Read(pid); err == nil && st.State != 'Z' {
+			children[st.PPID] = append(children[st.PPID], pid)
 		}
 	}
 	var out []int
@@ -40,54 +40,16 @@ func descendants(root int) []int {
 	return out
 }
 
-// parentOf reads a process's parent and state letter from /proc/PID/stat:
-// "pid (comm) S ppid …", where comm may hold spaces and parentheses.
-func parentOf(pid int) (ppid int, state byte, ok bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, 0, false
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 || i+2 >= len(data) {
-		return 0, 0, false
-	}
-	f := bytes.Fields(data[i+2:])
-	if len(f) < 2 || len(f[0]) != 1 {
-		return 0, 0, false
-	}
-	ppid, err = strconv.Atoi(string(f[1]))
-	return ppid, f[0][0], err == nil
-}
-
 // signalOutside sends sig to every live process below root but those of
 // process group group, which the caller signals as a group: a process
 // signalled twice may run its handler twice (a shell's trap, a training
 // script's checkpoint).
 func signalOutside(root, group int, sig syscall.Signal) {
 	for _, pid := range descendants(root) {
-		if g, ok := groupOf(pid); !ok || g != group {
+		if st, err := procstat.Read(pid); err != nil || st.PGRP != group {
 			syscall.Kill(pid, sig)
 		}
 	}
-}
-
-// groupOf reads a process's group from /proc/PID/stat: "pid (comm) S
-// ppid pgrp …".
-func groupOf(pid int) (int, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 || i+2 >= len(data) {
-		return 0, false
-	}
-	f := bytes.Fields(data[i+2:])
-	if len(f) < 3 {
-		return 0, false
-	}
-	g, err := strconv.Atoi(string(f[2]))
-	return g, err == nil
 }
 
 // signalTree sends sig to every live process below root, once.

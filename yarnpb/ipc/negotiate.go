@@ -109,25 +109,33 @@ func negotiate(rw io.ReadWriter, auth *Auth, addr string, resolved net.Addr, max
 			if mech == nil {
 				return negotiation{method: MethodSimple}, nil
 			}
-			// The server's final token is its proof (DIGEST-MD5's rspauth):
-			// check it, so a phony SUCCESS cannot end the exchange early.
-			if msg.Token != nil {
-				resp, err := mech.Step(msg.Token)
-				if err != nil {
-					return negotiation{}, authError("%v", err)
-				}
-				if len(resp) > 0 {
-					return negotiation{}, authError("%s wants to answer the server's SUCCESS", mech.Name())
-				}
-			}
-			if !mech.Complete() {
-				return negotiation{}, authError("server declared SUCCESS before %s completed", mech.Name())
+			if err := checkSuccess(mech, msg.Token); err != nil {
+				return negotiation{}, err
 			}
 			return negotiation{method: method, layer: mech.Layer()}, nil
 		default:
 			return negotiation{}, authError("unexpected SASL state %v", msg.GetState())
 		}
 	}
+}
+
+// checkSuccess checks the server's SUCCESS to mech's exchange: its final
+// token is the server's proof (DIGEST-MD5's rspauth), checked so that a
+// phony SUCCESS cannot end the exchange early, and mech must be complete.
+func checkSuccess(mech sasl.Mechanism, token []byte) error {
+	if token != nil {
+		resp, err := mech.Step(token)
+		if err != nil {
+			return authError("%v", err)
+		}
+		if len(resp) > 0 {
+			return authError("%s wants to answer the server's SUCCESS", mech.Name())
+		}
+	}
+	if !mech.Complete() {
+		return authError("server declared SUCCESS before %s completed", mech.Name())
+	}
+	return nil
 }
 
 // choose picks the first of the server's offers this client can answer.

@@ -108,36 +108,12 @@ func (s *Server) serve() {
 	}
 }
 
+// handle serves one client's connection: its handshake, then its calls,
+// each answered from a goroutine of its own, as Hadoop's server does.
 func (s *Server) handle(c net.Conn) {
-	br := bufio.NewReader(c)
-	var pre [7]byte
-	if _, err := io.ReadFull(br, pre[:]); err != nil || string(pre[:4]) != "hrpc" || pre[4] != 9 {
+	r, w, ok := s.handshake(c)
+	if !ok {
 		return
-	}
-	var r io.Reader = br
-	var w io.Writer = c
-	if pre[6] == 0xDF {
-		rw := struct {
-			io.Reader
-			io.Writer
-		}{br, c}
-		if s.SASL == nil {
-			if _, err := ReadSASL(br); err != nil {
-				return
-			}
-			if WriteSASL(c, &hadoopcommon.RpcSaslProto{State: hadoopcommon.RpcSaslProto_SUCCESS.Enum()}) != nil {
-				return
-			}
-		} else {
-			layer, err := s.SASL(rw)
-			if err != nil {
-				return
-			}
-			if layer != nil {
-				r = &unwrapReader{r: br, layer: layer}
-				w = &wrapWriter{w: c, layer: layer}
-			}
-		}
 	}
 	var wmu sync.Mutex
 	send := func(frame []byte) {
@@ -175,21 +151,59 @@ func (s *Server) handle(c net.Conn) {
 			return
 		}
 		go func(id int32, method, protocol string, body []byte) {
-			var resp proto.Message
-			var err error
-			if protocol != s.Protocol {
-				err = &ipc.RemoteError{Class: "org.apache.hadoop.ipc.RpcNoSuchProtocolException", Message: "unknown protocol: " + protocol}
-			} else {
-				msg, _, perr := nextDelimited(body)
-				if perr != nil {
-					err = perr
-				} else {
-					resp, err = s.Handler(method, msg)
-				}
-			}
+			resp, err := s.call(method, protocol, body)
 			send(response(uint32(id), resp, err))
 		}(header.GetCallId(), rh.GetMethodName(), rh.GetDeclaringClassProtocolName(), body)
 	}
+}
+
+// handshake reads a connection's preamble and, when the client asks for
+// it, negotiates SASL (s.SASL's exchange; without one, a SUCCESS that
+// has the client fall back to SIMPLE). It
+// returns where the calls are read from and answers written to: through
+// the security layer SASL set up, if any; false for a client to drop.
+func (s *Server) handshake(c net.Conn) (io.Reader, io.Writer, bool) {
+	br := bufio.NewReader(c)
+	var pre [7]byte
+	if _, err := io.ReadFull(br, pre[:]); err != nil || string(pre[:4]) != "hrpc" || pre[4] != 9 {
+		return nil, nil, false
+	}
+	if pre[6] != 0xDF {
+		return br, c, true
+	}
+	if s.SASL == nil {
+		if _, err := ReadSASL(br); err != nil {
+			return nil, nil, false
+		}
+		if WriteSASL(c, &hadoopcommon.RpcSaslProto{State: hadoopcommon.RpcSaslProto_SUCCESS.Enum()}) != nil {
+			return nil, nil, false
+		}
+		return br, c, true
+	}
+	rw := struct {
+		io.Reader
+		io.Writer
+	}{br, c}
+	layer, err := s.SASL(rw)
+	if err != nil {
+		return nil, nil, false
+	}
+	if layer != nil {
+		return &unwrapReader{r: br, layer: layer}, &wrapWriter{w: c, layer: layer}, true
+	}
+	return br, c, true
+}
+
+// call answers one call of method of protocol, body its request.
+func (s *Server) call(method, protocol string, body []byte) (proto.Message, error) {
+	if protocol != s.Protocol {
+		return nil, &ipc.RemoteError{Class: "org.apache.hadoop.ipc.RpcNoSuchProtocolException", Message: "unknown protocol: " + protocol}
+	}
+	msg, _, err := nextDelimited(body)
+	if err != nil {
+		return nil, err
+	}
+	return s.Handler(method, msg)
 }
 
 // response builds the frame answering call id.
