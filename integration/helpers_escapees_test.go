@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // Helpers: escapees, the processes a task starts that its process group
