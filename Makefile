@@ -33,10 +33,31 @@ HELPER_DIRS = integration integration/testcluster integration/browser
 OTHER_HADOOP_VERSIONS ?= 3.4.3 3.3.6
 YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 
+# The cluster suites run in lanes, side by side (tools/testlanes): they
+# mostly wait on the mini clusters' heartbeats, and a 2-core machine
+# running one suite sits about 60% idle (docs/testing.md has the times).
+# Each lane is a go test process, which starts the clusters its tests ask
+# for: the lanes split the tests by cluster, so that no cluster starts
+# twice. OWN_CLUSTERS are the tests on clusters no other test shares;
+# every other test, on the default cluster or none, is in the shared lane
+# (-skip: a new test always runs somewhere).
+OWN_CLUSTERS = ^Test(Fault(Preemption|Decommission|NodeManager|RM)|Placement|Kerberos|Minicluster|RPC.*Privacy)
+GO_TEST_JSON = $(GO) test -json -count=1 -p 1 -timeout 30m
+LANE_SHARED = newest Hadoop, shared cluster=$(GO_TEST_JSON) -skip "$(OWN_CLUSTERS)" ./integration/
+LANE_OWN = newest Hadoop, own clusters=$(GO_TEST_JSON) -run "$(OWN_CLUSTERS)" ./integration/; a=$$?; \
+  $(GO_TEST_JSON) ./integration/browser ./integration/testcluster; exit $$((a | $$?))
+LANE_OLDER = $(subst $(space),$(comma) ,$(OTHER_HADOOP_VERSIONS)): the YARN suite=rc=0; \
+  for v in $(OTHER_HADOOP_VERSIONS); do HADOOP_VERSION=$$v $(GO_TEST_JSON) -run "$(YARN_SUITE)" ./integration/ || rc=1; done; exit $$rc
+# -mark: the line integration/testcluster logs as it starts a cluster
+# (testcluster.StartedPrefix; its test holds the two the same).
+TESTLANES = $(GO) -C tools run ./testlanes -dir $(CURDIR) -out $(CURDIR)/build/test-lanes -mark 'testcluster: started the '
+space := $(subst ,, )
+comma := ,
+
 # Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
 FUZZTIME ?= 4s
 
-.PHONY: mutate help build test test-unit test-integration test-hadoop-versions krb5-user chromium fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
+.PHONY: mutate help build test test-unit test-integration test-clusters test-hadoop-versions krb5-user chromium fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-22s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -44,14 +65,17 @@ help: ## list the targets
 build: ## build the static spindle binary into bin/
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X $(MODULE)/deploy.version=$(VERSION)' -o $(BIN) ./cmd/spindle
 
-test: lint verify-proto test-unit fuzz test-integration test-hadoop-versions ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster of every supported Hadoop
+test: lint verify-proto test-unit fuzz test-clusters ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster of every supported Hadoop
 
 test-unit: ## unit tests with the race detector, and the tools' own tests (tools/)
 	CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
 	$(GO) -C tools test -count=1 ./...
 
-test-integration: krb5-user chromium ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use)
-	$(GO) test -count=1 -p 1 -timeout 30m ./integration/...
+test-integration: krb5-user chromium ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use), in two lanes at once
+	$(TESTLANES) -lane '$(LANE_SHARED)' -lane '$(LANE_OWN)'
+
+test-clusters: krb5-user chromium ## test-integration and test-hadoop-versions, every lane at once (what make test runs)
+	$(TESTLANES) -lane '$(LANE_SHARED)' -lane '$(LANE_OWN)' -lane '$(LANE_OLDER)'
 
 # The Kerberos tests log in with MIT's kinit, as users do: Debian's
 # krb5-user, installed when missing (apt-get, as root or through sudo).
@@ -74,13 +98,8 @@ chromium:
 	  $$install >/dev/null 2>&1 || { $$sudo apt-get update -q >/dev/null && $$install >/dev/null; } || true; \
 	  command -v chromium >/dev/null || { echo "FAIL: chromium did not install (apt-get's errors above): the browser tests need it"; exit 1; }; }
 
-test-hadoop-versions: ## the YARN suite (the tests of what differs by Hadoop version) on the other supported versions (OTHER_HADOOP_VERSIONS: the newest 3.4.x and 3.3.x)
-	@failed=""; \
-	for v in $(OTHER_HADOOP_VERSIONS); do \
-	  echo "=== the YARN suite on Hadoop $$v"; \
-	  HADOOP_VERSION=$$v $(GO) test -count=1 -p 1 -timeout 30m -run '$(YARN_SUITE)' ./integration/ || failed="$$failed $$v"; \
-	done; \
-	if [ -n "$$failed" ]; then echo "FAIL: the YARN suite failed on Hadoop$$failed"; exit 1; fi
+test-hadoop-versions: krb5-user chromium ## the YARN suite (the tests of what differs by Hadoop version) on the other supported versions (OTHER_HADOOP_VERSIONS: the newest 3.4.x and 3.3.x)
+	$(TESTLANES) -lane '$(LANE_OLDER)'
 
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" as FUZZTIME runs out, having found nothing
