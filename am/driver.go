@@ -90,35 +90,6 @@ type Driver struct {
 	observed []history.Event
 }
 
-type registered struct {
-	out *outbox
-	reg *wire.Register
-}
-
-type statuses struct {
-	id    scheduler.ExecutorID
-	batch *wire.StatusBatch
-}
-
-type seen struct{ id scheduler.ExecutorID }
-
-// portPicked is an executor's answer to PickPort (core/gang.go).
-type portPicked struct {
-	id scheduler.ExecutorID
-	p  *wire.PortPicked
-}
-
-type connEnded struct {
-	id  scheduler.ExecutorID
-	out *outbox
-	err error
-}
-
-type rejected struct{}
-
-// statusRequest asks the loop for a Status.
-type statusRequest struct{ reply chan core.Status }
-
 // New returns a driver for executors connecting to cfg.Executors.
 func New(cfg Config) (*Driver, error) {
 	if cfg.Core.HeartbeatTimeout == 0 {

@@ -13,16 +13,11 @@ import (
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// A session's clients reach the loop as events, each carrying a reply
-// channel the loop answers on; their connections are served from
-// goroutines of their own, which never touch the core.
+// A session's clients reach the loop as events (events.go), each
+// carrying a reply channel the loop answers on; their connections are
+// served from goroutines of their own, which never touch the core.
 
-type submitRequest struct {
-	job    *jobspec.Job
-	follow bool
-	reply  chan submitReply
-}
-
+// submitReply answers a submitRequest or a followRequest.
 type submitReply struct {
 	id       scheduler.JobID
 	err      error
@@ -36,32 +31,11 @@ type submitReply struct {
 // the session taking jobs, which then do not survive its AM.
 const journalWait = 10 * time.Second
 
-// followRequest follows a job already submitted: a client whose
-// session's AM was replaced by its next attempt follows its job on.
-type followRequest struct {
-	id    scheduler.JobID
-	reply chan submitReply
-}
-
-type listRequest struct{ reply chan []core.JobInfo }
-
-type cancelRequest struct {
-	id     scheduler.JobID
-	reason string
-	reply  chan cancelReply
-}
-
+// cancelReply answers a cancelRequest.
 type cancelReply struct {
 	job core.JobInfo
 	err error
 }
-
-type stopRequest struct {
-	reason string
-	reply  chan []core.JobInfo
-}
-
-type statsRequest struct{ reply chan core.SessionStats }
 
 // follower is a client following a job: the loop hands it the job's
 // progress, at most every followEvery and never waiting on the client
