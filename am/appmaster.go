@@ -84,7 +84,7 @@ type AppMaster struct {
 	// nil allows every holder of a token.
 	ClientACL func(client string, modify bool) error
 	// Web guards the tracking page; nil serves it to everyone.
-	Web *WebAccess
+	Web *webui.WebAccess
 	// Journal, when set, keeps what the AM's next attempt needs to go
 	// on with this one's work (am/journal, docs/reliability.md), and
 	// holds what the attempt before this one left. AdoptWait bounds how
@@ -301,7 +301,8 @@ func serveTracking(a AppMaster, driver *Driver, web net.Listener) (stop func()) 
 			base = u.Path
 		}
 	}
-	page := TrackingHandler(driver, webui.Options{Base: base})
+	page := webui.TrackingHandler(webui.Tracking{UI: webui.Options{Store: driver.cfg.Observe.Store, Base: base}, Status: driver.Status,
+		Metrics: driver.cfg.Observe.Metrics.Handler()})
 	if a.Web != nil {
 		page = a.Web.Handler(page)
 	}

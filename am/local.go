@@ -76,7 +76,8 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 		return core.Summary{}, err
 	}
 	if l.UI != nil {
-		page := &http.Server{Handler: TrackingHandler(driver, webui.Options{TaskFiles: l.Launcher.LogDir}), ReadHeaderTimeout: 10 * time.Second}
+		tracking := webui.Tracking{UI: webui.Options{Store: observe.Store, TaskFiles: l.Launcher.LogDir}, Status: driver.Status, Metrics: observe.Metrics.Handler()}
+		page := &http.Server{Handler: webui.TrackingHandler(tracking), ReadHeaderTimeout: 10 * time.Second}
 		go page.Serve(l.UI)
 		defer page.Close()
 	}
