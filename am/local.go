@@ -68,7 +68,7 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 	if l.Log == nil {
 		l.Log = logrus.StandardLogger()
 	}
-	observe, stopHistory := startHistory(ctx, l.History, l.Log)
+	observe, stopHistory := StartHistory(ctx, l.History, l.Log)
 	defer stopHistory()
 	driver, err := New(Config{Core: l.Core, Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice,
 		Observe: observe})

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
@@ -39,7 +38,7 @@ type Env struct {
 // end, or until ctx is cancelled (a signal), and says why it failed. A
 // signal ends the work only in the application's last attempt; in an
 // earlier one the AM leaves without unregistering, and YARN starts the
-// next attempt (am.AppMaster.Terminated).
+// next attempt (appMaster.Terminated).
 func Run(ctx context.Context, env Env) error {
 	conf, err := settings.ReadFile(yarnapp.SettingsFile)
 	if err != nil {
@@ -101,7 +100,7 @@ func Run(ctx context.Context, env Env) error {
 			end(nil)
 		}
 	}()
-	a, err := appMaster(ctx, conf, appID, c, end, log)
+	a, err := newAppMaster(ctx, conf, appID, c, end, log)
 	if err != nil {
 		return err
 	}
@@ -131,8 +130,8 @@ func Run(ctx context.Context, env Env) error {
 			removeStagingAfterSuccess(ctx, log, c.hconf, c.user, dir, tokens)
 		}
 	}
-	sum, runErr := am.RunAppMaster(ctx, a)
-	if errors.Is(runErr, am.ErrLeftToNextAttempt) {
+	sum, runErr := runAppMaster(ctx, a)
+	if errors.Is(runErr, errLeftToNextAttempt) {
 		left = true
 		return runErr
 	}
@@ -188,13 +187,13 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 	return job, settings.OverrideJob(job, conf)
 }
 
-// appMaster settles what the AM needs of its container and settings
+// newAppMaster settles what the AM needs of its container and settings
 // besides its job and core: where it listens, the executors' launch
 // context and contract, the tokens' refresh, the ACLs and the tracking
 // page's guard.
-func appMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
-	a am.AppMaster, err error) {
-	a = am.AppMaster{Secret: c.secret, Host: c.host, Log: log}
+func newAppMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
+	a appMaster, err error) {
+	a = appMaster{Secret: c.secret, Host: c.host, Log: log}
 	if a.ExecutorEnv, err = settings.ExecutorEnv(conf); err != nil {
 		return a, err
 	}
