@@ -11,7 +11,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/localmode"
@@ -199,7 +198,7 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 	l.Job = job
 	progress := newProgressPrinter(c.App.Writer)
 	l.Progress = progress.update
-	sum, err := am.RunLocal(c.Context, l)
+	sum, err := localmode.Run(c.Context, l)
 	progress.finish()
 	if err != nil {
 		return err
