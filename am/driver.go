@@ -28,7 +28,9 @@ type Config struct {
 	// secret that authenticates them); Run closes it.
 	Executors *wire.Listener
 	// Progress, when set, is called from the loop after each batch with
-	// the job's progress; it must return quickly.
+	// the job's progress; it must not wait on anything (a terminal, say:
+	// spindle submit hands it to internal/latest, which writes the line
+	// from a goroutine of its own).
 	Progress func(core.Progress)
 	// YARN, when set, keeps executor containers through the RM and the
 	// NodeManagers (Config.Core.Containers must be set too).

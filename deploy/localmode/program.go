@@ -37,6 +37,8 @@ type Program struct {
 	Accels [][]executor.Accelerator
 	// Launcher starts the executors (its DriverAddr is filled here).
 	Launcher local.Config
+	// Progress is am.Config's: called from the loop, it must not wait
+	// (internal/latest hands it on without waiting).
 	Progress func(core.Progress)
 	Log      logrus.FieldLogger
 	// Clients makes it a session (Job nil): its clients connect there
