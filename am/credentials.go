@@ -5,13 +5,6 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 )
 
-// freshCredentials carries delegation tokens fetched while the
-// application runs, from the goroutine that fetched them to the loop,
-// which owns them from then on.
-type freshCredentials struct {
-	tokens []credentials.Token
-}
-
 // UpdateTokens hands the loop fresh delegation tokens. The loop passes
 // them, as a credentials file, to the tasks of every executor, to
 // executors that register later (their containers may have started with

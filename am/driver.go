@@ -28,7 +28,9 @@ type Config struct {
 	// secret that authenticates them); Run closes it.
 	Executors *wire.Listener
 	// Progress, when set, is called from the loop after each batch with
-	// the job's progress; it must return quickly.
+	// the job's progress; it must not wait on anything (a terminal, say:
+	// spindle submit hands it to internal/latest, which writes the line
+	// from a goroutine of its own).
 	Progress func(core.Progress)
 	// YARN, when set, keeps executor containers through the RM and the
 	// NodeManagers (Config.Core.Containers must be set too).
@@ -90,35 +92,6 @@ type Driver struct {
 	observed []history.Event
 }
 
-type registered struct {
-	out *outbox
-	reg *wire.Register
-}
-
-type statuses struct {
-	id    scheduler.ExecutorID
-	batch *wire.StatusBatch
-}
-
-type seen struct{ id scheduler.ExecutorID }
-
-// portPicked is an executor's answer to PickPort (core/gang.go).
-type portPicked struct {
-	id scheduler.ExecutorID
-	p  *wire.PortPicked
-}
-
-type connEnded struct {
-	id  scheduler.ExecutorID
-	out *outbox
-	err error
-}
-
-type rejected struct{}
-
-// statusRequest asks the loop for a Status.
-type statusRequest struct{ reply chan core.Status }
-
 // New returns a driver for executors connecting to cfg.Executors.
 func New(cfg Config) (*Driver, error) {
 	if cfg.Core.HeartbeatTimeout == 0 {
@@ -171,16 +144,9 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	defer stopLoop()
 	d.loopCtx = loopCtx
-	resumed := map[scheduler.JobID]bool{}
-	if r := d.cfg.Resume; r != nil {
-		var err error
-		if resumed, err = d.resume(loopCtx, time.Now(), r); err != nil {
-			d.log.WithError(err).Error("the previous attempt's work cannot be resumed: it starts over")
-			if err := d.startOver(time.Now(), r); err != nil {
-				return core.Summary{}, core.Final{Diagnostics: err.Error()}, err
-			}
-			resumed = map[scheduler.JobID]bool{}
-		}
+	resumed, err := d.resumeOrStartOver(loopCtx)
+	if err != nil {
+		return core.Summary{}, core.Final{Diagnostics: err.Error()}, err
 	}
 	d.observeStart(time.Now(), job)
 	var id scheduler.JobID
@@ -188,7 +154,6 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 		defer d.cfg.Clients.Close()
 		go d.acceptClients(loopCtx)
 	} else if !resumed[0] {
-		var err error
 		if id, err = d.core.Submit(time.Now(), job, stageProfiles); err != nil {
 			return core.Summary{Job: job.Name}, core.Final{Diagnostics: err.Error()}, err
 		}
@@ -196,54 +161,25 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 		d.observeJob(time.Now(), id, job)
 	}
 	go d.accept(loopCtx)
+	sum, final := d.loop(ctx, id)
+	return sum, final, nil
+}
 
+// loop turns until the core says Unregister, and returns the single
+// job's summary and how the application ended. Between turns it waits
+// for the next event or the time the core named; ctx's end cancels job
+// id (a session: stops it), once.
+func (d *Driver) loop(ctx context.Context, id scheduler.JobID) (core.Summary, core.Final) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	cancel := ctx.Done()
 	var sum core.Summary
 	for {
-		now := time.Now()
-		rd := d.core.Ready(now)
-		// A session's jobs end one after another, each telling its own
-		// client; Run's summary is the single job's (it would keep the
-		// last job's list of executors and cut files).
-		if s, ok := d.carryOut(loopCtx, rd); ok && d.cfg.Clients == nil {
-			sum = s
-		}
-		d.journalGangDone(rd.GangTasksDone)
-		d.journalEnded(rd.Finished)
-		d.observeReady(now, &rd)
-		d.observeTurn()
-		d.updateFollowers(now, rd.Finished)
-		// After the followers: a client hears its job ended before the
-		// executors are told to tidy up after it.
-		d.sendJobsEnded(rd)
+		rd := d.turn(time.Now(), &sum)
 		if rd.Unregister != nil {
-			return sum, *rd.Unregister, nil
+			return sum, *rd.Unregister
 		}
-		wait := time.Hour
-		if !rd.Next.IsZero() {
-			wait = max(time.Until(rd.Next), 0)
-		}
-		if len(d.followers) > 0 {
-			wait = min(wait, followEvery)
-		}
-		timer.Reset(wait)
-		select {
-		case ev := <-d.events:
-			ev.feed(d, time.Now())
-			// Take every event already waiting before deciding: many
-			// status reports make one round of placement.
-			for drained := false; !drained; {
-				select {
-				case ev := <-d.events:
-					ev.feed(d, time.Now())
-				default:
-					drained = true
-				}
-			}
-		case <-timer.C:
-		case <-cancel:
+		if d.wait(timer, rd.Next, cancel) {
 			// Once: a closed channel would keep this loop spinning while
 			// the killed tasks finish.
 			cancel = nil
@@ -253,12 +189,69 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 				d.core.Cancel(time.Now(), id, context.Cause(ctx).Error())
 			}
 		}
+	}
+}
+
+// turn is one turn of the loop at now: the core decides, and the batch
+// is carried out, journalled, observed and told to followers. The single
+// job's summary goes to sum once it has finished.
+func (d *Driver) turn(now time.Time, sum *core.Summary) core.Ready {
+	rd := d.core.Ready(now)
+	// A session's jobs end one after another, each telling its own
+	// client; Run's summary is the single job's (it would keep the
+	// last job's list of executors and cut files).
+	if s, ok := d.carryOut(d.loopCtx, rd); ok && d.cfg.Clients == nil {
+		*sum = s
+	}
+	d.journalGangDone(rd.GangTasksDone)
+	d.journalEnded(rd.Finished)
+	d.observeReady(now, &rd)
+	d.observeTurn()
+	d.updateFollowers(now, rd.Finished)
+	// After the followers: a client hears its job ended before the
+	// executors are told to tidy up after it.
+	d.sendJobsEnded(rd)
+	return rd
+}
+
+// wait sleeps until next (zero: nothing is due), at most followEvery
+// while a client follows a job, or until an event or cancel comes,
+// whichever is first; it feeds the core every event waiting, and says
+// whether cancel came.
+func (d *Driver) wait(timer *time.Timer, next time.Time, cancel <-chan struct{}) (cancelled bool) {
+	wait := time.Hour
+	if !next.IsZero() {
+		wait = max(time.Until(next), 0)
+	}
+	if len(d.followers) > 0 {
+		wait = min(wait, followEvery)
+	}
+	timer.Reset(wait)
+	defer func() {
 		if !timer.Stop() {
 			select {
 			case <-timer.C:
 			default:
 			}
 		}
+	}()
+	select {
+	case ev := <-d.events:
+		ev.feed(d, time.Now())
+		// Take every event already waiting before deciding: many
+		// status reports make one round of placement.
+		for {
+			select {
+			case ev := <-d.events:
+				ev.feed(d, time.Now())
+			default:
+				return false
+			}
+		}
+	case <-timer.C:
+		return false
+	case <-cancel:
+		return true
 	}
 }
 

@@ -18,13 +18,6 @@ import (
 // executor for the status. No samples, no figures: nothing here waits
 // for them or misses them.
 
-// gpuSamples is an executor's latest samples, read off its connection.
-type gpuSamples struct {
-	id      scheduler.ExecutorID
-	out     *outbox // the connection they came on
-	samples []gpuuse.Sample
-}
-
 // readGPUSamples reads the samples a heartbeat carries, for its
 // connection's reader: nil when it carries none, or samples no parser
 // would have given, which it logs once a connection (warned).

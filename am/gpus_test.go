@@ -1,9 +1,9 @@
 package am
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -68,12 +68,12 @@ func TestGPUSamplesReachTheStatus(t *testing.T) {
 	conn := fakeExecutor(t, d, "e1")
 	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(37), MemoryUsedMib: u64(1024), MemoryTotalMib: u64(81559)},
 		&wire.GPUUse{Index: 1, Uuid: "GPU-bbbb", MemoryTotalMib: u64(81559)})
-	st := executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37,"memory_used_mib":1024,"memory_total_mib":81559},`+
+	executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37,"memory_used_mib":1024,"memory_total_mib":81559},`+
 		`{"index":1,"uuid":"GPU-bbbb","memory_total_mib":81559}]`)
-	var page bytes.Buffer
-	writeStatus(&page, st)
-	if want := "  e1 on h1: 1 running; GPU 0 37% 1024/81559 MiB; GPU 1 ?% ?/81559 MiB\n"; !strings.Contains(page.String(), want) {
-		t.Errorf("the tracking page:\n%s\nwant a line %q", page.String(), want)
+	page := httptest.NewRecorder()
+	trackingPage(d).ServeHTTP(page, httptest.NewRequest("GET", "/status.txt", nil))
+	if want := "  e1 on h1: 1 running; GPU 0 37% 1024/81559 MiB; GPU 1 ?% ?/81559 MiB\n"; !strings.Contains(page.Body.String(), want) {
+		t.Errorf("the tracking page:\n%s\nwant a line %q", page.Body.String(), want)
 	}
 	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(99)})
 	executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":99}]`)

@@ -32,7 +32,7 @@ func TestMetricsCountTasksAsTheRESTAPIDoes(t *testing.T) {
 	d, _ := startSessionConfig(t, func(c *Config) {
 		c.Observe = Observation{Store: history.NewStore(history.Limits{}), Metrics: metrics.New(), App: history.AppStarted{ID: "local-session"}}
 	})
-	h := TrackingHandler(d, webui.Options{})
+	h := trackingPage(d)
 	out, err := request(t, d, sessionSecret, submit("name: quick\nstages:\n  - {name: s, tasks: 3, command: [\"true\"]}\n", true))
 	if err != nil || len(out) < 2 || !out[len(out)-1].GetJobUpdate().GetEnded() {
 		t.Fatalf("followed submit: %v, %v", out, err)

@@ -170,10 +170,12 @@ type History struct {
 	Log    history.SegmentStore
 }
 
-// startHistory makes the Store and starts the event log's writer, going
-// on after what an earlier attempt logged; stop ends the writer once it
-// wrote what is pending.
-func startHistory(ctx context.Context, h History, log logrus.FieldLogger) (o Observation, stop func()) {
+// StartHistory is where a driver's history goes (Config.Observe), for a
+// shell to pass it and serve the UI from: it makes the Store and the
+// metrics and starts the event log's writer, going on after what an
+// earlier attempt logged; stop ends the writer once it wrote what is
+// pending.
+func StartHistory(ctx context.Context, h History, log logrus.FieldLogger) (o Observation, stop func()) {
 	o = Observation{Store: history.NewStore(h.Limits), Metrics: metrics.New(), App: h.App}
 	if h.Log == nil {
 		return o, func() {}

@@ -32,6 +32,22 @@ type Resumption struct {
 	Dial func(ctx context.Context, addr string) (*wire.Conn, error)
 }
 
+// resumeOrStartOver takes over what the previous attempt left
+// (Config.Resume), saying which jobs it resumed; when that cannot be, it
+// starts over, the error saying why it cannot either.
+func (d *Driver) resumeOrStartOver(ctx context.Context) (map[scheduler.JobID]bool, error) {
+	r := d.cfg.Resume
+	if r == nil {
+		return nil, nil
+	}
+	resumed, err := d.resume(ctx, time.Now(), r)
+	if err == nil {
+		return resumed, nil
+	}
+	d.log.WithError(err).Error("the previous attempt's work cannot be resumed: it starts over")
+	return nil, d.startOver(time.Now(), r)
+}
+
 // resume resumes the journal's jobs in the core and takes over the kept
 // containers, dialling their executors. A job the core refuses leaves it
 // half-resumed: the error says so, and the caller starts over.

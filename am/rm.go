@@ -106,18 +106,6 @@ func allocatedContainer(ct *hadoopyarn.ContainerProto, portInNodeName bool) core
 	return core.Container{ID: yarn.ContainerID(ct.GetId()), Node: node, NodeName: name, Ask: ct.GetAllocationRequestId()}
 }
 
-// allocateDone is an allocate's outcome, in the loop.
-type allocateDone struct {
-	resp     *hadoopyarn.AllocateResponseProto
-	resynced bool
-	err      error
-}
-
-type launchFailed struct {
-	container string
-	err       error
-}
-
 // allocate sends one allocate from a goroutine; its answer comes back to
 // the loop as an event. An RM that forgot the application is registered
 // with again first, there, so that the loop never blocks on the RM.

@@ -5,24 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/internal/refusals"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
-// A session's clients reach the loop as events, each carrying a reply
-// channel the loop answers on; their connections are served from
-// goroutines of their own, which never touch the core.
+// A session's clients reach the loop as events (events.go), each
+// carrying a reply channel the loop answers on; their connections are
+// served from goroutines of their own, which never touch the core.
 
-type submitRequest struct {
-	job    *jobspec.Job
-	follow bool
-	reply  chan submitReply
-}
-
+// submitReply answers a submitRequest or a followRequest.
 type submitReply struct {
 	id       scheduler.JobID
 	err      error
@@ -36,32 +34,11 @@ type submitReply struct {
 // the session taking jobs, which then do not survive its AM.
 const journalWait = 10 * time.Second
 
-// followRequest follows a job already submitted: a client whose
-// session's AM was replaced by its next attempt follows its job on.
-type followRequest struct {
-	id    scheduler.JobID
-	reply chan submitReply
-}
-
-type listRequest struct{ reply chan []core.JobInfo }
-
-type cancelRequest struct {
-	id     scheduler.JobID
-	reason string
-	reply  chan cancelReply
-}
-
+// cancelReply answers a cancelRequest.
 type cancelReply struct {
 	job core.JobInfo
 	err error
 }
-
-type stopRequest struct {
-	reason string
-	reply  chan []core.JobInfo
-}
-
-type statsRequest struct{ reply chan core.SessionStats }
 
 // follower is a client following a job: the loop hands it the job's
 // progress, at most every followEvery and never waiting on the client
@@ -102,12 +79,17 @@ func (d *Driver) waitClients() {
 // the secret but says nothing does not keep a connection for good.
 const requestTimeout = 10 * time.Second
 
+// refusalsEvery is the least time between two lines about the session's
+// refused client connections.
+const refusalsEvery = 10 * time.Second
+
 // acceptClients serves the session's clients, each from a goroutine of its
-// own, until ctx ends. Connections refused are logged as a refusalLog
-// does: anyone who can reach the port can make them.
+// own, until ctx ends. Connections refused are logged at most once every
+// refusalsEvery (internal/refusals): anyone who can reach the port can
+// make them.
 func (d *Driver) acceptClients(ctx context.Context) {
-	refusals := newRefusalLog(d.log, "session client connection", refusalLogEvery)
-	defer refusals.close()
+	refused := refusals.New(d.log, "session client connection", refusalsEvery)
+	defer refused.Close()
 	for {
 		conn, err := d.cfg.Clients.Accept(ctx)
 		switch {
@@ -118,7 +100,7 @@ func (d *Driver) acceptClients(ctx context.Context) {
 				d.serveClient(ctx, conn)
 			}()
 		case errors.Is(err, wire.ErrHandshake):
-			refusals.refused(err)
+			refused.Refused(err)
 		case ctx.Err() != nil || errors.Is(err, net.ErrClosed):
 			return
 		}
@@ -233,6 +215,27 @@ func (d *Driver) answer(ctx context.Context, m *wire.Envelope) (*wire.Envelope, 
 		return &wire.Envelope{Message: &wire.Envelope_Stats{Stats: stats}}, nil, err
 	}
 	return nil, nil, errors.New("not a session request")
+}
+
+// liveHeapMetric is the live heap as the last garbage collection found
+// it: what the driver holds, without the garbage not yet collected.
+const liveHeapMetric = "/gc/heap/live:bytes"
+
+// liveHeap is the driver's live heap in bytes, for a stats answer, after
+// a collection of its own when collect is set (else as of the last one,
+// which on an idle driver may be two minutes old). It is read in the
+// client's goroutine, not the loop's: a collection does not hold up the
+// driver's decisions.
+func liveHeap(collect bool) uint64 {
+	if collect {
+		runtime.GC()
+	}
+	s := []metrics.Sample{{Name: liveHeapMetric}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0 // a runtime without the metric
+	}
+	return s[0].Value.Uint64()
 }
 
 // awaitJournal waits, in the client's goroutine, until the job it

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
-	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -172,7 +171,7 @@ func TestSessionServesItsClients(t *testing.T) {
 	// The tracking page lists the session's jobs, its pools in
 	// fair-share order, and its executors.
 	rec := httptest.NewRecorder()
-	TrackingHandler(d, webui.Options{}).ServeHTTP(rec, httptest.NewRequest("GET", "/status.json", nil))
+	trackingPage(d).ServeHTTP(rec, httptest.NewRequest("GET", "/status.json", nil))
 	var st core.Status
 	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
 		t.Fatalf("status.json: %v\n%s", err, rec.Body.String())
@@ -192,7 +191,7 @@ func TestSessionServesItsClients(t *testing.T) {
 		t.Errorf("status.json pools %s, executors %+v", got, st.Executors)
 	}
 	rec = httptest.NewRecorder()
-	TrackingHandler(d, webui.Options{}).ServeHTTP(rec, httptest.NewRequest("GET", "/status.txt", nil))
+	trackingPage(d).ServeHTTP(rec, httptest.NewRequest("GET", "/status.txt", nil))
 	for _, want := range []string{"pools 2, in fair-share order\n  default (FIFO, weight 1, minShare 0): 0 running", "  1 long in adhoc: RUNNING, 0/1 tasks, 1 running"} {
 		if !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("the tracking page has no %q:\n%s", want, rec.Body.String())

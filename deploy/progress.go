@@ -11,7 +11,9 @@ import (
 )
 
 // progressPrinter shows a job's progress: a bar redrawn in place on a
-// terminal, plain lines (at most one a second) otherwise.
+// terminal, plain lines (at most one a second) otherwise. It writes as
+// it is called: local mode calls it through internal/latest, off the
+// driver's loop.
 type progressPrinter struct {
 	w        io.Writer
 	terminal bool

@@ -11,12 +11,12 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/localmode"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/summary"
+	"github.com/spindle-yarn/spindle/internal/latest"
 )
 
 // flagKeys are the submit flags that stand for configuration keys; a flag
@@ -197,9 +197,13 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 	}
 	l.Launcher.Files = files
 	l.Job = job
+	// The loop hands the progress on, never waiting on the terminal: a
+	// terminal that is slow to take a line gets the newest when it can.
 	progress := newProgressPrinter(c.App.Writer)
-	l.Progress = progress.update
-	sum, err := am.RunLocal(c.Context, l)
+	lines := latest.Start(progress.update)
+	l.Progress = lines.Put
+	sum, err := localmode.Run(c.Context, l)
+	lines.Close() // the newest line, before the bar's line ends
 	progress.finish()
 	if err != nil {
 		return err

@@ -14,7 +14,7 @@
 //   - call Observe and AllocateSent from one goroutine (the loop), in
 //     the order things happened; AllocateTook and Allocated may be
 //     called from any;
-//   - serve Handler behind the same guard as the UI (am.WebAccess on
+//   - serve Handler behind the same guard as the UI (webui.WebAccess on
 //     YARN, a loopback address locally).
 //
 // Labels name pools, profiles, states and blame, never a task, job or

@@ -10,6 +10,12 @@
 // refresh themselves with a meta refresh while the application runs, and
 // link under Base, so that they work behind the RM's web proxy
 // (/proxy/<app>/). Only GET and HEAD are served: nothing here changes
-// the application. Guarding it (the proxy only, view ACLs) is the
-// caller's: am.WebAccess on YARN, a loopback address locally.
+// the application.
+//
+// A running driver serves it behind its tracking page (TrackingHandler),
+// beside the scheduler's status now (/status.txt, /status.json) and its
+// Prometheus metrics, taking them as values so that this package knows
+// nothing of the driver. Guarding the page is WebAccess on YARN (the
+// RM's web proxy only, the application's view ACLs), a loopback address
+// locally.
 package webui

@@ -123,7 +123,7 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 
 // credentialsRefresh settles how the AM keeps its delegation tokens
 // working on a Kerberos cluster: refreshed from a shipped keytab (the
-// function it returns, for am.AppMaster.RefreshTokens), or, without one, by
+// function it returns, for appMaster.RefreshTokens), or, without one, by
 // ending the application before they expire (started here, with end).
 // Without Kerberos there is nothing to do.
 func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopconf.Conf, tokens []credentials.Token,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
@@ -17,6 +16,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/summary"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
+	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/credentials"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
@@ -39,7 +39,7 @@ type Env struct {
 // end, or until ctx is cancelled (a signal), and says why it failed. A
 // signal ends the work only in the application's last attempt; in an
 // earlier one the AM leaves without unregistering, and YARN starts the
-// next attempt (am.AppMaster.Terminated).
+// next attempt (appMaster.Terminated).
 func Run(ctx context.Context, env Env) error {
 	conf, err := settings.ReadFile(yarnapp.SettingsFile)
 	if err != nil {
@@ -51,23 +51,9 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	defer closeLog()
-	var job *jobspec.Job // a session's come from its clients
-	if !env.Session {
-		if job, err = loadJob(conf); err != nil {
-			return err
-		}
-	}
-	ccfg, stageProfiles, err := settings.Core(conf, settings.CoreFor{AppID: appID, Job: job, Session: env.Session, Containers: true})
+	job, ccfg, stageProfiles, err := jobAndRules(conf, appID, env.Session, log)
 	if err != nil {
 		return err
-	}
-	// A container's exit status reaches the AM a heartbeat or two after
-	// its executor's connection ends.
-	ccfg.LossReasonWait = 10 * time.Second
-	if job != nil {
-		if notice := settings.UndefinedPoolNotice(conf, job.Pool, ccfg.Scheduler.Pools); notice != "" {
-			log.Warn(notice)
-		}
 	}
 	c, err := readContainer()
 	if err != nil {
@@ -78,18 +64,7 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	defer rm.Close()
-	last, which, err := lastAttempt(conf, c.hconf, os.Getenv("CONTAINER_ID"))
-	if err != nil {
-		log.WithError(err).Warn("taking this attempt as the application's last: a termination will unregister it")
-	}
-	var terminated <-chan struct{}
-	if !last {
-		// Before the last attempt a signal is not a cancel: the work is
-		// left to the next attempt, untouched.
-		terminated = ctx.Done()
-		ctx = context.WithoutCancel(ctx)
-		log.Infof("%s: a termination leaves the application to the next", which)
-	}
+	ctx, terminated, last := attemptContext(ctx, conf, c, log)
 	ctx, end := context.WithCancelCause(ctx)
 	left := false
 	defer func() {
@@ -101,7 +76,7 @@ func Run(ctx context.Context, env Env) error {
 			end(nil)
 		}
 	}()
-	a, err := appMaster(ctx, conf, appID, c, end, log)
+	a, err := newAppMaster(ctx, conf, appID, c, end, log)
 	if err != nil {
 		return err
 	}
@@ -115,24 +90,13 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
-	var closeJournal, closeHistory func()
-	a.Journal, closeJournal = journalStore(c, log)
-	defer closeJournal()
-	if a.History, closeHistory, err = appHistory(conf, c, appID, env.Session, log); err != nil {
+	closeStores, err := a.stores(conf, c, appID, env.Session)
+	if err != nil {
 		return err
 	}
-	defer closeHistory()
-	if a.AdoptWait, err = conf.Duration("spindle.yarn.am.adoptTimeout"); err != nil {
-		return err
-	}
-	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, ccfg.Scheduler.Pools) }
-	a.BeforeUnregister = func(ctx context.Context, f core.Final, tokens []credentials.Token) {
-		if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
-			removeStagingAfterSuccess(ctx, log, c.hconf, c.user, dir, tokens)
-		}
-	}
-	sum, runErr := am.RunAppMaster(ctx, a)
-	if errors.Is(runErr, am.ErrLeftToNextAttempt) {
+	defer closeStores()
+	sum, runErr := runAppMaster(ctx, a)
+	if errors.Is(runErr, errLeftToNextAttempt) {
 		left = true
 		return runErr
 	}
@@ -141,6 +105,77 @@ func Run(ctx context.Context, env Env) error {
 		printTimings(env.Stdout, sum, ccfg.Containers.Initial[ccfg.Profiles[0].ID])
 	}
 	return runErr
+}
+
+// jobAndRules are the application's job (nil for a session: its jobs
+// come from its clients) and the AM's rules, with its stages' profiles.
+func jobAndRules(conf *config.Config, appID string, session bool, log logrus.FieldLogger) (*jobspec.Job, core.Config, []scheduler.ProfileID, error) {
+	var job *jobspec.Job
+	if !session {
+		var err error
+		if job, err = loadJob(conf); err != nil {
+			return nil, core.Config{}, nil, err
+		}
+	}
+	ccfg, stageProfiles, err := settings.Core(conf, settings.CoreFor{AppID: appID, Job: job, Session: session, Containers: true})
+	if err != nil {
+		return nil, core.Config{}, nil, err
+	}
+	// A container's exit status reaches the AM a heartbeat or two after
+	// its executor's connection ends.
+	ccfg.LossReasonWait = 10 * time.Second
+	if job != nil {
+		if notice := settings.UndefinedPoolNotice(conf, job.Pool, ccfg.Scheduler.Pools); notice != "" {
+			log.Warn(notice)
+		}
+	}
+	return job, ccfg, stageProfiles, nil
+}
+
+// attemptContext is the context the AM's work runs in, and whether this
+// attempt is the application's last. Before the last attempt a signal
+// (ctx's end) is not a cancel: the work is left to the next attempt,
+// untouched, and terminated ends instead (nil in the last).
+func attemptContext(ctx context.Context, conf *config.Config, c container, log logrus.FieldLogger) (
+	work context.Context, terminated <-chan struct{}, last bool) {
+	last, which, err := lastAttempt(conf, c.hconf, os.Getenv("CONTAINER_ID"))
+	if err != nil {
+		log.WithError(err).Warn("taking this attempt as the application's last: a termination will unregister it")
+	}
+	if last {
+		return ctx, nil, true
+	}
+	log.Infof("%s: a termination leaves the application to the next", which)
+	return context.WithoutCancel(ctx), ctx.Done(), false
+}
+
+// stores settles where the AM keeps what outlives it: its journal, its
+// history (with its event log), how long it waits for the executors an
+// earlier attempt left; and what it does before unregistering. The
+// function returned closes the journal's and the event log's file
+// systems.
+func (a *appMaster) stores(conf *config.Config, c container, appID string, session bool) (func(), error) {
+	var closeJournal, closeHistory func()
+	a.Journal, closeJournal = journalStore(c, a.Log)
+	var err error
+	if a.History, closeHistory, err = appHistory(conf, c, appID, session, a.Log); err != nil {
+		closeJournal()
+		return nil, err
+	}
+	closeAll := func() { closeHistory(); closeJournal() }
+	if a.AdoptWait, err = conf.Duration("spindle.yarn.am.adoptTimeout"); err != nil {
+		closeAll()
+		return nil, err
+	}
+	pools := a.Core.Scheduler.Pools
+	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, pools) }
+	log := a.Log
+	a.BeforeUnregister = func(ctx context.Context, f core.Final, tokens []credentials.Token) {
+		if dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR"); ok && f.Succeeded {
+			removeStagingAfterSuccess(ctx, log, c.hconf, c.user, dir, tokens)
+		}
+	}
+	return closeAll, nil
 }
 
 // openLog is the AM's log, each line naming the application and which
@@ -188,13 +223,13 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 	return job, settings.OverrideJob(job, conf)
 }
 
-// appMaster settles what the AM needs of its container and settings
+// newAppMaster settles what the AM needs of its container and settings
 // besides its job and core: where it listens, the executors' launch
 // context and contract, the tokens' refresh, the ACLs and the tracking
 // page's guard.
-func appMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
-	a am.AppMaster, err error) {
-	a = am.AppMaster{Secret: c.secret, Host: c.host, Log: log}
+func newAppMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
+	a appMaster, err error) {
+	a = appMaster{Secret: c.secret, Host: c.host, Log: log}
 	if a.ExecutorEnv, err = settings.ExecutorEnv(conf); err != nil {
 		return a, err
 	}

@@ -4,7 +4,7 @@ import (
 	"net"
 	"strings"
 
-	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
@@ -17,7 +17,7 @@ import (
 // the application's page there, and the proxy's user must be one the
 // application's view ACLs allow. A standby RM's web app forwards to the
 // active one, so the first RM is as good a place to send a user as any.
-func webAccess(hconf *hadoopconf.Conf, appID string, acls settings.AppACLs, lookupEnv func(string) (string, bool)) (*am.WebAccess, error) {
+func webAccess(hconf *hadoopconf.Conf, appID string, acls settings.AppACLs, lookupEnv func(string) (string, bool)) (*webui.WebAccess, error) {
 	policy := strings.ToUpper(strings.TrimSpace(hconf.GetDefault("yarn.http.policy", "HTTP_ONLY")))
 	scheme, service := "http", hadoopconf.RMWebappAddress
 	if policy == "HTTPS_ONLY" {
@@ -35,7 +35,7 @@ func webAccess(hconf *hadoopconf.Conf, appID string, acls settings.AppACLs, look
 			addrs = append(addrs, ep.Address)
 		}
 	}
-	w := &am.WebAccess{View: func(user string) error { return acls.Check(user, false) }}
+	w := &webui.WebAccess{View: func(user string) error { return acls.Check(user, false) }}
 	for _, a := range addrs {
 		host, _, err := net.SplitHostPort(a)
 		if err != nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/executor"
@@ -38,11 +37,11 @@ type Options struct {
 // the executors' GPUs, the application's directory (which the caller
 // closes) and the executors' secret and logs. The caller adds the job, or
 // the session's clients.
-func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.AppDir, error) {
+func App(conf *config.Config, log *logrus.Logger, o Options) (Program, *local.AppDir, error) {
 	appID := o.AppID
 	cfg, _, err := settings.Core(conf, settings.CoreFor{AppID: appID, Session: o.Session})
 	if err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	s := settings.Read(conf)
 	workerGPUs, err := executor.WorkerGPUs(executor.WorkerSources{
@@ -58,7 +57,7 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 	execLevel := s.Enum("spindle.log.level")
 	sampling := s.Duration("spindle.executor.gpuSampleInterval")
 	if err := errors.Join(s.Err(), err, rollErr, taskLogsErr); err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	if o.Verbose {
 		execLevel = "debug"
@@ -66,22 +65,22 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (am.Local, *local.A
 	cfg.FixedExecutors = o.Executors
 	split, err := executor.SplitDisjoint(workerGPUs, o.Executors, cfg.Profiles[0].GPUs)
 	if err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	accels, err := workerAccelerators(conf, o.Executors)
 	if err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	dir, err := appDir(log, conf, appID)
 	if err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	h, ui, err := localHistory(conf, appID, o.Session)
 	if err != nil {
 		dir.Close()
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
-	return am.Local{Core: cfg, GPUs: split, Accels: accels, Log: log.WithField("app", appID), History: h, UI: ui,
+	return Program{Core: cfg, GPUs: split, Accels: accels, Log: log.WithField("app", appID), History: h, UI: ui,
 		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: dir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
 			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs,
 			GPUSampleInterval: sampling}}, dir, nil

@@ -47,7 +47,7 @@ func localHistory(conf *config.Config, appID string, session bool) (am.History, 
 }
 
 // UIURL is where a local application's web UI is, "" for none.
-func UIURL(l am.Local) string {
+func UIURL(l Program) string {
 	if l.UI == nil {
 		return ""
 	}

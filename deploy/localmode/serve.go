@@ -10,7 +10,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/proclog"
 	"github.com/spindle-yarn/spindle/deploy/session"
@@ -76,24 +75,24 @@ func Serve(ctx context.Context, env ServeEnv) error {
 	if err := logFile.Stderr(); err != nil {
 		log.WithError(err).Warn("a crash would not be in driver.log")
 	}
-	_, err = am.RunLocal(ctx, l)
+	_, err = Run(ctx, l)
 	return err
 }
 
 // sessionApp is the session's local application, with as many executors
 // as its master says.
-func sessionApp(conf *config.Config, log *logrus.Logger, env ServeEnv) (am.Local, *local.AppDir, error) {
+func sessionApp(conf *config.Config, log *logrus.Logger, env ServeEnv) (Program, *local.AppDir, error) {
 	master, err := conf.Master()
 	if err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	cores, err := conf.Int("spindle.executor.cores")
 	if err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	l, appDir, err := App(conf, log, Options{AppID: env.ID, Executors: master.LocalExecutors(runtime.NumCPU(), cores), Session: true, Verbose: env.Verbose})
 	if err != nil {
-		return am.Local{}, nil, err
+		return Program{}, nil, err
 	}
 	l.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, l.Core.Scheduler.Pools) }
 	return l, appDir, nil

@@ -1,10 +1,11 @@
-package am
+package appmaster
 
 import (
 	"context"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
@@ -15,15 +16,15 @@ import (
 // containers YARN kept from them. A journal that is refused (corrupt,
 // another application's) is logged and replaced: the work it described
 // starts over, and the containers kept are released.
-func takeOver(ctx context.Context, a AppMaster, kept []*hadoopyarn.ContainerProto) (*journal.Writer, *Resumption, <-chan struct{}, context.CancelFunc) {
+func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProto) (*journal.Writer, *am.Resumption, <-chan struct{}, context.CancelFunc) {
 	st, next, err := journal.Load(ctx, a.Journal, a.Core.AppID)
 	if err != nil {
 		a.Log.WithError(err).Error("the journal of the previous attempt is refused: its work starts over")
 		st = journal.NewState(a.Core.AppID)
 	}
-	var r *Resumption
+	var r *am.Resumption
 	if len(st.Jobs) > 0 || len(kept) > 0 {
-		r = &Resumption{State: st, Kept: kept, Wait: a.AdoptWait, Dial: func(ctx context.Context, addr string) (*wire.Conn, error) {
+		r = &am.Resumption{State: st, Kept: kept, Wait: a.AdoptWait, Dial: func(ctx context.Context, addr string) (*wire.Conn, error) {
 			return wire.Dial(ctx, "tcp", addr, a.Secret)
 		}}
 		a.Log.WithFields(logrus.Fields{"jobs": len(st.Jobs), "kept_containers": len(kept), "journalled_executors": len(st.Executors)}).

@@ -1,4 +1,4 @@
-package am
+package webui_test
 
 import (
 	"context"
@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/webui"
+	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -20,8 +22,14 @@ import (
 // says so plainly once the job has ended; the UI beside it shows the
 // job from the driver's history, during and after.
 func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
-	d, err := New(Config{Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}}, Executors: listen(t, testSecret),
-		Observe: Observation{Store: history.NewStore(history.Limits{}), App: history.AppStarted{ID: "application_1_0001"}}})
+	executors, err := wire.Listen("tcp", "127.0.0.1:0", []byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer executors.Close()
+	store := history.NewStore(history.Limits{})
+	d, err := am.New(am.Config{Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 2}}}, Executors: executors,
+		Observe: am.Observation{Store: store, App: history.AppStarted{ID: "application_1_0001"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +40,7 @@ func TestTrackingPageShowsTheJobAndWhyItWaits(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { d.Run(ctx, job, nil); close(ran) }()
-	srv := httptest.NewServer(TrackingHandler(d, webui.Options{}))
+	srv := httptest.NewServer(webui.TrackingHandler(webui.Tracking{UI: webui.Options{Store: store}, Status: d.Status}))
 	defer srv.Close()
 
 	get := func(path string) (int, string) {

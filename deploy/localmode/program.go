@@ -1,4 +1,4 @@
-package am
+package localmode
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/webui"
@@ -19,10 +20,10 @@ import (
 	"github.com/spindle-yarn/spindle/launcher/local"
 )
 
-// Local is local mode's driver program: the same loop and core as the
-// ApplicationMaster, with a fixed set of executor processes on this
-// machine instead of containers.
-type Local struct {
+// Program is local mode's driver program: the same loop (am.Driver) and
+// core as the ApplicationMaster, with a fixed set of executor processes
+// on this machine instead of containers.
+type Program struct {
 	Job *jobspec.Job
 	// Core is the core's configuration (deploy/settings.Core): its AppID
 	// names the application, its first profile every executor; Session
@@ -36,6 +37,8 @@ type Local struct {
 	Accels [][]executor.Accelerator
 	// Launcher starts the executors (its DriverAddr is filled here).
 	Launcher local.Config
+	// Progress is am.Config's: called from the loop, it must not wait
+	// (internal/latest hands it on without waiting).
 	Progress func(core.Progress)
 	Log      logrus.FieldLogger
 	// Clients makes it a session (Job nil): its clients connect there
@@ -46,13 +49,13 @@ type Local struct {
 	// nothing guards it but that); History where the application's
 	// history goes.
 	UI      net.Listener
-	History History
+	History am.History
 }
 
-// RunLocal runs the job to its end, or until ctx is cancelled. It ends
+// Run runs l's job to its end, or until ctx is cancelled. It ends
 // unsuccessfully, saying so, once every executor has exited. A session
 // runs until a client stops it, or ctx is cancelled.
-func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
+func Run(ctx context.Context, l Program) (core.Summary, error) {
 	if l.UI != nil {
 		defer l.UI.Close()
 	}
@@ -68,15 +71,16 @@ func RunLocal(ctx context.Context, l Local) (core.Summary, error) {
 	if l.Log == nil {
 		l.Log = logrus.StandardLogger()
 	}
-	observe, stopHistory := startHistory(ctx, l.History, l.Log)
+	observe, stopHistory := am.StartHistory(ctx, l.History, l.Log)
 	defer stopHistory()
-	driver, err := New(Config{Core: l.Core, Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice,
+	driver, err := am.New(am.Config{Core: l.Core, Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice,
 		Observe: observe})
 	if err != nil {
 		return core.Summary{}, err
 	}
 	if l.UI != nil {
-		page := &http.Server{Handler: TrackingHandler(driver, webui.Options{TaskFiles: l.Launcher.LogDir}), ReadHeaderTimeout: 10 * time.Second}
+		tracking := webui.Tracking{UI: webui.Options{Store: observe.Store, TaskFiles: l.Launcher.LogDir}, Status: driver.Status, Metrics: observe.Metrics.Handler()}
+		page := &http.Server{Handler: webui.TrackingHandler(tracking), ReadHeaderTimeout: 10 * time.Second}
 		go page.Serve(l.UI)
 		defer page.Close()
 	}

@@ -1,12 +1,14 @@
-package am
+package appmaster
 
 import (
 	"context"
 	"errors"
+	"io"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/sirupsen/logrus"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/spindle-yarn/spindle/am/core"
@@ -19,25 +21,50 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
-// unregistersRM is fakeRM that also counts the AM's unregistrations.
-type unregistersRM struct {
-	fakeRM
-	mu       sync.Mutex
-	finished []*hadoopyarn.FinishApplicationMasterRequestProto
+// testSecret is the executors' application secret in these tests.
+var testSecret = []byte("0123456789abcdef0123456789abcdef")
+
+// quiet is a logger that writes nothing.
+func quiet() logrus.FieldLogger {
+	log := logrus.New()
+	log.SetOutput(io.Discard)
+	return log
 }
 
+// unregistersRM is an RM that registers the AM, allocates nothing
+// (allocating closes at the first allocate: the AM has registered and
+// runs its loop), and records the AM's unregistrations.
+type unregistersRM struct {
+	allocating chan struct{}
+	once       sync.Once
+	mu         sync.Mutex
+	finished   []*hadoopyarn.FinishApplicationMasterRequestProto
+}
+
+func newUnregistersRM() *unregistersRM { return &unregistersRM{allocating: make(chan struct{})} }
+
 func (f *unregistersRM) handle(method string, body []byte) (proto.Message, error) {
-	if method != "finishApplicationMaster" {
-		return f.fakeRM.handle(method, body)
+	switch method {
+	case "registerApplicationMaster":
+		return &hadoopyarn.RegisterApplicationMasterResponseProto{}, nil
+	case "allocate":
+		f.once.Do(func() { close(f.allocating) })
+		req := &hadoopyarn.AllocateRequestProto{}
+		if err := proto.Unmarshal(body, req); err != nil {
+			return nil, err
+		}
+		return &hadoopyarn.AllocateResponseProto{ResponseId: proto.Int32(req.GetResponseId() + 1)}, nil
+	case "finishApplicationMaster":
+		req := &hadoopyarn.FinishApplicationMasterRequestProto{}
+		if err := proto.Unmarshal(body, req); err != nil {
+			return nil, err
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.finished = append(f.finished, req)
+		return &hadoopyarn.FinishApplicationMasterResponseProto{IsUnregistered: proto.Bool(true)}, nil
 	}
-	req := &hadoopyarn.FinishApplicationMasterRequestProto{}
-	if err := proto.Unmarshal(body, req); err != nil {
-		return nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.finished = append(f.finished, req)
-	return &hadoopyarn.FinishApplicationMasterResponseProto{IsUnregistered: proto.Bool(true)}, nil
+	return nil, &ipc.RemoteError{Class: "org.apache.hadoop.ipc.RpcNoSuchMethodException", Message: method}
 }
 
 func (f *unregistersRM) unregistrations() int {
@@ -46,15 +73,9 @@ func (f *unregistersRM) unregistrations() int {
 	return len(f.finished)
 }
 
-func (f *unregistersRM) registrations() int {
-	f.fakeRM.mu.Lock()
-	defer f.fakeRM.mu.Unlock()
-	return f.fakeRM.registered
-}
-
 // runTerminableAM runs an AM whose job waits for executors that never
-// come, with terminated as its Terminated, until it has registered; it
-// returns what RunAppMaster returns.
+// come, with terminated as its Terminated, until it has registered and
+// runs its loop; it returns what runAppMaster returns.
 func runTerminableAM(t *testing.T, ctx context.Context, f *unregistersRM, terminated <-chan struct{}) <-chan error {
 	t.Helper()
 	srv := &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: f.handle}
@@ -67,19 +88,21 @@ func runTerminableAM(t *testing.T, ctx context.Context, f *unregistersRM, termin
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := AppMaster{Job: job, Secret: testSecret, Bind: "127.0.0.1", Host: "127.0.0.1", RM: rm, Log: quiet(),
+	a := appMaster{Job: job, Secret: testSecret, Bind: "127.0.0.1", Host: "127.0.0.1", RM: rm, Log: quiet(),
 		Executors: &hadoopyarn.ContainerLaunchContextProto{}, Terminated: terminated,
 		Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 512}},
 			Containers: &core.ContainerConfig{Heartbeat: 20 * time.Millisecond, InitialAllocation: 10 * time.Millisecond}}}
 	done := make(chan error, 1)
 	go func() {
-		_, err := RunAppMaster(ctx, a)
+		_, err := runAppMaster(ctx, a)
 		done <- err
 	}()
-	for deadline := time.Now().Add(10 * time.Second); f.registrations() == 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the AM did not register")
-		}
+	select {
+	case <-f.allocating:
+	case err := <-done:
+		t.Fatalf("the AM returned before it ran its loop: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the AM did not register and allocate")
 	}
 	return done
 }
@@ -87,14 +110,14 @@ func runTerminableAM(t *testing.T, ctx context.Context, f *unregistersRM, termin
 // Terminated before the last attempt (the NodeManager's SIGTERM), the AM
 // returns at once and does not unregister: YARN starts the next attempt.
 func TestTerminatedLeavesTheApplicationToTheNextAttempt(t *testing.T) {
-	f := &unregistersRM{}
+	f := newUnregistersRM()
 	terminated := make(chan struct{})
 	done := runTerminableAM(t, context.Background(), f, terminated)
 	close(terminated)
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrLeftToNextAttempt) {
-			t.Fatalf("RunAppMaster: %v; want ErrLeftToNextAttempt", err)
+		if !errors.Is(err, errLeftToNextAttempt) {
+			t.Fatalf("runAppMaster: %v; want errLeftToNextAttempt", err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a terminated AM did not return")
@@ -107,14 +130,14 @@ func TestTerminatedLeavesTheApplicationToTheNextAttempt(t *testing.T) {
 // In the last attempt (no Terminated) an AM whose context is cancelled
 // cancels the job and unregisters it as failed, saying why.
 func TestCancelledInTheLastAttemptUnregisters(t *testing.T) {
-	f := &unregistersRM{}
+	f := newUnregistersRM()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := runTerminableAM(t, ctx, f, nil)
 	cancel(errors.New("interrupted by terminated"))
 	select {
 	case err := <-done:
-		if err == nil || errors.Is(err, ErrLeftToNextAttempt) {
-			t.Fatalf("RunAppMaster: %v; want the job's failure", err)
+		if err == nil || errors.Is(err, errLeftToNextAttempt) {
+			t.Fatalf("runAppMaster: %v; want the job's failure", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("a cancelled AM did not return")

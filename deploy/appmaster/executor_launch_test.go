@@ -1,4 +1,4 @@
-package am
+package appmaster
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ func TestExecutorEnvironmentOnYarn(t *testing.T) {
 // the command that starts the localized binary (it runs in the image as
 // outside it: the NodeManager mounts the container's directory there).
 func TestExecutorLaunchContextInDocker(t *testing.T) {
-	a := AppMaster{Executors: &hadoopyarn.ContainerLaunchContextProto{}, Host: "am-host", ExecutorEnv: map[string]string{
+	a := appMaster{Executors: &hadoopyarn.ContainerLaunchContextProto{}, Host: "am-host", ExecutorEnv: map[string]string{
 		"YARN_CONTAINER_RUNTIME_TYPE":                     "docker",
 		"YARN_CONTAINER_RUNTIME_DOCKER_IMAGE":             "ml/torch:2.3",
 		"YARN_CONTAINER_RUNTIME_DOCKER_MOUNTS":            "/data:/data:ro",

@@ -1,4 +1,4 @@
-package am
+package appmaster
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func TestFinishHandsOnTheFreshTokensThenUnregisters(t *testing.T) {
 	var handed []credentials.Token
 	quiet := logrus.New()
 	quiet.SetOutput(io.Discard)
-	a := AppMaster{RM: rm, Tokens: started, Log: quiet,
+	a := appMaster{RM: rm, Tokens: started, Log: quiet,
 		BeforeUnregister: func(_ context.Context, _ core.Final, tokens []credentials.Token) { handed = tokens }}
 	err = finish(context.Background(), a, core.Final{Diagnostics: "task 0 failed"}, fresh)
 	if err == nil || err.Error() != "task 0 failed" {

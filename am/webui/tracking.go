@@ -1,4 +1,4 @@
-package am
+package webui
 
 import (
 	"context"
@@ -10,34 +10,47 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
-	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/executor/gpuuse"
 )
 
-// UIRefresh is how often the UI's pages reload themselves while the
+// liveRefresh is how often the UI's pages reload themselves while the
 // application runs.
-const UIRefresh = 5 * time.Second
+const liveRefresh = 5 * time.Second
 
-// TrackingHandler serves the application's web UI and REST API (am/webui,
-// from the driver's history) behind the tracking URL the
-// ApplicationMaster registers, which the RM's web proxy shows as the
-// application's, its links under ui.Base ("/proxy/<app>" there); and the
-// scheduler's Status now: GET /status.txt for people, /status.json for
-// scripts; and Prometheus metrics at /metrics (am/metrics). ui's Store,
-// Live and Refresh are the driver's.
-func TrackingHandler(d *Driver, ui webui.Options) http.Handler {
+// Tracking is what a running driver's tracking page serves.
+type Tracking struct {
+	// UI is the web UI's, served at / when its Store is set (the
+	// driver's history), live: its Live is Status, its Refresh
+	// liveRefresh.
+	UI Options
+	// Status asks the driver's loop for the scheduler's Status now
+	// (am.Driver.Status); it fails once the application has ended.
+	Status func(ctx context.Context) (core.Status, error)
+	// Metrics, when set, serves Prometheus metrics at /metrics
+	// (am/metrics).
+	Metrics http.Handler
+}
+
+// TrackingHandler serves the application's web UI and REST API (from
+// the driver's history) behind the tracking URL the ApplicationMaster
+// registers, which the RM's web proxy shows as the application's, its
+// links under t.UI.Base ("/proxy/<app>" there); and the scheduler's
+// Status now: GET /status.txt for people, /status.json for scripts; and
+// Prometheus metrics at /metrics.
+func TrackingHandler(t Tracking) http.Handler {
 	mux := http.NewServeMux()
-	if st := d.cfg.Observe.Store; st != nil {
-		ui.Store, ui.Live, ui.Refresh = st, d.Status, UIRefresh
-		mux.Handle("/", webui.Handler(ui))
+	if t.UI.Store != nil {
+		ui := t.UI
+		ui.Live, ui.Refresh = t.Status, liveRefresh
+		mux.Handle("/", Handler(ui))
 	}
-	if m := d.cfg.Observe.Metrics; m != nil {
-		mux.Handle("GET /metrics", m.Handler())
+	if t.Metrics != nil {
+		mux.Handle("GET /metrics", t.Metrics)
 	}
 	get := func(w http.ResponseWriter, r *http.Request) (core.Status, bool) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
-		st, err := d.Status(ctx)
+		st, err := t.Status(ctx)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return st, false
