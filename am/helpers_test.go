@@ -23,7 +23,22 @@ import (
 // am/webui and can take amtest there: startSessionWith, request, submit,
 // jobStates and fakeRM are theirs alone, and go with them.
 
-var sessionSecret = []byte("fedcba9876543210fedcba9876543210")
+var (
+	testSecret    = []byte("0123456789abcdef0123456789abcdef")
+	sessionSecret = []byte("fedcba9876543210fedcba9876543210")
+)
+
+// listen listens for executors on the loopback interface, until the test
+// ends (or Run closes it).
+func listen(t *testing.T, secret []byte) *wire.Listener {
+	t.Helper()
+	ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
 
 // fakeRM registers the AM and answers each allocate with nothing new.
 type fakeRM struct {
