@@ -56,6 +56,11 @@ type Config struct {
 	Resume  *Resumption
 	// Observe is where the application's history goes (observing.go).
 	Observe Observation
+	// Turned, when set, is called from the loop at the end of each turn,
+	// once its batch is carried out: how a test waits for the loop's
+	// state to settle without polling it (am/amtest). It runs in the
+	// loop, so it must return quickly and never call into the driver.
+	Turned func(Turn)
 }
 
 // Driver runs a job on executors that connect to it: one goroutine, the
@@ -211,6 +216,9 @@ func (d *Driver) turn(now time.Time, sum *core.Summary) core.Ready {
 	// After the followers: a client hears its job ended before the
 	// executors are told to tidy up after it.
 	d.sendJobsEnded(rd)
+	if d.cfg.Turned != nil {
+		d.cfg.Turned(Turn{d, now})
+	}
 	return rd
 }
 

@@ -1,7 +1,6 @@
-package am
+package am_test
 
 import (
-	"context"
 	"errors"
 	"net"
 	"os"
@@ -9,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spindle-yarn/spindle/executor/wire"
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 )
 
 // floodSize is how many connections the flood opens from one address:
@@ -44,7 +44,7 @@ func openFlood(t *testing.T, addr string, n int) []net.Conn {
 }
 
 // trickle sends a byte a second on each connection, the start of an
-// executor's hello, until stop is closed.
+// executor's hello, until stop is closed: the flood's pace, not a wait.
 func trickle(conns []net.Conn, stop <-chan struct{}) {
 	hello := []byte("SPWR\x01E")
 	for i := 0; ; i = (i + 1) % len(hello) {
@@ -60,28 +60,6 @@ func trickle(conns []net.Conn, stop <-chan struct{}) {
 	}
 }
 
-// registerTimed plays a genuine executor from 127.0.0.1: it returns its
-// connection once the driver has answered its Register, and how long that
-// took from the first connection attempt.
-func registerTimed(t *testing.T, addr, id string) (*wire.Conn, time.Duration) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	start := time.Now()
-	conn, err := wire.Dial(ctx, "tcp", addr, testSecret)
-	if err != nil {
-		t.Fatalf("the genuine executor, after %v: %v", time.Since(start), err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: &wire.Register{ExecutorId: id, Host: "h1", Cores: 1}}})
-	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	m, err := conn.Recv()
-	if err != nil || m.GetRegistered() == nil {
-		t.Fatalf("the genuine executor, after %v: %v, %v; want Registered", time.Since(start), m, err)
-	}
-	return conn, time.Since(start)
-}
-
 // A flood of connections from one address, idle or sending a byte a
 // second, delays a genuine executor's registration from another by less
 // than a second, and each connection cut off is counted.
@@ -91,7 +69,7 @@ func TestFloodDoesNotDelayRegistration(t *testing.T) {
 		trickle bool
 	}{{"idle", false}, {"a byte a second", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, done := runDriver(t, Config{}, 1)
+			d := amtest.Start(t, amtest.Tasks(t, 1, "true"))
 			flood := openFlood(t, d.Addr(), floodSize)
 			if tc.trickle {
 				stop := make(chan struct{})
@@ -100,7 +78,10 @@ func TestFloodDoesNotDelayRegistration(t *testing.T) {
 				t.Cleanup(func() { close(stop); wg.Wait() })
 			}
 
-			conn, took := registerTimed(t, d.Addr(), "e1")
+			start := time.Now()
+			e := d.Register(t, "e1")
+			e.Registered(t)
+			took := time.Since(start)
 			t.Logf("Dial and Register behind %d connections from 127.0.0.2: %v", floodSize, took)
 			if took >= time.Second {
 				t.Errorf("the genuine executor took %v to register, want under 1s", took)
@@ -108,43 +89,24 @@ func TestFloodDoesNotDelayRegistration(t *testing.T) {
 
 			// The cut-off connections' reports reach the loop after the
 			// executor's registration (a connection goes before failures
-			// still to report): give them a moment before the job ends
-			// and its summary counts them.
-			time.Sleep(time.Second)
-			finishJob(t, conn)
-			sum := <-done
-			if !sum.Succeeded || sum.Rejected < floodCut {
+			// still to report): the job ends once they are in, and its
+			// summary counts them.
+			d.Await(t, "the flood's connections cut off counted", func(turn am.Turn) bool { return turn.Rejected() >= floodCut })
+			e.Report(t, amtest.Succeeded(e.Launches(t)[0]))
+			if sum := d.Wait(t).Summary; !sum.Succeeded || sum.Rejected < floodCut {
 				t.Errorf("summary %+v; want the job done and the %d connections cut off counted as rejected", sum, floodCut)
 			}
 		})
 	}
 }
 
-// finishJob plays the executor conn through the one-task job of runDriver.
-func finishJob(t *testing.T, conn *wire.Conn) {
-	t.Helper()
-	m, err := conn.Recv()
-	if err != nil || len(m.GetLaunchBatch().GetLaunches()) != 1 {
-		t.Fatalf("want one task: %v, %v", m, err)
-	}
-	l := m.GetLaunchBatch().GetLaunches()[0]
-	st := &wire.Status{StageId: l.GetStageId(), TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), State: wire.Status_SUCCEEDED}
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: []*wire.Status{st}}}})
-}
-
 // An executor that authenticates but never registers is hung up on at
-// registerTimeout.
+// the register timeout.
 func TestSilentExecutorIsCutOff(t *testing.T) {
 	t.Parallel()
-	d, _ := runDriver(t, Config{}, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := wire.Dial(ctx, "tcp", d.Addr(), testSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	conn.SetReadDeadline(time.Now().Add(registerTimeout + 5*time.Second))
+	d := amtest.Start(t, amtest.Tasks(t, 1, "true"))
+	conn := d.Dial(t)
+	conn.SetReadDeadline(time.Now().Add(am.RegisterTimeout + 5*time.Second))
 	if _, err := conn.Recv(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("Recv: %v; want the driver to hang up", err)
 	}

@@ -1,12 +1,13 @@
-package am
+package am_test
 
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/executor/wire"
 )
@@ -20,88 +21,52 @@ func TestJournalRecordsAGangWhole(t *testing.T) {
 	st := journal.NewState("application_1795251528476_0007")
 	log, _ := logtest.NewNullLogger()
 	w := journal.NewWriter(nil, st, 0, log) // appended to, never flushed: no store
-	d, _ := runSpec(t, Config{Journal: w}, `name: j
+	d := amtest.StartSpec(t, `name: j
 stages:
   - {name: train, tasks: 2, gang: true, command: [run], maxAttempts: 2}
   - {name: after, tasks: 1, after: [train], command: [run]}
-`)
-	msgs := make(chan received, 16)
-	for _, id := range []string{"e1", "e2"} {
-		go receive(dialExecutor(t, d, id, 1), msgs)
-	}
-	// journalled says what the journal holds as done, read once the loop
-	// has answered a status showing it settled (so not racing it).
+`, amtest.WithConfig(func(c *am.Config) { c.Journal = w }))
+	e := d.Register(t, "e1", amtest.Cores(2))
+	// journalled says what the journal holds as done at the first turn
+	// whose status shows settled: read in the loop, which writes it.
 	journalled := func(what string, settled func(succeeded, running int) bool) string {
 		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			s := status(t, d)
-			if settled(s.Succeeded, s.Running) {
-				break
+		var done string
+		d.Await(t, what, func(turn am.Turn) bool {
+			s := turn.Status()
+			if !settled(s.Succeeded, s.Running) || len(st.Jobs) != 1 {
+				return false
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: status %+v", what, s)
-			}
-		}
-		if len(st.Jobs) != 1 {
-			t.Fatalf("%s: the journal holds %d jobs", what, len(st.Jobs))
-		}
-		return fmt.Sprint(st.Jobs[0].Done)
+			done = fmt.Sprint(st.Jobs[0].Done)
+			return true
+		})
+		return done
 	}
 	for run := 0; run < 2; run++ {
-		ranks := map[int32]received{}
-		for len(ranks) < 2 {
-			m := next(t, msgs)
-			if p := m.GetPickPort(); p != nil {
-				m.conn.Send(&wire.Envelope{Message: &wire.Envelope_PortPicked{PortPicked: &wire.PortPicked{Gang: p.GetGang(), Port: 29500 + int32(run)}}})
-			}
-			for _, l := range m.GetLaunchBatch().GetLaunches() {
-				ranks[l.GetTaskIndex()] = received{m.conn, &wire.Envelope{Message: &wire.Envelope_LaunchBatch{LaunchBatch: &wire.LaunchBatch{Launches: []*wire.Launch{l}}}}}
-			}
+		p := e.PickPort(t)
+		e.PortPicked(t, p.GetGang(), 29500+int32(run))
+		ranks := map[int32]*wire.Launch{}
+		for _, l := range e.Launches(t) {
+			ranks[l.GetTaskIndex()] = l
 		}
-		r0, r1 := ranks[0].GetLaunchBatch().GetLaunches()[0], ranks[1].GetLaunchBatch().GetLaunches()[0]
+		r0, r1 := ranks[0], ranks[1]
+		if r0 == nil || r1 == nil {
+			t.Fatalf("run %d launched %v; want both ranks", run, ranks)
+		}
 		if r0.GetAttempt() != int32(run) {
 			t.Fatalf("run %d: rank 0's attempt %d, want %d: it runs again with its gang", run, r0.GetAttempt(), run)
 		}
-		report(ranks[0].conn, r0, wire.Status_SUCCEEDED, "")
+		e.Report(t, amtest.Succeeded(r0))
 		if got := journalled("rank 0 succeeded", func(_, running int) bool { return running == 1 }); got != "[]" {
 			t.Fatalf("run %d: rank 0 done alone, journalled %s", run, got)
 		}
 		if run == 0 {
-			report(ranks[1].conn, r1, wire.Status_FAILED, "exit status 1")
+			e.Report(t, amtest.Failed(r1, "exit status 1", 1))
 			continue
 		}
-		report(ranks[1].conn, r1, wire.Status_SUCCEEDED, "")
+		e.Report(t, amtest.Succeeded(r1))
 		if got := journalled("the gang succeeded", func(succeeded, _ int) bool { return succeeded == 2 }); got != "[{0 0 0} {0 0 1}]" {
 			t.Fatalf("the whole gang done, journalled %s", got)
 		}
-	}
-}
-
-// received is a message the driver sent to an executor's conn.
-type received struct {
-	conn *wire.Conn
-	*wire.Envelope
-}
-
-// receive forwards what conn receives to out, until it closes.
-func receive(conn *wire.Conn, out chan<- received) {
-	for {
-		m, err := conn.Recv()
-		if err != nil {
-			return
-		}
-		out <- received{conn, m}
-	}
-}
-
-// next is the next message either executor received.
-func next(t *testing.T, msgs <-chan received) received {
-	t.Helper()
-	select {
-	case m := <-msgs:
-		return m
-	case <-time.After(10 * time.Second):
-		t.Fatal("the driver sent nothing for 10s")
-		return received{}
 	}
 }

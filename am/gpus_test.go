@@ -1,122 +1,92 @@
-package am
+package am_test
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/executor/wire"
-	"github.com/spindle-yarn/spindle/scheduler"
 )
-
-// inLoop runs f in d's loop, as an event, and waits for it: a test's look
-// at the loop's own state.
-type inLoop struct {
-	f    func(d *Driver)
-	done chan struct{}
-}
-
-func (ev inLoop) feed(d *Driver, _ time.Time) { ev.f(d); close(ev.done) }
-
-func runInLoop(d *Driver, f func(d *Driver)) {
-	ev := inLoop{f, make(chan struct{})}
-	d.send(ev)
-	<-ev.done
-}
 
 func u32(v uint32) *uint32 { return &v }
 func u64(v uint64) *uint64 { return &v }
 
-// sendGPUs sends a heartbeat carrying gpus, as an executor's sampler does.
-func sendGPUs(t *testing.T, conn *wire.Conn, gpus ...*wire.GPUUse) {
-	t.Helper()
-	if err := conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{UnixNanos: 1, Gpus: gpus}}}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// executorGPUs waits until the status shows executor id's GPUs as want
-// (JSON), and fails after 5s.
-func executorGPUs(t *testing.T, d *Driver, id, want string) core.Status {
-	t.Helper()
-	var got string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		st := status(t, d)
-		for _, e := range st.Executors {
-			if e.ID == id {
-				b, _ := json.Marshal(e.GPUs)
-				if got = string(b); got == want {
-					return st
-				}
-			}
+// gpusOf is executor id's GPU figures in st, as JSON.
+func gpusOf(st core.Status, id string) string {
+	for _, e := range st.Executors {
+		if e.ID == id {
+			b, _ := json.Marshal(e.GPUs)
+			return string(b)
 		}
 	}
-	t.Fatalf("executor %s's GPUs: %s; want %s", id, got, want)
-	return core.Status{}
+	return "no executor " + id
+}
+
+// awaitGPUs waits for a turn whose status shows executor id's GPUs as
+// want (JSON).
+func awaitGPUs(t *testing.T, d *amtest.Driver, id, want string) core.Status {
+	t.Helper()
+	return d.AwaitStatus(t, fmt.Sprintf("executor %s's GPUs %s", id, want), func(st core.Status) bool { return gpusOf(st, id) == want })
 }
 
 // The samples an executor sends reach the status, per executor, the
 // latest replacing the last, and go when its connection does.
 func TestGPUSamplesReachTheStatus(t *testing.T) {
-	d, _ := runDriver(t, Config{}, 1)
-	conn := fakeExecutor(t, d, "e1")
-	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(37), MemoryUsedMib: u64(1024), MemoryTotalMib: u64(81559)},
+	d := amtest.Start(t, amtest.Tasks(t, 2, "true"))
+	e := d.Register(t, "e1", amtest.GPUs("0", "1"))
+	first := e.Launches(t)[0]
+	e.Heartbeat(t, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(37), MemoryUsedMib: u64(1024), MemoryTotalMib: u64(81559)},
 		&wire.GPUUse{Index: 1, Uuid: "GPU-bbbb", MemoryTotalMib: u64(81559)})
-	executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37,"memory_used_mib":1024,"memory_total_mib":81559},`+
+	awaitGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37,"memory_used_mib":1024,"memory_total_mib":81559},`+
 		`{"index":1,"uuid":"GPU-bbbb","memory_total_mib":81559}]`)
-	page := httptest.NewRecorder()
-	trackingPage(d).ServeHTTP(page, httptest.NewRequest("GET", "/status.txt", nil))
-	if want := "  e1 on h1: 1 running; GPU 0 37% 1024/81559 MiB; GPU 1 ?% ?/81559 MiB\n"; !strings.Contains(page.Body.String(), want) {
-		t.Errorf("the tracking page:\n%s\nwant a line %q", page.Body.String(), want)
+	rec := httptest.NewRecorder()
+	d.TrackingPage().ServeHTTP(rec, httptest.NewRequest("GET", "/status.txt", nil))
+	page, _ := io.ReadAll(rec.Body)
+	if want := "  e1 on h1: 1 running; GPU 0 37% 1024/81559 MiB; GPU 1 ?% ?/81559 MiB\n"; !strings.Contains(string(page), want) {
+		t.Errorf("the tracking page:\n%s\nwant a line %q", page, want)
 	}
-	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(99)})
-	executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":99}]`)
-	// A heartbeat without GPUs is no news: the figures stay.
-	sendGPUs(t, conn)
-	for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":99}]`)
+	e.Heartbeat(t, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(99)})
+	awaitGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":99}]`)
+	// A heartbeat without GPUs is no news: the figures stay. The task's
+	// success, sent after it, reaches the loop after it too.
+	e.Heartbeat(t)
+	e.Report(t, amtest.Succeeded(first))
+	st := d.AwaitStatus(t, "the first task's success", func(st core.Status) bool { return st.Succeeded == 1 })
+	if got, want := gpusOf(st, "e1"), `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":99}]`; got != want {
+		t.Errorf("after a heartbeat without GPUs, e1's GPUs are %s; want %s", got, want)
 	}
-	conn.Close()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		var kept int
-		runInLoop(d, func(d *Driver) { kept = len(d.gpus) })
-		if kept == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the driver keeps the GPU figures of %d executors gone", kept)
-		}
+	e.Vanish()
+	d.AwaitStatus(t, "e1 gone", func(st core.Status) bool { return len(st.Executors) == 0 })
+	if kept := am.GPUFiguresKept(d.Driver); kept != 0 {
+		t.Fatalf("the driver keeps the GPU figures of %d executors gone", kept)
 	}
 }
 
 // Only a registered executor's own connection speaks for it: one refused
 // under its id does not replace its figures.
 func TestGPUSamplesOfARefusedConnectionAreDropped(t *testing.T) {
-	d, _ := runDriver(t, Config{}, 1)
-	conn := fakeExecutor(t, d, "e1")
-	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(37)})
-	executorGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37}]`)
-	impostor := dialExecutor(t, d, "e1", 1)
-	sendGPUs(t, impostor, &wire.GPUUse{Index: 5, Uuid: "GPU-ffff", UtilizationPct: u32(1)})
-	for {
-		m, err := impostor.Recv()
-		if err != nil {
-			break
-		}
-		if m.GetRejected() == nil {
-			t.Fatalf("a second e1 got %v; want it refused", m)
-		}
+	d := amtest.Start(t, amtest.Tasks(t, 1, "true"))
+	e := d.Register(t, "e1")
+	e.Launches(t)
+	e.Heartbeat(t, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(37)})
+	awaitGPUs(t, d, "e1", `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37}]`)
+	impostor := d.Register(t, "e1")
+	impostor.Heartbeat(t, &wire.GPUUse{Index: 5, Uuid: "GPU-ffff", UtilizationPct: u32(1)})
+	impostor.Rejected(t)
+	if m, err := impostor.Ended(t); len(m) > 0 {
+		t.Fatalf("a refused e1 got %v after Rejected (%v); want the connection closed", m, err)
 	}
-	var kept string
-	runInLoop(d, func(d *Driver) { b, _ := json.Marshal(d.gpus[scheduler.ExecutorID("e1")]); kept = string(b) })
-	if want := `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37}]`; kept != want {
-		t.Errorf("e1's GPUs after a refused e1 sent some: %s; want %s", kept, want)
+	st := d.AwaitStatus(t, "a turn after the refusal", func(core.Status) bool { return true })
+	if got, want := gpusOf(st, "e1"), `[{"index":0,"uuid":"GPU-aaaa","utilization_pct":37}]`; got != want {
+		t.Errorf("e1's GPUs after a refused e1 sent some: %s; want %s", got, want)
 	}
 }
 
@@ -124,12 +94,13 @@ func TestGPUSamplesOfARefusedConnectionAreDropped(t *testing.T) {
 // in the log; good ones after them are.
 func TestBadGPUSamplesAreNotShown(t *testing.T) {
 	log, hook := logtest.NewNullLogger()
-	d, _ := runDriver(t, Config{Log: log}, 1)
-	conn := fakeExecutor(t, d, "e1")
-	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(101)})
-	sendGPUs(t, conn, &wire.GPUUse{Index: 0, Uuid: ""})
-	sendGPUs(t, conn, &wire.GPUUse{Index: 3, Uuid: "GPU-dddd", UtilizationPct: u32(100)})
-	executorGPUs(t, d, "e1", `[{"index":3,"uuid":"GPU-dddd","utilization_pct":100}]`)
+	d := amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithLog(log))
+	e := d.Register(t, "e1")
+	e.Launches(t)
+	e.Heartbeat(t, &wire.GPUUse{Index: 0, Uuid: "GPU-aaaa", UtilizationPct: u32(101)})
+	e.Heartbeat(t, &wire.GPUUse{Index: 0, Uuid: ""})
+	e.Heartbeat(t, &wire.GPUUse{Index: 3, Uuid: "GPU-dddd", UtilizationPct: u32(100)})
+	awaitGPUs(t, d, "e1", `[{"index":3,"uuid":"GPU-dddd","utilization_pct":100}]`)
 	var warnings []string
 	for _, e := range hook.AllEntries() {
 		if e.Message == "the executor's GPU figures are not shown" {

@@ -1,8 +1,8 @@
-package am
+package am_test
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -17,11 +17,12 @@ import (
 	"github.com/prometheus/common/model"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/metrics"
 	"github.com/spindle-yarn/spindle/am/webui"
-	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
@@ -29,38 +30,39 @@ import (
 // its task counts per pool are the REST API's: while a job runs, after
 // one succeeded, and after one was cancelled and its attempt killed.
 func TestMetricsCountTasksAsTheRESTAPIDoes(t *testing.T) {
-	d, _ := startSessionConfig(t, func(c *Config) {
-		c.Observe = Observation{Store: history.NewStore(history.Limits{}), Metrics: metrics.New(), App: history.AppStarted{ID: "local-session"}}
-	})
-	h := trackingPage(d)
-	out, err := request(t, d, sessionSecret, submit("name: quick\nstages:\n  - {name: s, tasks: 3, command: [\"true\"]}\n", true))
-	if err != nil || len(out) < 2 || !out[len(out)-1].GetJobUpdate().GetEnded() {
-		t.Fatalf("followed submit: %v, %v", out, err)
-	}
-	request(t, d, sessionSecret, submit("name: long\npool: adhoc\nstages:\n  - {name: s, tasks: 3, command: [\"sleep\", \"60\"]}\n", false))
+	store := history.NewStore(history.Limits{})
+	d := startSession(t, amtest.WithObservation(am.Observation{Store: store, Metrics: metrics.New(), App: history.AppStarted{ID: "local-session"}}))
+	h := d.TrackingPage()
+	c := d.Client()
+	c.SubmitFollow(t, "name: quick\nstages:\n  - {name: s, tasks: 3, command: [\"true\"]}\n")
+	c.Submit(t, "name: long\npool: adhoc\nstages:\n  - {name: s, tasks: 3, command: [\"sleep\", \"60\"]}\n")
 	// The executor's 2 cores run two tasks of long, the third waits;
 	// quick's 3 succeeded.
-	compareUntil(t, h, "adhoc: 0 succeeded, 2 running, 1 waiting, 0 failed, 0 killed; default: 3 succeeded, 0 running, 0 waiting, 0 failed, 0 killed")
+	compareAt(t, d, store, h, "adhoc: 0 succeeded, 2 running, 1 waiting, 0 failed, 0 killed; default: 3 succeeded, 0 running, 0 waiting, 0 failed, 0 killed")
 
-	request(t, d, sessionSecret, &wire.Envelope{Message: &wire.Envelope_CancelJob{CancelJob: &wire.CancelJob{JobId: 1, Reason: "not needed"}}})
-	compareUntil(t, h, "adhoc: 0 succeeded, 0 running, 0 waiting, 0 failed, 2 killed; default: 3 succeeded, 0 running, 0 waiting, 0 failed, 0 killed")
+	c.Cancel(t, 1, "not needed")
+	compareAt(t, d, store, h, "adhoc: 0 succeeded, 0 running, 0 waiting, 0 failed, 2 killed; default: 3 succeeded, 0 running, 0 waiting, 0 failed, 0 killed")
 }
 
-// compareUntil waits until /api/v1/jobs' counts per pool read want, then
-// checks that /metrics' read the same.
-func compareUntil(t *testing.T, h http.Handler, want string) {
+// compareAt waits for the turn at which the history's counts per pool
+// read want, then checks that /api/v1/jobs' read the same, and /metrics'
+// as well.
+func compareAt(t *testing.T, d *amtest.Driver, store *history.Store, h http.Handler, want string) {
 	t.Helper()
-	var api string
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if api = apiCounts(t, h); api == want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/api/v1/jobs counts %q, want %q", api, want)
-		}
+	d.Await(t, "the history's counts "+want, func(am.Turn) bool { return poolCounts(store.Jobs(time.Now())) == want })
+	var jobs []webui.Job
+	if err := json.Unmarshal(get(t, h, "/api/v1/jobs").Body.Bytes(), &jobs); err != nil {
+		t.Fatal(err)
 	}
-	if got := metricsCounts(t, h); got != api {
-		t.Errorf("/metrics counts %q, /api/v1/jobs %q", got, api)
+	views := make([]history.JobView, 0, len(jobs))
+	for _, j := range jobs {
+		views = append(views, j.JobView)
+	}
+	if api := poolCounts(views); api != want {
+		t.Fatalf("/api/v1/jobs counts %q, want %q", api, want)
+	}
+	if got := metricsCounts(t, h); got != want {
+		t.Errorf("/metrics counts %q, /api/v1/jobs %q", got, want)
 	}
 }
 
@@ -77,13 +79,9 @@ func get(t *testing.T, h http.Handler, path string) *httptest.ResponseRecorder {
 	return rec
 }
 
-// apiCounts are /api/v1/jobs' task counts summed per pool, pools in
-// order of name.
-func apiCounts(t *testing.T, h http.Handler) string {
-	var jobs []webui.Job
-	if err := json.Unmarshal(get(t, h, "/api/v1/jobs").Body.Bytes(), &jobs); err != nil {
-		t.Fatal(err)
-	}
+// poolCounts are jobs' task counts summed per pool, pools in order of
+// name.
+func poolCounts(jobs []history.JobView) string {
 	pools := map[string]*history.Counts{}
 	for _, j := range jobs {
 		if pools[j.Pool] == nil {
@@ -104,7 +102,7 @@ func apiCounts(t *testing.T, h http.Handler) string {
 	return strings.Join(lines, "; ")
 }
 
-// metricsCounts are /metrics' task counts per pool, as apiCounts.
+// metricsCounts are /metrics' task counts per pool, as poolCounts.
 func metricsCounts(t *testing.T, h http.Handler) string {
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := parser.TextToMetricFamilies(get(t, h, "/metrics").Body)
@@ -142,42 +140,29 @@ func labels(m *dto.Metric) map[string]string {
 // under new allocation request ids, releases, containers allocated, and
 // one round trip per allocate.
 func TestMetricsCountContainersAsTheRMSawThem(t *testing.T) {
-	f := &fakeRM{respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+	f := &amtest.FakeRM{Respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
 		resp := &hadoopyarn.AllocateResponseProto{}
 		if n == 0 { // 2 of the 3 asked: their launches fail (no NodeManager), so they go back
 			for i := range 2 {
-				resp.AllocatedContainers = append(resp.AllocatedContainers, &hadoopyarn.ContainerProto{Id: containerID(int64(i + 2)),
+				resp.AllocatedContainers = append(resp.AllocatedContainers, &hadoopyarn.ContainerProto{Id: amtest.ContainerID(int64(i + 2)),
 					NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("n1"), Port: proto.Int32(1)}, AllocationRequestId: proto.Int64(req.GetAsk()[0].GetAllocationRequestId())})
 			}
 		}
 		return resp
 	}}
-	cfg := yarnDriverConfig(t, f)
 	m := metrics.New()
-	cfg.Observe.Metrics = m
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { d.Run(ctx, job, nil); close(ran) }()
-	h := http.Handler(m.Handler())
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(get(t, h, "/metrics").Body.String(), "spindle_containers_released_total 2"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the failed launches' containers were not released:\n%s", get(t, h, "/metrics").Body)
-		}
-	}
-	cancel()
-	<-ran
-
-	var want string
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		reqs := f.requests()
+	d := amtest.Start(t, job, amtest.WithYARN(f), amtest.WithObservation(am.Observation{Metrics: m}))
+	h := m.Handler()
+	// At a turn with no allocate on its way (the RM's count and the
+	// metrics' agree then), once the failed launches' containers went
+	// back.
+	var rmSaw string
+	d.Await(t, "the failed launches' containers released, and no allocate on its way", func(am.Turn) bool {
+		reqs := f.Requests()
 		asked, released, newest := 0, 0, int64(0)
 		for _, r := range reqs {
 			for _, a := range r.GetAsk() {
@@ -187,27 +172,30 @@ func TestMetricsCountContainersAsTheRMSawThem(t *testing.T) {
 			}
 			released += len(r.GetRelease())
 		}
-		want = fmt.Sprintf("asked %d, allocated 2, released %d, %d allocates", asked, released, len(reqs))
-		if got := containerCounts(t, h); got == want { // the last allocate's answer may still be on its way
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("/metrics: %s; the RM saw %s", got, want)
-		}
-	}
+		rmSaw = fmt.Sprintf("asked %d, allocated 2, released %d, %d allocates", asked, released, len(reqs))
+		return released == 2 && containerCounts(h) == rmSaw
+	})
+	d.Cancel(errors.New("interrupted"))
+	d.Wait(t)
 	// Metrics alone observe: the job's end is counted.
 	if body := get(t, h, "/metrics").Body.String(); !strings.Contains(body, `spindle_jobs_ended_total{pool="default",state="cancelled"} 1`) {
 		t.Errorf("the cancelled job is not counted:\n%s", body)
 	}
-	if reqs := f.requests(); reqs[0].GetAsk()[0].GetNumContainers() != 3 {
+	if reqs := f.Requests(); reqs[0].GetAsk()[0].GetNumContainers() != 3 {
 		t.Errorf("the first allocate asks %v, want 3 containers", reqs[0].GetAsk())
 	}
 }
 
-func containerCounts(t *testing.T, h http.Handler) string {
+// containerCounts are /metrics' counts of containers and allocates, as
+// the RM saw them; it runs in the loop, so it says what went wrong rather
+// than failing the test.
+func containerCounts(h http.Handler) string {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	parser := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := parser.TextToMetricFamilies(get(t, h, "/metrics").Body)
+	fams, err := parser.TextToMetricFamilies(rec.Body)
 	if err != nil {
-		t.Fatalf("/metrics does not parse: %v", err)
+		return fmt.Sprintf("/metrics does not parse: %v", err)
 	}
 	one := func(name string) float64 {
 		for _, m := range fams[name].GetMetric() {

@@ -197,7 +197,10 @@ func TestOutboxWriterEndsWithTheReader(t *testing.T) {
 }
 
 // The timeout bounds each write, not the connection's life: a peer that
-// reads is not cut off however long it waits between messages.
+// reads is not cut off however long it waits between messages. Its idle
+// spells are timed by a second outbox, of three times the timeout, whose
+// peer does not read: once that one is cut off, the first has been idle
+// for three of its timeouts.
 func TestOutboxTimesWritesNotIdleness(t *testing.T) {
 	conn, peer := connPair(t)
 	const timeout = 100 * time.Millisecond
@@ -210,9 +213,22 @@ func TestOutboxTimesWritesNotIdleness(t *testing.T) {
 		if m, err := peer.Recv(); err != nil || int(m.GetKill().GetTaskIndex()) != i {
 			t.Fatalf("message %d: %v, %v; want Kill %d", i, m, err, i)
 		}
-		time.Sleep(3 * timeout) // idle, as the rule allows: this is what is tested
+		idle(t, 3*timeout)
 	}
 	if c := o.cause.Load(); c != nil {
 		t.Errorf("an idle peer that reads was cut off: %v", *c)
+	}
+}
+
+// idle returns once an outbox of timeout whose peer takes nothing has
+// been cut off: timeout at least from now.
+func idle(t *testing.T, timeout time.Duration) {
+	t.Helper()
+	conn, _ := connPair(t)
+	clock := newOutbox(conn, 1, timeout, quiet())
+	go clock.write()
+	clock.post(credentialsMessage(make([]byte, 12<<20))) // more than loopback's buffers take
+	if !closed(clock.done) {
+		t.Fatal("an outbox whose peer does not read was not cut off")
 	}
 }

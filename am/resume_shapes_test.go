@@ -1,22 +1,29 @@
-package am
+package am_test
 
 import (
 	"testing"
 
+	logtest "github.com/sirupsen/logrus/hooks/test"
+
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
+
+// shutdown answers every allocate with AM_SHUTDOWN: the application ends
+// after its first.
+func shutdown(int, *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+	return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
+}
 
 // A stage shape an earlier attempt made comes back from the journal with
 // its id and its shape: the next attempt asks for it, at its profile's
 // priority, as large as the journal says (4096 MiB, where the stage
 // alone, of 1 GiB, would derive 1024).
 func TestResumedStageShapeComesBackFromTheJournal(t *testing.T) {
-	f := &fakeRM{respond: func(n int, _ *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
-		return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
-	}}
-	cfg := yarnDriverConfig(t, f)
+	f := &amtest.FakeRM{Respond: shutdown}
 	spec, err := jobspec.Parse([]byte("name: wide\nstages:\n  - {name: wide, tasks: 1, resources: {cpus: 1, memory: 1g}, command: \"true\"}\n"), "spec", jobspec.Defaults{})
 	if err != nil {
 		t.Fatal(err)
@@ -30,16 +37,18 @@ func TestResumedStageShapeComesBackFromTheJournal(t *testing.T) {
 	if err := st.Apply(e); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Journal = journal.NewWriter(nil, st, 0, cfg.Log)
-	cfg.Resume = &Resumption{State: st}
-	ended(t, runYarnDriver(t, cfg))
-	reqs := f.requests()
+	log, _ := logtest.NewNullLogger()
+	amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithYARN(f), amtest.WithConfig(func(c *am.Config) {
+		c.Journal = journal.NewWriter(nil, st, 0, log) // appended to, never flushed: no store
+		c.Resume = &am.Resumption{State: st}
+	})).Wait(t)
+	reqs := f.Requests()
 	if len(reqs) == 0 {
 		t.Fatal("no allocate")
 	}
 	var shape *hadoopyarn.ResourceRequestProto
 	for _, a := range reqs[0].GetAsk() {
-		if a.GetPriority().GetPriority() == priority(1) {
+		if a.GetPriority().GetPriority() == am.Priority(1) {
 			shape = a
 		}
 	}

@@ -1,4 +1,4 @@
-package am
+package am_test
 
 import (
 	"strings"
@@ -7,6 +7,8 @@ import (
 	logtest "github.com/sirupsen/logrus/hooks/test"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
@@ -16,10 +18,7 @@ import (
 // YARN kept, asking for all its executors anew, and telling the journal
 // the old job is over.
 func TestWorkThatCannotBeResumedStartsOver(t *testing.T) {
-	f := &fakeRM{respond: func(n int, _ *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
-		return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
-	}}
-	cfg := yarnDriverConfig(t, f)
+	f := &amtest.FakeRM{Respond: shutdown}
 	st := journal.NewState("application_1795251528476_0003")
 	for _, e := range []journal.Entry{{Job: &journal.Job{ID: 0, Spec: []byte("{not a spec"), StageProfiles: []int{0}}},
 		{Executor: &journal.Executor{Container: "container_1795251528476_0003_01_000002", Address: "nm1:4000", Node: "nm1:8041", NodeName: "nm1"}}} {
@@ -28,14 +27,17 @@ func TestWorkThatCannotBeResumedStartsOver(t *testing.T) {
 		}
 	}
 	log, hook := logtest.NewNullLogger()
-	cfg.Log = log
-	cfg.Journal = journal.NewWriter(nil, st, 0, log) // appended to, never flushed: no store
-	kept := &hadoopyarn.ContainerProto{Id: containerIDProto(2), NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("nm1"), Port: proto.Int32(8041)}}
-	cfg.Resume = &Resumption{State: st, Kept: []*hadoopyarn.ContainerProto{kept}}
-	if err := ended(t, runYarnDriver(t, cfg)); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {
+	kept := &hadoopyarn.ContainerProto{NodeId: &hadoopyarn.NodeIdProto{Host: proto.String("nm1"), Port: proto.Int32(8041)},
+		Id: &hadoopyarn.ContainerIdProto{Id: proto.Int64(2), AppAttemptId: &hadoopyarn.ApplicationAttemptIdProto{AttemptId: proto.Int32(1),
+			ApplicationId: &hadoopyarn.ApplicationIdProto{ClusterTimestamp: proto.Int64(1795251528476), Id: proto.Int32(3)}}}}
+	d := amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithYARN(f), amtest.WithLog(log), amtest.WithConfig(func(c *am.Config) {
+		c.Journal = journal.NewWriter(nil, st, 0, log) // appended to, never flushed: no store
+		c.Resume = &am.Resumption{State: st, Kept: []*hadoopyarn.ContainerProto{kept}}
+	}))
+	if err := d.Wait(t).Failure(); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {
 		t.Fatalf("Run ended with %v, want AM_SHUTDOWN", err)
 	}
-	reqs := f.requests()
+	reqs := f.Requests()
 	if len(reqs) == 0 {
 		t.Fatal("no allocate")
 	}

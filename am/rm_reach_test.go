@@ -1,14 +1,12 @@
-package am
+package am_test
 
 import (
-	"fmt"
-	"io"
-	"net"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 )
@@ -22,12 +20,12 @@ func TestAllocateRidesOutAnRMOutOfReach(t *testing.T) {
 	shutdown := func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
 		return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
 	}
-	f := &fakeRM{cut: 5, respond: shutdown}
-	err := ended(t, startYarnDriver(t, f, func(y *YARN) { y.RMWait, y.RMRetryInterval = 10*time.Second, 20*time.Millisecond }))
+	f := &amtest.FakeRM{Cut: 5, Respond: shutdown}
+	err := runOnYARN(t, f, func(y *am.YARN) { y.RMWait, y.RMRetryInterval = 10*time.Second, 20*time.Millisecond })
 	if err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {
 		t.Fatalf("Run ended with %v; want it to reach the RM again and end on its AM_SHUTDOWN", err)
 	}
-	reqs := f.requests()
+	reqs := f.Requests()
 	if len(reqs) != 6 {
 		t.Fatalf("%d allocates; want 5 cut off and the one answered", len(reqs))
 	}
@@ -37,38 +35,26 @@ func TestAllocateRidesOutAnRMOutOfReach(t *testing.T) {
 		}
 	}
 
-	f = &fakeRM{cut: 1, respond: shutdown}
-	if err := ended(t, startYarnDriver(t, f)); err == nil || !strings.Contains(err.Error(), "allocate") || len(f.requests()) != 1 {
-		t.Fatalf("without RMWait: Run ended with %v after %d allocates; want the one cut off to fail the application", err, len(f.requests()))
+	f = &amtest.FakeRM{Cut: 1, Respond: shutdown}
+	if err := runOnYARN(t, f); err == nil || !strings.Contains(err.Error(), "allocate") || len(f.Requests()) != 1 {
+		t.Fatalf("without RMWait: Run ended with %v after %d allocates; want the one cut off to fail the application", err, len(f.Requests()))
 	}
 }
 
 // An RM out of reach for longer than RMWait fails the application, saying
 // for how long.
 func TestAllocateGivesUpOnAnRMOutOfReachPastRMWait(t *testing.T) {
-	f := &fakeRM{cut: -1}
+	f := &amtest.FakeRM{Cut: -1}
 	start := time.Now()
-	err := ended(t, startYarnDriver(t, f, func(y *YARN) { y.RMWait, y.RMRetryInterval = 300*time.Millisecond, 50*time.Millisecond }))
+	err := runOnYARN(t, f, func(y *am.YARN) { y.RMWait, y.RMRetryInterval = 300*time.Millisecond, 50*time.Millisecond })
 	if err == nil || !strings.Contains(err.Error(), "the ResourceManager was out of reach for") {
 		t.Fatalf("Run ended with %v; want the RM out of reach to fail the application", err)
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("giving up took %v; want about RMWait (300ms)", took)
 	}
-	if n := len(f.requests()); n < 4 || n > 8 {
+	if n := len(f.Requests()); n < 4 || n > 8 {
 		t.Errorf("%d allocates in RMWait 300ms, 50ms apart; want about 6", n)
-	}
-}
-
-// ended waits for a driver's Run to end.
-func ended(t *testing.T, done <-chan error) error {
-	t.Helper()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(20 * time.Second):
-		t.Fatal("the application did not end")
-		return nil
 	}
 }
 
@@ -77,37 +63,16 @@ func ended(t *testing.T, done <-chan error) error {
 // application and cannot be registered with again for RMWait, while one
 // out of reach for a moment then is registered with once it answers.
 func TestOnlyAnRMOutOfReachIsTriedAgain(t *testing.T) {
-	with := func(y *YARN) { y.RMWait, y.RMRetryInterval = 10*time.Second, 20*time.Millisecond }
-	f := &fakeRM{raise: &ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException", Message: "too big"}}
-	if err := ended(t, startYarnDriver(t, f, with)); err == nil || !strings.Contains(err.Error(), "too big") || len(f.requests()) != 1 {
-		t.Errorf("an allocate the RM refused: Run ended with %v after %d allocates; want it to fail at once", err, len(f.requests()))
+	with := func(y *am.YARN) { y.RMWait, y.RMRetryInterval = 10*time.Second, 20*time.Millisecond }
+	f := &amtest.FakeRM{Raise: &ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException", Message: "too big"}}
+	if err := runOnYARN(t, f, with); err == nil || !strings.Contains(err.Error(), "too big") || len(f.Requests()) != 1 {
+		t.Errorf("an allocate the RM refused: Run ended with %v after %d allocates; want it to fail at once", err, len(f.Requests()))
 	}
 
-	f = &fakeRM{forget: true, cutRegister: 3, respond: func(n int, _ *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+	f = &amtest.FakeRM{Forget: true, CutRegister: 3, Respond: func(n int, _ *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
 		return &hadoopyarn.AllocateResponseProto{AMCommand: hadoopyarn.AMCommandProto_AM_SHUTDOWN.Enum()}
 	}}
-	if err := ended(t, startYarnDriver(t, f, with)); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") || f.registered != 1 {
-		t.Errorf("registering again cut off 3 times: Run ended with %v, registered %d times; want it registered once it answered, then AM_SHUTDOWN", err, f.registered)
-	}
-}
-
-// The RM out of reach is a connection that failed, or was lost, or a
-// standby answering where the active RM should; not what an RM raised,
-// refused credentials, or the AM's own client closed.
-func TestOutOfReach(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		want bool
-	}{
-		{fmt.Errorf("connection lost: %w", io.EOF), true},
-		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, true},
-		{&ipc.RemoteError{Class: "org.apache.hadoop.ipc.StandbyException"}, true},
-		{&ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException"}, false},
-		{fmt.Errorf("sasl: %w", ipc.ErrAuthentication), false},
-		{net.ErrClosed, false},
-	} {
-		if got := outOfReach(c.err); got != c.want {
-			t.Errorf("outOfReach(%v) = %v, want %v", c.err, got, c.want)
-		}
+	if err := runOnYARN(t, f, with); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") || f.Registrations() != 1 {
+		t.Errorf("registering again cut off 3 times: Run ended with %v, registered %d times; want it registered once it answered, then AM_SHUTDOWN", err, f.Registrations())
 	}
 }

@@ -1,4 +1,4 @@
-package am
+package am_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/spindle-yarn/spindle/am/amtest"
 )
 
 // reopeningFlood keeps n idle connections open to addr from 127.0.0.1,
@@ -55,18 +57,18 @@ func TestSessionFloodFromTheClientsAddress(t *testing.T) {
 	for _, n := range []int{16, 300, 1000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			t.Parallel()
-			logged := &syncBuffer{}
+			logged := &amtest.Buffer{}
 			log := logrus.New()
 			log.SetOutput(logged)
-			d, _ := startSessionConfig(t, func(c *Config) { c.Log = log })
+			d := startSession(t, amtest.WithLog(log))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			wait := reopeningFlood(ctx, d.cfg.Clients.Addr().String(), n)
+			wait := reopeningFlood(ctx, d.ClientAddr(), n)
 			var submits int
 			var slowest time.Duration
 			for ctx.Err() == nil {
 				start := time.Now()
-				out, err := request(t, d, sessionSecret, submit("name: q\nstages:\n  - {name: s, tasks: 1, command: [\"true\"]}\n", false))
+				out, err := d.Client().Request(amtest.SubmitJob("name: q\nstages:\n  - {name: s, tasks: 1, command: [\"true\"]}\n", false))
 				took := time.Since(start)
 				if err != nil || len(out) != 1 || out[0].GetJobAccepted() == nil {
 					t.Fatalf("submit %d behind %d flooding connections, after %v: %v, %v", submits, n, took, out, err)
@@ -76,7 +78,7 @@ func TestSessionFloodFromTheClientsAddress(t *testing.T) {
 				}
 				submits++
 				slowest = max(slowest, took)
-				select {
+				select { // the client's pace
 				case <-ctx.Done():
 				case <-time.After(250 * time.Millisecond):
 				}

@@ -1,21 +1,18 @@
-package am
+package am_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/core"
-	"github.com/spindle-yarn/spindle/am/jobspec"
-	"github.com/spindle-yarn/spindle/executor/wire"
 )
 
 // stalledHeartbeat is the heartbeat timeout of the stalled-peer test: short,
@@ -34,40 +31,33 @@ func TestStalledExecutorDoesNotHoldUpTheLoop(t *testing.T) {
 	for range 15 {
 		argv = append(argv, strings.Repeat("x", 100_000))
 	}
-	job, err := jobspec.Short("j", 9, argv, jobspec.Defaults{MaxAttempts: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	log, cut := cutOffLog()
-	d, done := runJob(t, Config{Core: core.Config{HeartbeatTimeout: stalledHeartbeat}, Log: log}, job)
+	d := amtest.Start(t, amtest.Tasks(t, 9, argv...), amtest.WithLog(log),
+		amtest.WithCore(func(c *core.Config) { c.HeartbeatTimeout = stalledHeartbeat }))
 
 	start := time.Now()
-	stalled := dialExecutor(t, d, "stalled", 8)
-	// Registered from 8 cores before the other, the stalled executor gets
-	// eight tasks: the batch the driver cannot finish writing.
-	waitRegistered(t, d, 1)
-	healthy := dialExecutor(t, d, "healthy", 1)
-	stopBeats := heartbeat(healthy)
-	defer stopBeats()
-	go succeedEvery(healthy)
+	// Nobody reads the stalled executor's messages. Registered from 8
+	// cores before the other, it gets eight tasks: the batch the driver
+	// cannot finish writing.
+	stalled := d.Register(t, "stalled", amtest.Cores(8))
+	d.AwaitStatus(t, "the stalled executor registered", func(st core.Status) bool { return len(st.Executors) == 1 })
+	healthy := d.Register(t, "healthy")
+	healthy.BeatEvery(100 * time.Millisecond)
+	healthy.Serve()
 
-	select {
-	case sum := <-done:
-		took := time.Since(start)
-		if !sum.Succeeded {
-			t.Fatalf("summary %+v; want the job done", sum)
-		}
-		if limit := stalledHeartbeat + 3*time.Second; took > limit {
-			t.Errorf("the job took %v; want it done within the heartbeat timeout and a few seconds (%v)", took, limit)
-		}
-		if lost := executorSummary(sum, "stalled").Lost; lost == "" {
-			t.Errorf("summary %+v; want the stalled executor lost", sum)
-		}
-		if n := executorSummary(sum, "healthy").Succeeded; n != 9 {
-			t.Errorf("the healthy executor ran %d tasks; want all 9, the stalled one's too", n)
-		}
-	case <-time.After(stalledHeartbeat + 10*time.Second):
-		t.Fatal("the job did not end: the loop waits on the stalled executor")
+	sum := d.Wait(t).Summary
+	took := time.Since(start)
+	if !sum.Succeeded {
+		t.Fatalf("summary %+v; want the job done", sum)
+	}
+	if limit := stalledHeartbeat + 3*time.Second; took > limit {
+		t.Errorf("the job took %v; want it done within the heartbeat timeout and a few seconds (%v)", took, limit)
+	}
+	if lost := executorSummary(sum, "stalled").Lost; lost == "" {
+		t.Errorf("summary %+v; want the stalled executor lost", sum)
+	}
+	if n := executorSummary(sum, "healthy").Succeeded; n != 9 {
+		t.Errorf("the healthy executor ran %d tasks; want all 9, the stalled one's too", n)
 	}
 
 	// The driver hung up on it, mid-batch: once its write outlasted the
@@ -77,15 +67,12 @@ func TestStalledExecutorDoesNotHoldUpTheLoop(t *testing.T) {
 		if x != "stalled" {
 			t.Fatalf("executor %s cut off; want the stalled one", x)
 		}
-	case <-time.After(stalledHeartbeat + 5*time.Second):
+	case <-time.After(amtest.Patience):
 		t.Fatal("the stalled executor was not cut off")
 	}
-	stalled.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if m, err := stalled.Recv(); err != nil || m.GetRegistered() == nil {
-		t.Fatalf("the stalled executor reads %v, %v; want Registered", m, err)
-	}
-	if m, err := stalled.Recv(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Fatalf("the stalled executor reads %v, %v; want the batch cut short", m, err)
+	stalled.Registered(t)
+	if m, err := stalled.Receive(t); err == nil {
+		t.Fatalf("the stalled executor reads %v; want the batch cut short", m)
 	}
 }
 
@@ -111,78 +98,6 @@ func (c cutOffs) Fire(e *logrus.Entry) error {
 	return nil
 }
 
-// dialExecutor connects and registers an executor of cores cores, and
-// reads nothing. The connection is closed when the test ends: a driver
-// whose job waits on it ends, and so do its connection's goroutines.
-func dialExecutor(t *testing.T, d *Driver, id string, cores int32) *wire.Conn {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := wire.Dial(ctx, "tcp", d.Addr(), testSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	conn.Send(&wire.Envelope{Message: &wire.Envelope_Register{Register: &wire.Register{ExecutorId: id, Host: "h1", Cores: cores}}})
-	return conn
-}
-
-// heartbeat sends conn's heartbeats every 100ms until the returned
-// function is called.
-func heartbeat(conn *wire.Conn) (stop func()) {
-	quit := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-				if conn.Send(&wire.Envelope{Message: &wire.Envelope_Heartbeat{Heartbeat: &wire.Heartbeat{}}}) != nil {
-					return
-				}
-			}
-		}
-	}()
-	return func() { close(quit) }
-}
-
-// succeedEvery plays an executor whose every task succeeds at once, until
-// its connection ends.
-func succeedEvery(conn *wire.Conn) {
-	for {
-		m, err := conn.Recv()
-		if err != nil {
-			return
-		}
-		var sts []*wire.Status
-		for _, l := range m.GetLaunchBatch().GetLaunches() {
-			sts = append(sts, &wire.Status{StageId: l.GetStageId(), TaskIndex: l.GetTaskIndex(), Attempt: l.GetAttempt(), State: wire.Status_SUCCEEDED})
-		}
-		if len(sts) > 0 {
-			conn.Send(&wire.Envelope{Message: &wire.Envelope_StatusBatch{StatusBatch: &wire.StatusBatch{Statuses: sts}}})
-		}
-	}
-}
-
-// waitRegistered waits until n executors are registered with d.
-func waitRegistered(t *testing.T, d *Driver, n int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for {
-		st, err := d.Status(ctx)
-		if err != nil {
-			t.Fatalf("waiting for %d executors to register: the loop does not answer: %v", n, err)
-		}
-		if len(st.Executors) == n {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func executorSummary(sum core.Summary, id string) core.ExecutorSummary {
 	for _, x := range sum.Executors {
 		if string(x.ID) == id {
@@ -195,51 +110,43 @@ func executorSummary(sum core.Summary, id string) core.ExecutorSummary {
 // An executor the core refuses hears why, and then the driver hangs up:
 // the refusal goes out before the close.
 func TestRefusedExecutorHearsWhyBeforeTheClose(t *testing.T) {
-	d, _ := runDriver(t, Config{}, 1)
-	dialExecutor(t, d, "e1", 1)
-	waitRegistered(t, d, 1)
-	again := dialExecutor(t, d, "e1", 1)
-	again.SetReadDeadline(time.Now().Add(5 * time.Second))
-	m, err := again.Recv()
-	if err != nil || !strings.Contains(m.GetRejected().GetReason(), "already registered") {
-		t.Fatalf("the second e1 got %v, %v; want Rejected as already registered", m, err)
+	d := amtest.Start(t, amtest.Tasks(t, 1, "true"))
+	d.Register(t, "e1").Registered(t)
+	again := d.Register(t, "e1")
+	if why := again.Rejected(t); !strings.Contains(why, "already registered") {
+		t.Fatalf("the second e1 was refused with %q; want it refused as already registered", why)
 	}
-	if m, err := again.Recv(); !errors.Is(err, io.EOF) {
+	if m, err := again.Ended(t); !errors.Is(err, io.EOF) || len(m) > 0 {
 		t.Fatalf("after Rejected: %v, %v; want the connection closed", m, err)
 	}
 }
 
-// Every connection's writer ends with it: here, an executor's that went
-// away while the core awaits its exit status, so that no Shutdown is ever
-// posted to it.
+// Every connection's writer ends with it: an executor's that went away
+// while the core awaits its exit status, so that no Shutdown is ever
+// posted to it, and one the driver shut down as the job ended.
 func TestWritersEndWithTheirConnections(t *testing.T) {
-	// Earlier tests' writers end as their connections do.
-	waitWriters(t, 0, "earlier tests' writers outlive their connections")
-	d, _ := runDriver(t, Config{Core: core.Config{LossReasonWait: time.Hour}}, 1)
-	conn := dialExecutor(t, d, "e1", 1)
-	waitRegistered(t, d, 1)
-	if n := writers(); n != 1 {
-		t.Fatalf("%d writers for one executor", n)
+	d := amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithCore(func(c *core.Config) { c.LossReasonWait = time.Hour }))
+	stays := d.Register(t, "stays")
+	task := stays.Launches(t)[0]
+	gone := d.Register(t, "gone")
+	gone.Registered(t)
+	writers := []<-chan struct{}{am.WriterDone(d.Driver, "stays"), am.WriterDone(d.Driver, "gone")}
+	if writers[0] == nil || writers[1] == nil {
+		t.Fatalf("writers %v; want one for each registered executor", writers)
 	}
-	conn.Close()
-	waitWriters(t, 0, "the writer outlives its connection")
+	gone.Vanish()
+	awaitClosed(t, writers[1], "the writer outlives its connection")
+	stays.Report(t, amtest.Succeeded(task))
+	stays.Shutdown(t)
+	awaitClosed(t, writers[0], "the writer outlives the connection the driver shut down")
 }
 
-// waitWriters waits up to 5s for n writers to be left, else fails with
-// complaint.
-func waitWriters(t *testing.T, n int, complaint string) {
+// awaitClosed waits for ch to be closed, or fails with complaint.
+func awaitClosed(t *testing.T, ch <-chan struct{}, complaint string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for writers() != n {
-		if time.Now().After(deadline) {
-			t.Fatal(complaint)
-		}
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-ch:
+	case <-time.After(amtest.Patience):
+		t.Fatal(complaint)
 	}
-}
-
-// writers counts the goroutines writing to connections (outbox.write).
-func writers() int {
-	buf := make([]byte, 1<<20)
-	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*outbox).write(")
 }

@@ -10,6 +10,10 @@ import (
 // Executors counts the registered executors.
 func (c *Core) Executors() int { return len(c.execs) }
 
+// RejectedSoFar counts the connections refused so far (Rejected): what
+// a job's Summary.Rejected says once it has ended.
+func (c *Core) RejectedSoFar() int { return c.rejected }
+
 // jobIDs are the running jobs, in submission order.
 func (c *Core) jobIDs() []scheduler.JobID {
 	ids := make([]scheduler.JobID, 0, len(c.jobs))
