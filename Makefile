@@ -38,21 +38,23 @@ YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 # running one suite sits about 60% idle (docs/testing.md has the times).
 # Each lane is a go test process, which starts the clusters its tests ask
 # for: the lanes split the tests by cluster, so that no cluster starts
-# twice. OWN_CLUSTERS are the tests on clusters no other test shares;
-# every other test, on the default cluster or none, is in the shared lane
-# (-skip: a new test always runs somewhere).
-OWN_CLUSTERS = ^Test(Fault(Preemption|Decommission|NodeManager|RM)|Placement|Kerberos|Minicluster|RPC.*Privacy)
+# twice. OWN_CLUSTERS are the tests on clusters no other test shares,
+# KERBEROS_TESTS those on the Kerberized ones (their tokens' lives take
+# minutes of waiting); every other test, on the default cluster or none,
+# is in the shared lane (-skip: a new test always runs somewhere). Each
+# older Hadoop's YARN suite is a lane of its own.
+OWN_CLUSTERS = ^Test(Fault(Preemption|Decommission|NodeManager|RM)|Placement|Minicluster|RPC.*Privacy)
+KERBEROS_TESTS = ^TestKerberos
 GO_TEST_JSON = $(GO) test -json -count=1 -p 1 -timeout 30m
-LANE_SHARED = newest Hadoop, shared cluster=$(GO_TEST_JSON) -skip "$(OWN_CLUSTERS)" ./integration/
+LANE_SHARED = newest Hadoop, shared cluster=$(GO_TEST_JSON) -skip "$(OWN_CLUSTERS)|$(KERBEROS_TESTS)" ./integration/
 LANE_OWN = newest Hadoop, own clusters=$(GO_TEST_JSON) -run "$(OWN_CLUSTERS)" ./integration/; a=$$?; \
   $(GO_TEST_JSON) ./integration/browser ./integration/testcluster; exit $$((a | $$?))
-LANE_OLDER = $(subst $(space),$(comma) ,$(OTHER_HADOOP_VERSIONS)): the YARN suite=rc=0; \
-  for v in $(OTHER_HADOOP_VERSIONS); do HADOOP_VERSION=$$v $(GO_TEST_JSON) -run "$(YARN_SUITE)" ./integration/ || rc=1; done; exit $$rc
+LANE_KERBEROS = newest Hadoop, Kerberos=$(GO_TEST_JSON) -run "$(KERBEROS_TESTS)" ./integration/
+LANES_OLDER = $(foreach v,$(OTHER_HADOOP_VERSIONS),-lane 'Hadoop $(v), the YARN suite=HADOOP_VERSION=$(v) $(GO_TEST_JSON) -run "$(YARN_SUITE)" ./integration/')
+LANES_NEWEST = -lane '$(LANE_SHARED)' -lane '$(LANE_OWN)' -lane '$(LANE_KERBEROS)'
 # -mark: the line integration/testcluster logs as it starts a cluster
 # (testcluster.StartedPrefix; its test holds the two the same).
 TESTLANES = $(GO) -C tools run ./testlanes -dir $(CURDIR) -out $(CURDIR)/build/test-lanes -mark 'testcluster: started the '
-space := $(subst ,, )
-comma := ,
 
 # Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
 FUZZTIME ?= 4s
@@ -78,11 +80,11 @@ test-unit: ## unit tests with the race detector, and the tools' own tests (tools
 	GORACE='$(GORACE)' CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
 	$(GO) -C tools test -count=1 ./...
 
-test-integration: krb5-user chromium ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use), in two lanes at once
-	$(TESTLANES) -lane '$(LANE_SHARED)' -lane '$(LANE_OWN)'
+test-integration: krb5-user chromium ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use), in three lanes at once
+	$(TESTLANES) $(LANES_NEWEST)
 
 test-clusters: krb5-user chromium ## test-integration and test-hadoop-versions, every lane at once (what make test runs)
-	$(TESTLANES) -lane '$(LANE_SHARED)' -lane '$(LANE_OWN)' -lane '$(LANE_OLDER)'
+	$(TESTLANES) $(LANES_NEWEST) $(LANES_OLDER)
 
 # The Kerberos tests log in with MIT's kinit, as users do: Debian's
 # krb5-user, installed when missing (apt-get, as root or through sudo).
@@ -106,7 +108,7 @@ chromium:
 	  command -v chromium >/dev/null || { echo "FAIL: chromium did not install (apt-get's errors above): the browser tests need it"; exit 1; }; }
 
 test-hadoop-versions: krb5-user chromium ## the YARN suite (the tests of what differs by Hadoop version) on the other supported versions (OTHER_HADOOP_VERSIONS: the newest 3.4.x and 3.3.x)
-	$(TESTLANES) -lane '$(LANE_OLDER)'
+	$(TESTLANES) $(LANES_OLDER)
 
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" as FUZZTIME runs out, having found nothing

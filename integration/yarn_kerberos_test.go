@@ -158,6 +158,9 @@ const (
 func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
 	for _, protection := range kerberosProtections {
 		t.Run(protection, func(t *testing.T) {
+			// Each waits out its tokens' lives, on a cluster of its own:
+			// side by side, the test takes one wait, not two.
+			t.Parallel()
 			k := kerberizedWith(t, testcluster.Config{Kerberos: true, RPCProtection: protection,
 				TokenRenewInterval: shortRenewInterval, TokenMaxLifetime: shortMaxLifetime})
 			c := k.c
@@ -228,9 +231,16 @@ func TestKerberosSessionOutlivesItsTokens(t *testing.T) {
 // in the application report as the test principal.
 func sessionConn(t *testing.T, k kerberized, appID string, secret []byte) *wire.Conn {
 	t.Helper()
-	t.Setenv("HADOOP_CONF_DIR", k.c.ConfDir)
-	t.Setenv("KRB5_CONFIG", k.c.Krb5Config)
-	conn, err := yarnapp.Connect(kerberos.Login{Principal: k.c.Principal, Keytab: k.c.Keytab})
+	// Its own cluster's settings, not the process's: the subtests run
+	// side by side, each on a cluster of its own.
+	env := map[string]string{"HADOOP_CONF_DIR": k.c.ConfDir, "KRB5_CONFIG": k.c.Krb5Config}
+	lookup := func(key string) (string, bool) {
+		if v, ok := env[key]; ok {
+			return v, true
+		}
+		return os.LookupEnv(key)
+	}
+	conn, err := yarnapp.ConnectWith(kerberos.Login{Principal: k.c.Principal, Keytab: k.c.Keytab}, lookup)
 	if err != nil {
 		t.Fatal(err)
 	}

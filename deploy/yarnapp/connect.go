@@ -38,7 +38,14 @@ type Connection struct {
 // a client for the ResourceManager(s) it names. On a Kerberos cluster it
 // logs in as login says first, and fails with what to do when it cannot.
 func Connect(login kerberos.Login) (*Connection, error) {
-	conf, err := hadoopconf.FromEnvironment(os.LookupEnv)
+	return ConnectWith(login, os.LookupEnv)
+}
+
+// ConnectWith is Connect with the environment lookupEnv gives
+// (HADOOP_CONF_DIR, KRB5_CONFIG, ...), for a caller that talks to more
+// than one cluster at once.
+func ConnectWith(login kerberos.Login, lookupEnv func(string) (string, bool)) (*Connection, error) {
+	conf, err := hadoopconf.FromEnvironment(lookupEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +53,7 @@ func Connect(login kerberos.Login) (*Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Connection{Conf: conf, User: User(os.LookupEnv)}
+	c := &Connection{Conf: conf, User: User(lookupEnv)}
 	opts, err := yarn.ClientOptions(conf, c.User)
 	if err != nil {
 		return nil, err
@@ -56,7 +63,7 @@ func Connect(login kerberos.Login) (*Connection, error) {
 		return nil, err
 	}
 	if method == hadoopconf.AuthKerberos {
-		if c.Identity, err = kerberos.LogIn(login, os.LookupEnv); err != nil {
+		if c.Identity, err = kerberos.LogIn(login, lookupEnv); err != nil {
 			return nil, fmt.Errorf("hadoop.security.authentication is kerberos: %w", err)
 		}
 		c.User = c.Identity.ShortName()
