@@ -122,6 +122,13 @@ func TestWalkSkipsGeneratedAndTestFiles(t *testing.T) {
 		filepath.Join("sub", "deep.go")+":3: long is 81 lines (at most 80)")
 }
 
+// A function declared without a body (written in assembly) has no lines
+// to measure.
+func TestFunctionsWithoutBodiesAreNotMeasured(t *testing.T) {
+	expect(t, check(t, "package p\n\nfunc add(a, b int) int\n\n"+function("", "long", 81)),
+		"x.go:5: long is 81 lines (at most 80)")
+}
+
 func TestUnparsableFileIsAnError(t *testing.T) {
 	if _, err := CheckFile("bad.go", []byte("package p\nfunc {"), 80); err == nil {
 		t.Error("a file that does not parse passed")
