@@ -35,12 +35,16 @@ func expect(t *testing.T, got []string, want ...string) {
 
 // Shared helpers in a helpers file, a file's own helpers with it, a
 // local shadowing another file's helper, a method a file declares on a
-// helpers file's type and alone calls, and a file's own type whose
-// method's name other files select: nothing to find.
+// helpers file's type and alone calls, a file's own type whose method's
+// name other files select, and a helpers file's method on the package's
+// own type: nothing to find.
 func TestCleanPackageHasNoFindings(t *testing.T) {
 	expect(t, findings(t, "clean"))
 }
 
+// A test file's helpers that other files name, its methods on a helpers
+// file's type that other files select (through a local or a package-level
+// variable), and a helpers file's test and unused helper are found.
 func TestStrayHelpers(t *testing.T) {
 	a, b, h := filepath.Join("stray", "a_test.go"), filepath.Join("stray", "b_test.go"), filepath.Join("stray", "helpers_user_test.go")
 	expect(t, findings(t, "stray"),
@@ -48,15 +52,19 @@ func TestStrayHelpers(t *testing.T) {
 		a+":8: args is used by b_test.go:",
 		a+":15: startJob is used by b_test.go:",
 		b+":6: method user.extra may be called by a_test.go (they select .extra):",
+		b+":9: method user.name may be called by a_test.go (they select .name):",
 		h+":10: unused is a helper no file uses",
 		h+":12: TestInHelpers is a test in a helpers file")
 }
 
 // Two functions the same but for their own names are found across
-// directories; one that differs in a call or a result is not.
+// directories, and two methods; one that differs in a call, a result or
+// a package-level name it uses is not.
 func TestTwins(t *testing.T) {
+	read := filepath.Join("twins", "one", "read.go")
 	expect(t, findings(t, filepath.Join("twins", "one"), filepath.Join("twins", "two")),
-		filepath.Join("twins", "two", "slurp_test.go")+":6: slurp does what readText ("+filepath.Join("twins", "one", "read.go")+":6) does: keep one")
+		read+":36: length does what size ("+read+":34) does: keep one",
+		filepath.Join("twins", "two", "slurp_test.go")+":6: slurp does what readText ("+read+":6) does: keep one")
 }
 
 func TestDirectoryWithoutGoFilesIsAnError(t *testing.T) {
