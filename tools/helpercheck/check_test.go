@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/tools/internal/srccheck/srctest"
 )
 
 // findings checks dirs of testdata and returns the findings as
@@ -14,23 +16,7 @@ func findings(t *testing.T, dirs ...string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, x := range f {
-		out = append(out, x.String())
-	}
-	return out
-}
-
-func expect(t *testing.T, got []string, want ...string) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
-	}
-	for i := range want {
-		if !strings.HasPrefix(got[i], want[i]) {
-			t.Errorf("finding %d: %q, want it to start %q", i, got[i], want[i])
-		}
-	}
+	return srctest.Lines(f)
 }
 
 // Shared helpers in a helpers file, a file's own helpers with it, a
@@ -39,7 +25,7 @@ func expect(t *testing.T, got []string, want ...string) {
 // name other files select, and a helpers file's method on the package's
 // own type: nothing to find.
 func TestCleanPackageHasNoFindings(t *testing.T) {
-	expect(t, findings(t, "clean"))
+	srctest.ExpectPrefixes(t, findings(t, "clean"))
 }
 
 // A test file's helpers that other files name, its methods on a helpers
@@ -47,7 +33,7 @@ func TestCleanPackageHasNoFindings(t *testing.T) {
 // variable), and a helpers file's test and unused helper are found.
 func TestStrayHelpers(t *testing.T) {
 	a, b, h := filepath.Join("stray", "a_test.go"), filepath.Join("stray", "b_test.go"), filepath.Join("stray", "helpers_user_test.go")
-	expect(t, findings(t, "stray"),
+	srctest.ExpectPrefixes(t, findings(t, "stray"),
 		a+":6: shared is used by b_test.go:",
 		a+":8: args is used by b_test.go:",
 		a+":15: startJob is used by b_test.go:",
@@ -62,7 +48,7 @@ func TestStrayHelpers(t *testing.T) {
 // a package-level name it uses is not.
 func TestTwins(t *testing.T) {
 	read := filepath.Join("twins", "one", "read.go")
-	expect(t, findings(t, filepath.Join("twins", "one"), filepath.Join("twins", "two")),
+	srctest.ExpectPrefixes(t, findings(t, filepath.Join("twins", "one"), filepath.Join("twins", "two")),
 		read+":36: length does what size ("+read+":34) does: keep one",
 		filepath.Join("twins", "two", "slurp_test.go")+":6: slurp does what readText ("+read+":6) does: keep one")
 }
