@@ -16,7 +16,8 @@ var (
 )
 
 // listen listens for executors on the loopback interface, until the test
-// ends (or Run closes it).
+// ends (or Run closes it). It is amtest.Listen, written again: these tests
+// are package am's own, and amtest imports am.
 func listen(t *testing.T, secret []byte) *wire.Listener {
 	t.Helper()
 	ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)

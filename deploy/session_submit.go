@@ -50,11 +50,13 @@ func sessionJob(c *cli.Context, conf *config.Config, job loadedJob) (*wire.Submi
 	return req, nil
 }
 
-// signalNotify is where a session submit hears its signals: the
-// process's own (a test's, in tests).
-var signalNotify = func(c chan<- os.Signal) (stop func()) {
+// submitSignals is where a session submit hears its signals: the
+// process's own SIGINT, SIGTERM and SIGHUP (a test's, in tests), until
+// stop.
+var submitSignals = func() (sigs <-chan os.Signal, stop func()) {
+	c := make(chan os.Signal, 4)
 	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	return func() { signal.Stop(c) }
+	return c, func() { signal.Stop(c) }
 }
 
 // runSessionSubmit sends the job to session id and follows it like a
@@ -77,8 +79,8 @@ func runSessionSubmit(c *cli.Context, conf *config.Config, job loadedJob, id str
 	if err != nil {
 		return err
 	}
-	sigs := make(chan os.Signal, 4)
-	defer signalNotify(sigs)()
+	sigs, stop := submitSignals()
+	defer stop()
 	s := &sessionSubmit{c: c, conf: conf, id: id, req: req, sigs: sigs}
 	return s.run(context.WithoutCancel(c.Context))
 }

@@ -41,9 +41,10 @@ func interruptWhileSubmitting(t *testing.T, cancelRefused bool) {
 	if err := session.Save(session.Record{ID: id, Master: "local[1]", Socket: socket, PID: os.Getpid(), Log: "/nonexistent/driver.log"}); err != nil {
 		t.Fatal(err)
 	}
-	sigs := make(chan chan<- os.Signal, 1)
-	defer func(old func(chan<- os.Signal) func()) { signalNotify = old }(signalNotify)
-	signalNotify = func(c chan<- os.Signal) func() { sigs <- c; return func() {} }
+	// Unbuffered: a signal sent has been heard.
+	sigs := make(chan os.Signal)
+	defer func(old func() (<-chan os.Signal, func())) { submitSignals = old }(submitSignals)
+	submitSignals = func() (<-chan os.Signal, func()) { return sigs, func() {} }
 
 	done := make(chan error, 1)
 	go func() {
@@ -59,8 +60,11 @@ func interruptWhileSubmitting(t *testing.T, cancelRefused bool) {
 	if m, err := conn.Recv(); err != nil || m.GetSubmitJob() == nil {
 		t.Fatalf("the session got %v, %v; want the job", m, err)
 	}
-	(<-sigs) <- syscall.SIGINT
-	time.Sleep(100 * time.Millisecond) // the client hears it before the answer comes
+	select {
+	case sigs <- syscall.SIGINT: // the client hears it before the answer comes
+	case <-ctx.Done():
+		t.Fatal("the client does not hear its signals while it waits for the session's answer")
+	}
 	conn.Send(&wire.Envelope{Message: &wire.Envelope_JobAccepted{JobAccepted: &wire.JobAccepted{JobId: 7}}})
 	conn.Close()
 

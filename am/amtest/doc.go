@@ -31,7 +31,8 @@
 // SubmitFollow, Follow, Jobs, Cancel, Stop and ask for Stats, each a
 // connection of its own with the session's secret, or send any request
 // with Request. WithYARN runs the driver on YARN with a FakeRM, an IPC
-// server answering allocates from the test's script. The test's end
+// server answering allocates from the test's script (FakeRM.Client serves
+// one to an application master of the test's own). The test's end
 // cancels Run, waits for it to return and closes every fake's connection;
 // a failing test shows the driver's log.
 package amtest

@@ -77,7 +77,7 @@ func StartSession(t testing.TB, opts ...Option) *Driver {
 	t.Helper()
 	s := newSetup(opts)
 	s.cfg.Core.Session = true
-	s.cfg.Clients = listen(t, ClientSecret)
+	s.cfg.Clients = Listen(t, ClientSecret)
 	return start(t, nil, s)
 }
 
@@ -103,7 +103,7 @@ func start(t testing.TB, job *jobspec.Job, s *setup) *Driver {
 	if s.rm != nil {
 		s.cfg.YARN = s.rm.yarn(t, s.yarn...)
 	}
-	s.cfg.Executors = listen(t, ExecutorSecret)
+	s.cfg.Executors = Listen(t, ExecutorSecret)
 	d := &Driver{done: make(chan struct{}), observe: s.cfg.Observe}
 	s.cfg.Turned = d.turns.turned
 	var err error
@@ -131,9 +131,10 @@ func start(t testing.TB, job *jobspec.Job, s *setup) *Driver {
 	return d
 }
 
-// listen listens on loopback for connections authenticated by secret,
-// until the test ends (or Run closes the listener).
-func listen(t testing.TB, secret []byte) *wire.Listener {
+// Listen listens on loopback for connections authenticated by secret,
+// until the test ends (or Run closes the listener): a driver's port for
+// executors or a session's clients.
+func Listen(t testing.TB, secret []byte) *wire.Listener {
 	t.Helper()
 	ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)
 	if err != nil {

@@ -23,8 +23,8 @@ import (
 
 // FakeRM is a ResourceManager, over Hadoop IPC on loopback (ipctest),
 // that answers a driver's allocates from a script. Set its fields before
-// the driver starts (WithYARN); read what it saw with Requests and
-// Registrations.
+// the driver starts (WithYARN), or before Client serves it to a test's own
+// application master; read what it saw with Requests and Registrations.
 type FakeRM struct {
 	// Respond answers allocate n (from 0), req; nil answers nothing
 	// new. The response id is the harness's: the request's plus one.
@@ -104,18 +104,34 @@ func (f *FakeRM) Registrations() int {
 	return f.registered
 }
 
-// yarn starts f and returns how a driver reaches it, changed by change;
-// NodeManagers are reached with no credentials, which ipctest's accept.
-func (f *FakeRM) yarn(t testing.TB, change ...func(*am.YARN)) *am.YARN {
+// noCredentials are the options of the harness's IPC clients: ipctest's
+// servers accept a client with none.
+var noCredentials = ipc.Options{Auth: ipc.Auth{User: "am", Tokens: []*hadoopcommon.TokenProto{}}}
+
+// Client serves f over IPC on loopback until the test ends, and returns
+// an application master's client of it. handle answers the calls: nil
+// for f's Handle, or a test's RM that answers more methods and hands the
+// rest on to Handle.
+func (f *FakeRM) Client(t testing.TB, handle ipctest.Handler) *yarn.AMRMClient {
 	t.Helper()
-	f.srv = &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: f.Handle}
-	opts := ipc.Options{Auth: ipc.Auth{User: "am", Tokens: []*hadoopcommon.TokenProto{}}}
-	rm, err := yarn.NewAMRMClient([]string{f.srv.Start(t)}, opts)
+	if handle == nil {
+		handle = f.Handle
+	}
+	f.srv = &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: handle}
+	rm, err := yarn.NewAMRMClient([]string{f.srv.Start(t)}, noCredentials)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rm.Close() })
-	y := &am.YARN{RM: rm, Launcher: nodemanager.New(opts, &hadoopyarn.ContainerLaunchContextProto{}, 2), Register: func(ctx context.Context) error {
+	return rm
+}
+
+// yarn starts f and returns how a driver reaches it, changed by change;
+// NodeManagers are reached with no credentials, which ipctest's accept.
+func (f *FakeRM) yarn(t testing.TB, change ...func(*am.YARN)) *am.YARN {
+	t.Helper()
+	rm := f.Client(t, nil)
+	y := &am.YARN{RM: rm, Launcher: nodemanager.New(noCredentials, &hadoopyarn.ContainerLaunchContextProto{}, 2), Register: func(ctx context.Context) error {
 		_, err := rm.RegisterApplicationMaster(ctx, &hadoopyarn.RegisterApplicationMasterRequestProto{})
 		return err
 	}}

@@ -1,17 +1,16 @@
 package appmaster
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha1"
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -41,23 +40,21 @@ func TestSecureSessionWantsClientTokens(t *testing.T) {
 		}
 		return errors.New("not allowed")
 	}
-	d := startSession(t, clientAuth(yarn.ClientTokenVerifier{MasterKey: key, App: app}, acl))
-	list := func(tok *wire.ClientToken) *wire.Envelope {
-		return &wire.Envelope{Message: &wire.Envelope_ListJobs{ListJobs: &wire.ListJobs{}}, ClientToken: tok}
-	}
-	stop := func(tok *wire.ClientToken) *wire.Envelope {
-		return &wire.Envelope{Message: &wire.Envelope_StopSession{StopSession: &wire.StopSession{Reason: "test"}}, ClientToken: tok}
-	}
-	submitAs := func(tok *wire.ClientToken, name string) *wire.Envelope {
-		m := submit("name: " + name + "\nstages:\n  - {name: s, tasks: 1, command: [\"sleep\", \"60\"]}\n")
+	d := amtest.StartSession(t, amtest.WithCore(func(c *core.Config) {
+		c.AppID, c.Profiles = "application_1795000000000_0003", []scheduler.Profile{{Cores: 2}}
+	}), amtest.WithConfig(func(c *am.Config) { c.ClientAuth = clientAuth(yarn.ClientTokenVerifier{MasterKey: key, App: app}, acl) }))
+	as := func(tok *wire.ClientToken, m *wire.Envelope) *wire.Envelope {
 		m.ClientToken = tok
 		return m
 	}
-	cancelJob := func(tok *wire.ClientToken) *wire.Envelope {
-		return &wire.Envelope{Message: &wire.Envelope_CancelJob{CancelJob: &wire.CancelJob{JobId: 0, Reason: "test"}}, ClientToken: tok}
+	list := func(tok *wire.ClientToken) *wire.Envelope { return as(tok, amtest.ListJobs()) }
+	stop := func(tok *wire.ClientToken) *wire.Envelope { return as(tok, amtest.StopSession("test")) }
+	submitAs := func(tok *wire.ClientToken, name string) *wire.Envelope {
+		return as(tok, amtest.SubmitJob("name: "+name+"\nstages:\n  - {name: s, tasks: 1, command: [\"sleep\", \"60\"]}\n", false))
 	}
+	cancelJob := func(tok *wire.ClientToken) *wire.Envelope { return as(tok, amtest.CancelJob(0, "test")) }
 	stats := func(tok *wire.ClientToken) *wire.Envelope {
-		return &wire.Envelope{Message: &wire.Envelope_StatsRequest{StatsRequest: &wire.StatsRequest{}}, ClientToken: tok}
+		return as(tok, &wire.Envelope{Message: &wire.Envelope_StatsRequest{StatsRequest: &wire.StatsRequest{}}})
 	}
 	for _, tc := range []struct {
 		name   string
@@ -75,7 +72,7 @@ func TestSecureSessionWantsClientTokens(t *testing.T) {
 		{"a stranger lists", list(token("eve@EXAMPLE.COM", key)), "eve@EXAMPLE.COM: not allowed"},
 		{"the owner stops", stop(token("alice@EXAMPLE.COM", key)), ""},
 	} {
-		out, err := request(t, d, tc.req)
+		out, err := d.Client().Request(tc.req)
 		if err != nil || len(out) != 1 {
 			t.Fatalf("%s: %v, %v", tc.name, out, err)
 		}
@@ -89,70 +86,11 @@ func TestSecureSessionWantsClientTokens(t *testing.T) {
 		// What the viewer was refused left the session as it was: the
 		// owner's job alone, still running.
 		if strings.HasPrefix(tc.name, "a viewer") {
-			if jobs, _ := request(t, d, list(token("alice@EXAMPLE.COM", key))); jobStates(jobs) != "owners/default/RUNNING" {
+			if jobs, _ := d.Client().Request(list(token("alice@EXAMPLE.COM", key))); jobStates(jobs) != "owners/default/RUNNING" {
 				t.Errorf("after %s: jobs %s, want the owner's alone, running", tc.name, jobStates(jobs))
 			}
 		}
 	}
-}
-
-// sessionSecret is the secret the session's clients prove they hold.
-var sessionSecret = []byte("fedcba9876543210fedcba9876543210")
-
-// startSession runs a session driver whose clients auth admits, with no
-// executor; it returns where its clients connect.
-func startSession(t *testing.T, auth func(*wire.ClientToken, bool) error) string {
-	t.Helper()
-	listen := func(secret []byte) *wire.Listener {
-		ln, err := wire.Listen("tcp", "127.0.0.1:0", secret)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ln.Close() })
-		return ln
-	}
-	clients := listen(sessionSecret)
-	d, err := am.New(am.Config{Core: core.Config{AppID: "application_1795000000000_0003", Session: true, Profiles: []scheduler.Profile{{Cores: 2}}},
-		Executors: listen(testSecret), Clients: clients, ClientAuth: auth, Log: quiet()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() {
-		d.Run(ctx, nil, nil)
-		close(ran)
-	}()
-	t.Cleanup(func() { cancel(); <-ran })
-	return clients.Addr().String()
-}
-
-// request sends one session request and returns the answers until the
-// session closes the connection.
-func request(t *testing.T, addr string, m *wire.Envelope) ([]*wire.Envelope, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := wire.Dial(ctx, "tcp", addr, sessionSecret)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	if err := conn.Send(m); err != nil {
-		return nil, err
-	}
-	var out []*wire.Envelope
-	for {
-		r, err := conn.Recv()
-		if err != nil {
-			return out, nil
-		}
-		out = append(out, r)
-	}
-}
-
-func submit(spec string) *wire.Envelope {
-	return &wire.Envelope{Message: &wire.Envelope_SubmitJob{SubmitJob: &wire.SubmitJob{Spec: []byte(spec), Source: "test.yaml", DefaultPool: "default"}}}
 }
 
 // jobStates are the jobs a JobList answer names, as name/pool/state.

@@ -11,14 +11,11 @@ import (
 	"github.com/sirupsen/logrus"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/spindle-yarn/spindle/am/amtest"
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/scheduler"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
-	"github.com/spindle-yarn/spindle/yarnpb/ipc"
-	"github.com/spindle-yarn/spindle/yarnpb/ipc/ipctest"
-	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // testSecret is the executors' application secret in these tests.
@@ -31,40 +28,41 @@ func quiet() logrus.FieldLogger {
 	return log
 }
 
-// unregistersRM is an RM that registers the AM, allocates nothing
-// (allocating closes at the first allocate: the AM has registered and
-// runs its loop), and records the AM's unregistrations.
+// unregistersRM is amtest's RM, allocating nothing, that records the
+// AM's unregistrations too; allocating closes at the first allocate: the
+// AM has registered and runs its loop.
 type unregistersRM struct {
+	amtest.FakeRM
 	allocating chan struct{}
-	once       sync.Once
 	mu         sync.Mutex
 	finished   []*hadoopyarn.FinishApplicationMasterRequestProto
 }
 
-func newUnregistersRM() *unregistersRM { return &unregistersRM{allocating: make(chan struct{})} }
-
-func (f *unregistersRM) handle(method string, body []byte) (proto.Message, error) {
-	switch method {
-	case "registerApplicationMaster":
-		return &hadoopyarn.RegisterApplicationMasterResponseProto{}, nil
-	case "allocate":
-		f.once.Do(func() { close(f.allocating) })
-		req := &hadoopyarn.AllocateRequestProto{}
-		if err := proto.Unmarshal(body, req); err != nil {
-			return nil, err
+func newUnregistersRM() *unregistersRM {
+	f := &unregistersRM{allocating: make(chan struct{})}
+	f.Respond = func(n int, _ *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
+		if n == 0 {
+			close(f.allocating)
 		}
-		return &hadoopyarn.AllocateResponseProto{ResponseId: proto.Int32(req.GetResponseId() + 1)}, nil
-	case "finishApplicationMaster":
-		req := &hadoopyarn.FinishApplicationMasterRequestProto{}
-		if err := proto.Unmarshal(body, req); err != nil {
-			return nil, err
-		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.finished = append(f.finished, req)
-		return &hadoopyarn.FinishApplicationMasterResponseProto{IsUnregistered: proto.Bool(true)}, nil
+		return &hadoopyarn.AllocateResponseProto{}
 	}
-	return nil, &ipc.RemoteError{Class: "org.apache.hadoop.ipc.RpcNoSuchMethodException", Message: method}
+	return f
+}
+
+// handle records an unregistration and hands every other call on to
+// the FakeRM.
+func (f *unregistersRM) handle(method string, body []byte) (proto.Message, error) {
+	if method != "finishApplicationMaster" {
+		return f.Handle(method, body)
+	}
+	req := &hadoopyarn.FinishApplicationMasterRequestProto{}
+	if err := proto.Unmarshal(body, req); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.finished = append(f.finished, req)
+	return &hadoopyarn.FinishApplicationMasterResponseProto{IsUnregistered: proto.Bool(true)}, nil
 }
 
 func (f *unregistersRM) unregistrations() int {
@@ -78,17 +76,11 @@ func (f *unregistersRM) unregistrations() int {
 // runs its loop; it returns what runAppMaster returns.
 func runTerminableAM(t *testing.T, ctx context.Context, f *unregistersRM, terminated <-chan struct{}) <-chan error {
 	t.Helper()
-	srv := &ipctest.Server{Protocol: yarn.ApplicationMasterProtocol, Handler: f.handle}
-	rm, err := yarn.NewAMRMClient([]string{srv.Start(t)}, ipc.Options{Auth: ipc.Auth{User: "am", Tokens: []*hadoopcommon.TokenProto{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rm.Close() })
 	job, err := jobspec.Short("j", 1, []string{"true"}, jobspec.Defaults{MaxAttempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := appMaster{Job: job, Secret: testSecret, Bind: "127.0.0.1", Host: "127.0.0.1", RM: rm, Log: quiet(),
+	a := appMaster{Job: job, Secret: testSecret, Bind: "127.0.0.1", Host: "127.0.0.1", RM: f.Client(t, f.handle), Log: quiet(),
 		Executors: &hadoopyarn.ContainerLaunchContextProto{}, Terminated: terminated,
 		Core: core.Config{AppID: "application_1_0001", Profiles: []scheduler.Profile{{Cores: 1, MemoryMB: 512}},
 			Containers: &core.ContainerConfig{Heartbeat: 20 * time.Millisecond, InitialAllocation: 10 * time.Millisecond}}}
@@ -101,7 +93,7 @@ func runTerminableAM(t *testing.T, ctx context.Context, f *unregistersRM, termin
 	case <-f.allocating:
 	case err := <-done:
 		t.Fatalf("the AM returned before it ran its loop: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(amtest.Patience):
 		t.Fatal("the AM did not register and allocate")
 	}
 	return done
@@ -119,7 +111,7 @@ func TestTerminatedLeavesTheApplicationToTheNextAttempt(t *testing.T) {
 		if !errors.Is(err, errLeftToNextAttempt) {
 			t.Fatalf("runAppMaster: %v; want errLeftToNextAttempt", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(amtest.Patience):
 		t.Fatal("a terminated AM did not return")
 	}
 	if n := f.unregistrations(); n != 0 {
@@ -139,7 +131,7 @@ func TestCancelledInTheLastAttemptUnregisters(t *testing.T) {
 		if err == nil || errors.Is(err, errLeftToNextAttempt) {
 			t.Fatalf("runAppMaster: %v; want the job's failure", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(amtest.Patience):
 		t.Fatal("a cancelled AM did not return")
 	}
 	f.mu.Lock()

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/tools/internal/srccheck/srctest"
 )
 
 // function writes a declaration of name (a method when recv is not "")
@@ -28,11 +30,7 @@ func check(t *testing.T, src string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, x := range f {
-		out = append(out, x.String())
-	}
-	return out
+	return srctest.Lines(f)
 }
 
 func expect(t *testing.T, got []string, want ...string) {
@@ -112,14 +110,17 @@ func TestWalkSkipsGeneratedAndTestFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, x := range f {
-		got = append(got, x.String())
-	}
-	expect(t, got,
+	expect(t, srctest.Lines(f),
 		"late.go:5: long is 81 lines (at most 80)",
 		"named.pb.go:3: long is 81 lines (at most 80)",
 		filepath.Join("sub", "deep.go")+":3: long is 81 lines (at most 80)")
+}
+
+// A function declared without a body (written in assembly) has no lines
+// to measure.
+func TestFunctionsWithoutBodiesAreNotMeasured(t *testing.T) {
+	expect(t, check(t, "package p\n\nfunc add(a, b int) int\n\n"+function("", "long", 81)),
+		"x.go:5: long is 81 lines (at most 80)")
 }
 
 func TestUnparsableFileIsAnError(t *testing.T) {

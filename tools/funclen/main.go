@@ -25,31 +25,18 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
+
+	"github.com/spindle-yarn/spindle/tools/internal/srccheck"
 )
 
 func main() {
-	root := flag.String("root", ".", "the repository: PATHs and findings are relative to it")
 	limit := flag.Int("max", 80, "the most lines a function may have")
-	flag.Parse()
-	paths := flag.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
+	root, paths := srccheck.Args("funclen -root DIR [-max N] [PATH...]", ".")
 	var findings []Finding
 	for _, p := range paths {
-		f, err := CheckPath(*root, p, *limit)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "funclen:", err)
-			os.Exit(2)
-		}
+		f, err := CheckPath(root, p, *limit)
+		srccheck.ExitOnError("funclen", err)
 		findings = append(findings, f...)
 	}
-	for _, f := range findings {
-		fmt.Println(f)
-	}
-	if len(findings) > 0 {
-		fmt.Printf("functions longer than %d lines: %d; split each by meaning, into steps with names\n", *limit, len(findings))
-		os.Exit(1)
-	}
+	srccheck.Finish(findings, fmt.Sprintf("functions longer than %d lines: %%d; split each by meaning, into steps with names", *limit))
 }

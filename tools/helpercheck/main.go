@@ -21,29 +21,11 @@
 // printed as file:line: what, and any finding exits 1.
 package main
 
-import (
-	"flag"
-	"fmt"
-	"os"
-)
+import "github.com/spindle-yarn/spindle/tools/internal/srccheck"
 
 func main() {
-	root := flag.String("root", ".", "the repository: PATHs and findings are relative to it")
-	flag.Parse()
-	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: helpercheck -root DIR PATH...")
-		os.Exit(2)
-	}
-	findings, err := Check(*root, flag.Args())
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "helpercheck:", err)
-		os.Exit(2)
-	}
-	for _, f := range findings {
-		fmt.Println(f)
-	}
-	if len(findings) > 0 {
-		fmt.Printf("integration helpers live in helpers_*_test.go files, each once (docs/testing.md); findings: %d\n", len(findings))
-		os.Exit(1)
-	}
+	root, dirs := srccheck.Args("helpercheck -root DIR PATH...")
+	findings, err := Check(root, dirs)
+	srccheck.ExitOnError("helpercheck", err)
+	srccheck.Finish(findings, "integration helpers live in helpers_*_test.go files, each once (docs/testing.md); findings: %d")
 }

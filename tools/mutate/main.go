@@ -14,11 +14,17 @@
 //
 // A line is the mutant's text as it stands in the file, leading and
 // trailing space aside; test's arguments are split at spaces, unquoted.
-// Blank lines and lines starting with "#" are skipped. It prints each
-// mutant's fate and the ratio killed, and exits 1 when one survived or
-// one's tests did not run (a mutant that does not compile kills
-// nothing: it is a mistake in the list). Mutants are of the module at
-// -root; tools/ is a module of its own.
+// Blank lines and lines starting with "#" are skipped.
+//
+// A mutant's tests run in the module that holds its file (tools/ is a
+// module of its own); test's arguments that name a directory are, like
+// the file, from -root: "test ./tools/funclen/" runs go test ./funclen in
+// tools.
+// Only a test that ran and failed kills a mutant. One that does not
+// compile, or whose tests never ran (no such package, a flag refused, a
+// test binary dead before its first test), kills nothing: it is reported
+// apart, most likely a mistake in the list. It prints each mutant's fate
+// and the ratio killed, and exits 1 when one survived or one did not run.
 package main
 
 import (
@@ -30,7 +36,7 @@ import (
 )
 
 func main() {
-	root := flag.String("root", ".", "the module's root: mutant files and go test run from here")
+	root := flag.String("root", ".", "the repository: mutants' files and tests' paths are from here")
 	timeout := flag.Duration("timeout", 0, "go test's -timeout for each mutant (0: go test's default)")
 	flag.Parse()
 	if flag.NArg() != 1 {
@@ -54,7 +60,7 @@ func main() {
 	}
 	fmt.Printf("killed %d of %d mutants that ran", t.killed, t.killed+t.survived)
 	if t.broken > 0 {
-		fmt.Printf("; %d did not build or named no package: fix the list", t.broken)
+		fmt.Printf("; %d did not build or ran no test: fix the list", t.broken)
 	}
 	fmt.Println()
 	if t.survived+t.broken > 0 {

@@ -108,9 +108,40 @@ func TestRunAllStops(t *testing.T) {
 	}
 }
 
-// The real go test: a mutant the package's test notices is killed, one it
-// does not survives, one that does not compile or names no package is
-// neither, and the module is as it was.
+// A mutant's tests run in the module that holds its file, the paths
+// among their arguments taken from the root to that module.
+func TestRunAllTestsInTheFilesModule(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "go.mod"), "module m\n")
+	writeFile(t, filepath.Join(root, "p/p.go"), "a")
+	writeFile(t, filepath.Join(root, "tools/go.mod"), "module m/tools\n")
+	writeFile(t, filepath.Join(root, "tools/lint/x/x.go"), "b")
+	writeFile(t, filepath.Join(root, "am/a.go"), "")
+	ms := []mutant{
+		{file: "p/p.go", from: "a", to: "c", test: []string{"-run", "TestP", "./p/"}},
+		{file: "tools/lint/x/x.go", from: "b", to: "c", test: []string{"./tools/lint/x/"}},
+		{file: "tools/lint/x/x.go", from: "b", to: "c", test: []string{"-run", "./T", "./tools/...", ".", "./am/"}},
+	}
+	var ran []string
+	test := func(dir string, _ time.Duration, args []string) outcome {
+		rel, _ := filepath.Rel(root, dir)
+		ran = append(ran, rel+": "+strings.Join(args, " "))
+		return failed
+	}
+	if _, err := runAll(&strings.Builder{}, root, 0, ms, test, func() bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".: -run TestP ./p/", "tools: ./lint/x", "tools: -run ./T ./... ./.. ./../am"}
+	if strings.Join(ran, "\n") != strings.Join(want, "\n") {
+		t.Errorf("go test ran as\n%s\nwant\n%s", strings.Join(ran, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The real go test: a mutant the package's test notices is killed (a
+// test failing, or the package's test binary dying in one), one it does
+// not survives; one that does not compile, names no package, or whose
+// tests never run (a -run that is no regexp) is neither; and the module
+// is as it was.
 func TestGoTestKillsAndSpares(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "go.mod"), "module m\n\ngo 1.26\n")
@@ -118,18 +149,20 @@ func TestGoTestKillsAndSpares(t *testing.T) {
 	writeFile(t, filepath.Join(root, "p/p.go"), code)
 	writeFile(t, filepath.Join(root, "p/p_test.go"), "package p\n\nimport \"testing\"\n\nfunc TestMax(t *testing.T) {\n\tif Max(1, 2) != 2 {\n\t\tt.Fatal()\n\t}\n}\n")
 	ms := []mutant{
-		{file: "p/p.go", from: "if a >= b {", to: "if a <= b {", test: []string{"./p/"}}, // Max(1,2) = 1: killed
-		{file: "p/p.go", from: "if a >= b {", to: "if a > b {", test: []string{"./p/"}},  // equal inputs untested: survives
-		{file: "p/p.go", from: "return b", to: "return c", test: []string{"./p/"}},       // does not compile
-		{file: "p/p.go", from: "return b", to: "return a", test: []string{"./q/"}},       // no such package
+		{file: "p/p.go", from: "if a >= b {", to: "if a <= b {", test: []string{"./p/"}},            // Max(1,2) = 1: killed
+		{file: "p/p.go", from: "if a >= b {", to: "if a > b {", test: []string{"./p/"}},             // equal inputs untested: survives
+		{file: "p/p.go", from: "return b", to: "for {\n\t}", test: []string{"-timeout=2s", "./p/"}}, // hangs TestMax: killed
+		{file: "p/p.go", from: "return b", to: "return c", test: []string{"./p/"}},                  // does not compile
+		{file: "p/p.go", from: "return b", to: "return a", test: []string{"./q/"}},                  // no such package
+		{file: "p/p.go", from: "return b", to: "return a", test: []string{"-run", "Test(", "./p/"}}, // runs no test
 	}
 	var out strings.Builder
 	got, err := runAll(&out, root, time.Minute, ms, goTest, func() bool { return false })
-	if err != nil || got != (tally{killed: 1, survived: 1, broken: 2}) {
-		t.Errorf("%+v, %v; want 1 killed, 1 survived, 2 broken\n%s", got, err, out.String())
+	if err != nil || got != (tally{killed: 2, survived: 1, broken: 3}) {
+		t.Errorf("%+v, %v; want 2 killed, 1 survived, 3 broken\n%s", got, err, out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	for i, want := range []string{": killed", ": SURVIVED", ": BROKEN", ": BROKEN"} {
+	for i, want := range []string{": killed", ": SURVIVED", ": killed", ": BROKEN", ": BROKEN", ": BROKEN"} {
 		if i >= len(lines) || !strings.Contains(lines[i], want) {
 			t.Errorf("mutant %d: want %q\n%s", i+1, want, out.String())
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -17,31 +16,21 @@ type outcome int
 const (
 	passed outcome = iota // the mutant survived
 	failed                // killed
-	broken                // the tests did not run: no build, no package
+	broken                // the tests did not run: no build, no package, refused flags
 )
 
-// tester runs go test with args in root.
-type tester func(root string, timeout time.Duration, args []string) outcome
+// tester runs go test with args in dir, the directory of a module.
+type tester func(dir string, timeout time.Duration, args []string) outcome
 
-// notRun marks go test output where the tests never ran: a mutant that
-// does not compile, or arguments that name no package, kill nothing.
-var notRun = regexp.MustCompile(`(?m)\[(build|setup) failed\]|^go: |^# |no Go files|matched no packages|does not contain main module`)
-
-func goTest(root string, timeout time.Duration, args []string) outcome {
-	full := []string{"test", "-count=1"}
+func goTest(dir string, timeout time.Duration, args []string) outcome {
+	full := []string{"test", "-count=1", "-json"}
 	if timeout > 0 {
 		full = append(full, "-timeout", timeout.String())
 	}
 	cmd := exec.Command("go", append(full, args...)...)
-	cmd.Dir = root
-	out, err := cmd.CombinedOutput()
-	switch {
-	case notRun.Match(out):
-		return broken
-	case err != nil:
-		return failed
-	}
-	return passed
+	cmd.Dir = dir
+	events, err := cmd.Output()
+	return judge(events, err)
 }
 
 // tally counts the mutants' outcomes.
@@ -66,7 +55,7 @@ func runAll(w io.Writer, root string, timeout time.Duration, mutants []mutant, t
 			fate = "killed"
 			t.killed++
 		case broken:
-			fate = "BROKEN: the tests did not run (no build, or no package)"
+			fate = "BROKEN: it did not build, or its tests did not run"
 			t.broken++
 		default:
 			t.survived++
@@ -100,5 +89,6 @@ func runOne(root string, timeout time.Duration, m mutant, test tester) (got outc
 			err = fmt.Errorf("putting %s back: %w", m.file, rerr)
 		}
 	}()
-	return test(root, timeout, m.test), nil
+	mod := moduleOf(root, m.file)
+	return test(filepath.Join(root, mod), timeout, inModule(root, mod, m.test)), nil
 }

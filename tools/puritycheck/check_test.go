@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/tools/internal/srccheck/srctest"
 )
 
 // findings checks one file of testdata and returns its findings as
@@ -14,37 +16,23 @@ func findings(t *testing.T, name string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
 	for _, x := range f {
 		if x.Pos.Filename != name {
 			t.Errorf("finding in %s, want %s", x.Pos.Filename, name)
 		}
-		out = append(out, x.String())
 	}
-	return out
-}
-
-func expect(t *testing.T, got []string, want ...string) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
-	}
-	for i := range want {
-		if !strings.HasPrefix(got[i], want[i]) {
-			t.Errorf("finding %d: %q, want it to start %q", i, got[i], want[i])
-		}
-	}
+	return srctest.Lines(f)
 }
 
 func TestCleanFileHasNoFindings(t *testing.T) {
-	expect(t, findings(t, "clean.go"))
-	expect(t, findings(t, "sub/pure.go"))
+	srctest.ExpectPrefixes(t, findings(t, "clean.go"))
+	srctest.ExpectPrefixes(t, findings(t, "sub/pure.go"))
 }
 
 // Every clock read and timer is found through an aliased import, a value
 // taken (var clock = t.Now) as well as a call.
 func TestClockReads(t *testing.T) {
-	expect(t, findings(t, "clock.go"),
+	srctest.ExpectPrefixes(t, findings(t, "clock.go"),
 		"clock.go:7: time.Now", "clock.go:9: time.Sleep", "clock.go:11: time.Now",
 		"clock.go:14: time.After", "clock.go:15: time.Tick", "clock.go:16: time.NewTimer",
 		"clock.go:17: time.NewTicker", "clock.go:18: time.AfterFunc", "clock.go:19: time.Since",
@@ -59,15 +47,15 @@ func TestImports(t *testing.T) {
 		want = append(want, "imports.go:"+itoa(line)+": imports "+path+":")
 	}
 	got := findings(t, "imports.go")
-	expect(t, sorted(got), sorted(want)...)
+	srctest.ExpectPrefixes(t, sorted(got), sorted(want)...)
 }
 
 func TestGoStatement(t *testing.T) {
-	expect(t, findings(t, "goroutine.go"), "goroutine.go:4: a go statement")
+	srctest.ExpectPrefixes(t, findings(t, "goroutine.go"), "goroutine.go:4: a go statement")
 }
 
 func TestDotImportOfTime(t *testing.T) {
-	expect(t, findings(t, "dot.go"), `dot.go:3: imports "time" with a dot`)
+	srctest.ExpectPrefixes(t, findings(t, "dot.go"), `dot.go:3: imports "time" with a dot`)
 }
 
 // A directory is walked with its subdirectories, but not its test files

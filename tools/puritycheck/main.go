@@ -14,74 +14,27 @@
 // any finding exits 1.
 package main
 
-import (
-	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
-)
+import "github.com/spindle-yarn/spindle/tools/internal/srccheck"
 
 func main() {
-	root := flag.String("root", ".", "the repository: PATHs and findings are relative to it")
-	flag.Parse()
-	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: puritycheck -root DIR PATH...")
-		os.Exit(2)
-	}
+	root, paths := srccheck.Args("puritycheck -root DIR PATH...")
 	var findings []Finding
-	for _, p := range flag.Args() {
-		f, err := CheckPath(*root, p)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "puritycheck:", err)
-			os.Exit(2)
-		}
+	for _, p := range paths {
+		f, err := CheckPath(root, p)
+		srccheck.ExitOnError("puritycheck", err)
 		findings = append(findings, f...)
 	}
-	for _, f := range findings {
-		fmt.Println(f)
-	}
-	if len(findings) > 0 {
-		fmt.Printf("the decision cores must stay pure (docs/architecture.md); findings: %d\n", len(findings))
-		os.Exit(1)
-	}
+	srccheck.Finish(findings, "the decision cores must stay pure (docs/architecture.md); findings: %d")
 }
 
-// CheckPath checks path (a directory, walked, or a .go file) under root.
+// CheckPath checks path (a directory, walked, or a .go file) under root;
+// testdata below path is not checked.
 func CheckPath(root, path string) ([]Finding, error) {
 	var findings []Finding
-	err := filepath.WalkDir(filepath.Join(root, path), func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" && p != filepath.Join(root, path) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !checked(p) {
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	err := srccheck.Walk(root, path, func(dir string) bool { return dir == "testdata" }, func(rel string, src []byte) error {
 		f, err := CheckFile(rel, src)
 		findings = append(findings, f...)
 		return err
 	})
 	return findings, err
-}
-
-// checked says whether a file is checked: Go sources other than tests.
-func checked(p string) bool {
-	return filepath.Ext(p) == ".go" && !isTest(p)
-}
-
-func isTest(p string) bool {
-	return len(p) > len("_test.go") && p[len(p)-len("_test.go"):] == "_test.go"
 }

@@ -124,3 +124,16 @@ func TestALaneFlagIsNameEqualsCommand(t *testing.T) {
 		}
 	}
 }
+
+// A lane's stderr shown in the summary is its last bytes, at most the
+// cap, however it was written.
+func TestTailKeepsTheLastBytes(t *testing.T) {
+	var b strings.Builder
+	kept := &tail{b: &b, most: 4}
+	for _, w := range []string{"ab", "cde", "f"} {
+		kept.Write([]byte(w))
+	}
+	if b.String() != "cdef" {
+		t.Errorf("kept %q, want the last 4 bytes, \"cdef\"", b.String())
+	}
+}

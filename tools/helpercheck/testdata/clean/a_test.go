@@ -15,5 +15,5 @@ func onlyA() string { return "a" }
 func TestA(t *testing.T) {
 	var r recorder
 	// rand.IntN is the package's, not b_test.go's buffer.IntN.
-	r.Errorf("%s %d", run(t, onlyA()).String(), rand.IntN(3))
+	r.Errorf("%s %d %s", run(t, onlyA()).String(), rand.IntN(3), job{"a"}.label())
 }

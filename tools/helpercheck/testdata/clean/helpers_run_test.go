@@ -19,3 +19,7 @@ func run(t *testing.T, args ...string) *buffer {
 }
 
 func quote(s string) string { return "'" + s + "'" }
+
+// label is a method the tests give the package's job: a helpers file's
+// methods are in their place, whatever their type.
+func (j job) label() string { return "job " + j.name }

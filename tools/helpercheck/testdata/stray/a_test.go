@@ -16,7 +16,7 @@ func startJob(n int) *job { return &job{n} }
 
 func TestA(t *testing.T) {
 	u := newUser()
-	if u.extra() != 2 || startJob(shared()).wait() != 1 {
+	if u.extra() != 2 || admin.name() == "" || startJob(shared()).wait() != 1 {
 		t.Fail()
 	}
 }

@@ -10,3 +10,5 @@ func newUser() *user { return &user{1} }
 func unused() {}
 
 func TestInHelpers(t *testing.T) {}
+
+var admin = newUser()

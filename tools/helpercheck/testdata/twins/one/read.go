@@ -19,3 +19,18 @@ func link(path string) string {
 	}
 	return string(b)
 }
+
+var home, work = "/home", "/work"
+
+// inHome and inWork are not twins: they read other places, named
+// outside them.
+func inHome() string { return readText(home) }
+
+func inWork() string { return readText(work) }
+
+type page struct{ text string }
+
+// size and length are twins: methods the same but for their names.
+func (p page) size() int { return len(p.text) }
+
+func (p page) length() int { return len(p.text) }

@@ -1,0 +1,4 @@
+package clean
+
+// job is the package's own type.
+type job struct{ name string }
