@@ -1,5 +1,6 @@
-// The code generators Spindle pins and its purity check, kept out of the
-// main module so their dependencies never reach the product.
+// The code generators Spindle pins and its checks and test tools (make lint,
+// make mutate, make test), kept out of the main module so their
+// dependencies never reach the product.
 module github.com/spindle-yarn/spindle/tools
 
 go 1.26
