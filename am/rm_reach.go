@@ -2,9 +2,7 @@ package am
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/spindle-yarn/spindle/yarnpb/ipc"
@@ -25,7 +23,7 @@ func (d *Driver) reachRM(ctx context.Context, what string, call func() error) er
 	var since time.Time
 	for {
 		err := call()
-		if err == nil || !outOfReach(err) || ctx.Err() != nil {
+		if err == nil || !ipc.OutOfReach(err) || ctx.Err() != nil {
 			if err == nil && !since.IsZero() {
 				d.log.Infof("the ResourceManager answers again (%s), after %v", what, time.Since(since).Round(time.Millisecond))
 			}
@@ -44,19 +42,4 @@ func (d *Driver) reachRM(ctx context.Context, what string, call func() error) er
 		case <-time.After(y.RMRetryInterval):
 		}
 	}
-}
-
-// outOfReach says whether err is the RM out of reach (no connection, one
-// lost in flight, a standby where the active RM should be) rather than
-// its answer (an exception it raised), refused credentials or a closed
-// client.
-func outOfReach(err error) bool {
-	var remote *ipc.RemoteError
-	switch {
-	case errors.Is(err, ipc.ErrStandby):
-		return true
-	case errors.As(err, &remote), errors.Is(err, ipc.ErrAuthentication), errors.Is(err, net.ErrClosed):
-		return false
-	}
-	return true
 }

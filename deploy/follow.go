@@ -10,6 +10,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 )
 
 // reportFunc fetches an application's current report.
@@ -20,8 +21,13 @@ type reportFunc func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, e
 // progress bar while the application runs. It returns nil exactly when the
 // application's final status is SUCCEEDED, an error with the diagnostics
 // when it ended otherwise, and report's or ctx's error if either comes first.
-func follow(ctx context.Context, id string, report reportFunc, w io.Writer, terminal bool, interval time.Duration) error {
-	f := &follower{id: id, report: report, w: w, terminal: terminal, interval: interval, now: time.Now}
+//
+// A ResourceManager out of reach (restarting, failing over: ipc.OutOfReach)
+// is asked again every interval for up to rmWait
+// (yarn.resourcemanager.connect.max-wait.ms), as Hadoop's own clients
+// do, saying so once; 0 gives up at once.
+func follow(ctx context.Context, id string, report reportFunc, w io.Writer, terminal bool, interval, rmWait time.Duration) error {
+	f := &follower{id: id, report: report, w: w, terminal: terminal, interval: interval, rmWait: rmWait, now: time.Now}
 	return f.run(ctx)
 }
 
@@ -37,12 +43,14 @@ type follower struct {
 	w        io.Writer
 	terminal bool
 	interval time.Duration
+	rmWait   time.Duration // how long an RM out of reach is asked again
 	now      func() time.Time
 
 	began time.Time // when following began: elapsed time without a start time
 	state string    // the last state printed
 	url   string    // the last tracking URL printed
 	drawn int       // the length of the bar's line on screen; 0 when none is
+	lost  time.Time // when the RM went out of reach; zero while it answers
 }
 
 func (f *follower) run(ctx context.Context) error {
@@ -51,8 +59,12 @@ func (f *follower) run(ctx context.Context) error {
 	for {
 		r, err := f.report(ctx)
 		if err != nil {
-			return err
+			if err = f.outOfReach(ctx, err); err != nil {
+				return err
+			}
+			continue
 		}
+		f.reached()
 		if st := yarnapp.State(r); st != f.state {
 			// Keep the last bar seen: it shows how far the application got.
 			f.endBar()
@@ -76,6 +88,34 @@ func (f *follower) run(ctx context.Context) error {
 		if err := yarnapp.Pause(ctx, f.interval); err != nil {
 			return err
 		}
+	}
+}
+
+// outOfReach returns err, unless it is the RM out of reach for less than
+// rmWait: then it says so (the first time), pauses, and returns nil for
+// the report to be asked again.
+func (f *follower) outOfReach(ctx context.Context, err error) error {
+	if f.rmWait <= 0 || !ipc.OutOfReach(err) || ctx.Err() != nil {
+		return err
+	}
+	now := f.now()
+	if f.lost.IsZero() {
+		f.lost = now
+		f.clearBar()
+		fmt.Fprintf(f.w, "the ResourceManager is out of reach (%v): asking again for up to %v\n", err, f.rmWait)
+	}
+	if now.Sub(f.lost) >= f.rmWait {
+		return fmt.Errorf("the ResourceManager was out of reach for %v: %w", now.Sub(f.lost).Round(time.Millisecond), err)
+	}
+	return yarnapp.Pause(ctx, f.interval)
+}
+
+// reached notes a report answered, saying so if the RM was out of reach.
+func (f *follower) reached() {
+	if !f.lost.IsZero() {
+		f.clearBar()
+		fmt.Fprintf(f.w, "the ResourceManager answers again, after %v\n", f.now().Sub(f.lost).Round(time.Millisecond))
+		f.lost = time.Time{}
 	}
 }
 

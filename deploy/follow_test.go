@@ -5,17 +5,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
+	"github.com/spindle-yarn/spindle/yarnpb/ipc"
 )
 
 const (
@@ -158,7 +162,7 @@ func TestFollowPlainPrintsStatesAndURL(t *testing.T) {
 	var out bytes.Buffer
 	// Through follow itself, as runYarn calls it.
 	err := mustReturn(t, followDeadline, func(ctx context.Context) error {
-		return follow(ctx, testApp, successScript(t), &out, false, 0)
+		return follow(ctx, testApp, successScript(t), &out, false, 0, 0)
 	})
 	if err != nil {
 		t.Fatalf("follow: %v", err)
@@ -332,6 +336,68 @@ func TestFollowReturnsReportError(t *testing.T) {
 	}
 }
 
+// A ResourceManager restarting is out of reach for a while: follow asks
+// again until it answers, saying so, rather than giving up on an
+// application that runs on; a second outage has the whole wait again.
+func TestFollowRidesOutAnRMOutOfReach(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}
+	calls := 0
+	var out bytes.Buffer
+	// Each report takes a second of the ticking clock: two outages of
+	// four tries each, under a wait of six seconds but not together.
+	f := &follower{id: testApp, w: &out, rmWait: 6 * time.Second, now: ticking(), report: func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		calls++
+		switch {
+		case calls == 1 || calls == 6:
+			return rep(running, undefined, 0.5, "", "", t0), nil
+		case calls <= 10:
+			return nil, refused
+		}
+		return rep(finished, succeeded, 1, "", "", t0), nil
+	}}
+	if err := mustReturn(t, followDeadline, f.run); err != nil {
+		t.Fatalf("follow gave up on an RM out of reach twice, each time within its wait: %v\n%s", err, &out)
+	}
+	outage := "the ResourceManager is out of reach (dial: connection refused): asking again for up to 6s\n" +
+		"the ResourceManager answers again, after 4s\n"
+	if got, want := out.String(), testApp+" RUNNING\n"+outage+outage+testApp+" FINISHED\n"; got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Out of reach for its whole wait, or raising an exception, the RM is
+// given up on.
+func TestFollowGivesUpOnAnRMOutOfReachPastItsWait(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}
+	calls := 0
+	f := &follower{id: testApp, w: io.Discard, rmWait: 5 * time.Second, now: ticking(), report: func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		calls++
+		return nil, refused
+	}}
+	err := mustReturn(t, followDeadline, f.run)
+	if !errors.Is(err, syscall.ECONNREFUSED) || !strings.Contains(err.Error(), "out of reach for 5s") || calls != 6 {
+		t.Errorf("after %d reports: %v; want the refusal, out of reach for 5s, after 6", calls, err)
+	}
+	var out bytes.Buffer
+	calls = 0
+	f = &follower{id: testApp, w: &out, now: ticking(), report: func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		calls++
+		return nil, refused
+	}}
+	if err := mustReturn(t, followDeadline, f.run); err != error(refused) || calls != 1 || out.Len() != 0 {
+		t.Errorf("with no wait: %v after %d reports, printing %q; want the refusal itself at once, quietly", err, calls, &out)
+	}
+	raised := &ipc.RemoteError{Class: "org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException"}
+	calls = 0
+	f = &follower{id: testApp, w: io.Discard, rmWait: time.Minute, now: ticking(), report: func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
+		calls++
+		return nil, raised
+	}}
+	if err := mustReturn(t, followDeadline, f.run); !errors.Is(err, raised) || calls != 1 {
+		t.Errorf("an exception the RM raised: %v after %d reports; want it at once", err, calls)
+	}
+}
+
 func TestFollowStopsWithContext(t *testing.T) {
 	var out bytes.Buffer
 	err := mustReturn(t, followDeadline, func(ctx context.Context) error {
@@ -340,7 +406,7 @@ func TestFollowStopsWithContext(t *testing.T) {
 		return follow(ctx, testApp, func(context.Context) (*hadoopyarn.ApplicationReportProto, error) {
 			cancel() // while follow is yet to pause for an hour
 			return rep(running, undefined, 0.5, "", "", time.Time{}), nil
-		}, &out, true, time.Hour)
+		}, &out, true, time.Hour, 0)
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want %v", err, context.Canceled)

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spindle-yarn/spindle/deploy/config"
+	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/yarnapp"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
@@ -33,10 +34,14 @@ func runYarn(c *cli.Context, conf *config.Config, log logrus.FieldLogger, job lo
 	if !c.Bool("wait") || c.Bool("no-wait") {
 		return nil
 	}
+	reconnect, err := settings.ReconnectRM(app.Conn.Conf)
+	if err != nil {
+		return err
+	}
 	ctx, w := c.Context, c.App.Writer
 	err = follow(ctx, app.AppID, func(ctx context.Context) (*hadoopyarn.ApplicationReportProto, error) {
 		return yarnapp.Report(ctx, app.RM, app.ID)
-	}, w, isTerminal(w), time.Second)
+	}, w, isTerminal(w), time.Second, reconnect.Wait)
 	if ctx.Err() != nil {
 		err = yarnapp.KillInterrupted(c.App.Writer, app.RM, app.ID)
 	}
