@@ -44,7 +44,7 @@ YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 # is in the shared lane (-skip: a new test always runs somewhere). The
 # older Hadoops' YARN suites share a lane, one after the other: five
 # lanes at once loaded this machine past what timing-bound tests bear.
-OWN_CLUSTERS = ^Test(Fault(Preemption|Decommission|NodeManager|RM)|Placement|Minicluster|RPC.*Privacy)
+OWN_CLUSTERS = ^Test(Fault(Preemption|Decommission|NodeManager|RM)|Placement(MaxPerNode|NodeAttributes|NodeLabel|Pack)|Minicluster|RPC.*Privacy)
 KERBEROS_TESTS = ^TestKerberos
 GO_TEST_JSON = $(GO) test -json -count=1 -p 1 -timeout 30m
 LANE_SHARED = newest Hadoop, shared cluster=$(GO_TEST_JSON) -skip "$(OWN_CLUSTERS)|$(KERBEROS_TESTS)" ./integration/
