@@ -1,18 +1,22 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/spindle-yarn/spindle/internal/durable"
 )
 
 // Dir is a Store in a local directory, for the tests: the AM keeps its
-// journal through deploy/staging's JournalStore, on HDFS or file://. A
+// journal through deploy/staging's Segments, on HDFS or file://. A
 // segment is written under a temporary name and renamed, which is atomic
-// on a local file system.
+// on a local file system, and synced as deploy/staging's file:// store
+// syncs it (internal/durable).
 type Dir string
 
 func (d Dir) List(context.Context) ([]string, error) {
@@ -41,22 +45,13 @@ func (d Dir) Write(_ context.Context, name string, data []byte) error {
 		return err
 	}
 	tmp := filepath.Join(string(d), "."+name+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) { // a dead writer's
 		return err
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync() // durable before it is named
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := durable.WriteFile(tmp, bytes.NewReader(data), 0o600); err != nil {
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(string(d), name))
+	return durable.Rename(tmp, filepath.Join(string(d), name))
 }
 
 func (d Dir) Remove(_ context.Context, name string) error {

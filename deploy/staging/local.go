@@ -2,11 +2,12 @@ package staging
 
 import (
 	"context"
-	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/spindle-yarn/spindle/internal/durable"
 )
 
 // localFS stages on the local disk, for a cluster whose fs.defaultFS is
@@ -22,17 +23,11 @@ func (localFS) mkdirPrivate(dir string) error {
 	return os.Chmod(dir, 0o700)
 }
 
+// upload syncs the file to disk before it returns, as a rename that
+// names it (a journal segment's) must not outlive its data.
 func (localFS) upload(_ context.Context, dst string, src io.Reader, perm fs.FileMode) error {
-	w, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
+	if err := durable.WriteFile(dst, src, perm); err != nil {
 		return err
-	}
-	_, err = io.Copy(w, src)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return errors.Join(err, os.Remove(dst))
 	}
 	if err := os.Chmod(dst, perm); err != nil { // the umask trimmed it
 		return err
@@ -63,7 +58,8 @@ func (localFS) readDir(dir string) ([]fs.FileInfo, error) {
 
 func (localFS) removeAll(name string) error { return os.RemoveAll(name) }
 
-func (localFS) rename(oldName, newName string) error { return os.Rename(oldName, newName) }
+// rename syncs the directory after: the new name survives the machine.
+func (localFS) rename(oldName, newName string) error { return durable.Rename(oldName, newName) }
 
 func (localFS) readFile(name string, max int64) ([]byte, error) {
 	f, err := os.Open(name)
