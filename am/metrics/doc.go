@@ -2,7 +2,8 @@
 // in the text exposition format (docs/metrics.md): tasks by state and
 // pool, task durations, jobs, executors by state and profile, GPUs held
 // and in use, executor losses by blame, and, on YARN, containers asked,
-// allocated and released and the allocate's round-trip time.
+// allocated and released, the allocate's round-trip time, and the size
+// of the journal the AM's next attempt would read (am/journal).
 //
 // They come from the same events as the web UI (am/history), handed over
 // once per loop turn (Observe), and from what only the loop sees of the
@@ -12,7 +13,8 @@
 //
 // The caller's duties:
 //   - call Observe and AllocateSent from one goroutine (the loop), in
-//     the order things happened; AllocateTook and Allocated may be
+//     the order things happened; AllocateTook, Allocated and the
+//     journal's (JournalWritten, JournalRefused, from its writer) may be
 //     called from any;
 //   - serve Handler behind the same guard as the UI (webui.WebAccess on
 //     YARN, a loopback address locally).

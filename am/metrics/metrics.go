@@ -38,6 +38,9 @@ type Metrics struct {
 	allocateDurations          prometheus.Histogram
 	gpuUse                     *gpuUse
 
+	journalBytes                    prometheus.Gauge
+	journalSegments, journalRefused prometheus.Counter
+
 	loop loopState
 }
 
@@ -60,6 +63,9 @@ func New() *Metrics {
 	m.released = m.counter("containers_released_total", "Containers released to the ResourceManager.")
 	m.allocateDurations = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "allocate_duration_seconds",
 		Help: "Allocate calls' round trips to the ResourceManager.", Buckets: allocateBuckets})
+	m.journalBytes = m.gauge("journal_bytes", "The journal's size as the AM's next attempt would read it: the last snapshot and the deltas after it.")
+	m.journalSegments = m.counter("journal_segments_written_total", "Journal segments written.")
+	m.journalRefused = m.counter("journal_segments_refused_total", "Journal segments not written for being over the size a reader takes.")
 	m.gpuUse = newGPUUse()
 	m.reg.MustRegister(m.taskDurations, m.allocateDurations, m.gpuUse,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -292,4 +292,25 @@ func TestNilMetricsDoNothing(t *testing.T) {
 	m.AllocateSent([]core.Ask{{ID: 1, Count: 1}}, 1)
 	m.Allocated(1)
 	m.AllocateTook(time.Second)
+	m.JournalWritten(1, 1)
+	m.JournalRefused(1)
+}
+
+// The journal's size is the last the writer said; its segments written
+// and refused are counted.
+func TestJournalSizeAndSegments(t *testing.T) {
+	m := New()
+	m.JournalWritten(100, 100)
+	m.JournalWritten(20, 120)
+	m.JournalRefused(300 << 20)
+	f := scrape(t, m)
+	for name, want := range map[string]float64{
+		"spindle_journal_bytes":                  120,
+		"spindle_journal_segments_written_total": 2,
+		"spindle_journal_segments_refused_total": 1,
+	} {
+		if got := value(f, name); got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
 }
