@@ -44,7 +44,7 @@ func (d *Driver) journalSucceeded(b *wire.StatusBatch) {
 			continue
 		}
 		if job, index, ok := d.core.StageOf(scheduler.StageID(st.GetStageId())); ok {
-			d.cfg.Journal.Append(journal.Entry{TaskDone: &journal.TaskDone{Job: int(job), Stage: index, Index: int(st.GetTaskIndex())}})
+			d.cfg.Journal.Append(journal.TaskDone(int(job), index, int(st.GetTaskIndex())))
 		}
 	}
 }
@@ -55,7 +55,7 @@ func (d *Driver) journalGangDone(done []core.DoneTask) {
 		return
 	}
 	for _, t := range done {
-		d.cfg.Journal.Append(journal.Entry{TaskDone: &journal.TaskDone{Job: int(t.Job), Stage: t.StageIndex, Index: t.Index}})
+		d.cfg.Journal.Append(journal.TaskDone(int(t.Job), t.StageIndex, t.Index))
 	}
 }
 

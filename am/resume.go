@@ -65,8 +65,8 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 		for _, sh := range j.StageShapes {
 			rj.StageShapes = append(rj.StageShapes, scheduler.Profile{Cores: sh.Cores, MemoryMB: sh.MemoryMB, GPUs: sh.GPUs})
 		}
-		for _, t := range j.Done {
-			rj.Done = append(rj.Done, core.TaskRef{StageIndex: t.Stage, Index: t.Index})
+		if rj.Done, err = doneTasks(j, spec); err != nil {
+			return nil, err
 		}
 		if err := d.core.Resume(now, rj); err != nil {
 			return nil, err
@@ -92,6 +92,28 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 		d.journalGone(id)
 	}
 	return resumed, nil
+}
+
+// doneTasks are job j's succeeded tasks, each within its stage of spec:
+// a set from the journal is checked before it is spelt out task by task.
+func doneTasks(j *journal.JobState, spec *jobspec.Job) ([]core.TaskRef, error) {
+	var done []core.TaskRef
+	for stage := range j.Done {
+		set := &j.Done[stage]
+		if set.Len() == 0 {
+			continue
+		}
+		if stage >= len(spec.Stages) {
+			return nil, fmt.Errorf("job %d of the journal: tasks of stage %d done, but its spec has %d stages", j.ID, stage, len(spec.Stages))
+		}
+		if tasks := spec.Stages[stage].Tasks; set.Last() >= tasks {
+			return nil, fmt.Errorf("job %d of the journal: stage %d has %d tasks, and task %d is done", j.ID, stage, tasks, set.Last())
+		}
+		for i := range set.All() {
+			done = append(done, core.TaskRef{StageIndex: stage, Index: i})
+		}
+	}
+	return done, nil
 }
 
 // startOver puts a core that could not resume the previous attempt's

@@ -39,7 +39,7 @@ func TestResumedStageShapeComesBackFromTheJournal(t *testing.T) {
 	}
 	log, _ := logtest.NewNullLogger()
 	amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithYARN(f), amtest.WithConfig(func(c *am.Config) {
-		c.Journal = journal.NewWriter(nil, st, 0, log) // appended to, never flushed: no store
+		c.Journal = journal.NewWriter(journal.WriterConfig{Log: log}, st) // appended to, never flushed: no store
 		c.Resume = &am.Resumption{State: st}
 	})).Wait(t)
 	reqs := f.Requests()

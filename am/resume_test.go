@@ -9,6 +9,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/amtest"
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
@@ -31,7 +32,7 @@ func TestWorkThatCannotBeResumedStartsOver(t *testing.T) {
 		Id: &hadoopyarn.ContainerIdProto{Id: proto.Int64(2), AppAttemptId: &hadoopyarn.ApplicationAttemptIdProto{AttemptId: proto.Int32(1),
 			ApplicationId: &hadoopyarn.ApplicationIdProto{ClusterTimestamp: proto.Int64(1795251528476), Id: proto.Int32(3)}}}}
 	d := amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithYARN(f), amtest.WithLog(log), amtest.WithConfig(func(c *am.Config) {
-		c.Journal = journal.NewWriter(nil, st, 0, log) // appended to, never flushed: no store
+		c.Journal = journal.NewWriter(journal.WriterConfig{Log: log}, st) // appended to, never flushed: no store
 		c.Resume = &am.Resumption{State: st, Kept: []*hadoopyarn.ContainerProto{kept}}
 	}))
 	if err := d.Wait(t).Failure(); err == nil || !strings.Contains(err.Error(), "AM_SHUTDOWN") {
@@ -58,5 +59,51 @@ func TestWorkThatCannotBeResumedStartsOver(t *testing.T) {
 	}
 	if !said {
 		t.Error("the log does not say the work starts over")
+	}
+}
+
+// A job's done tasks come back from the journal's sets task by task,
+// and a set naming a task past its stage's (a journal of another spec)
+// is not spelt out: the work starts over.
+func TestResumedTasksAreThoseOfTheirStage(t *testing.T) {
+	spec, err := jobspec.Parse([]byte("name: j\nstages:\n  - {name: s, tasks: 3, command: \"true\"}\n"), "spec", jobspec.Defaults{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := spec.MarshalSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		done []int
+		said string
+	}{
+		{[]int{0, 2}, "job 0 resumed from the previous attempt: 2 tasks had succeeded"},
+		{[]int{0, 3}, "stage 0 has 3 tasks, and task 3 is done"},
+	} {
+		st := journal.NewState("application_1795251528476_0003")
+		entries := []journal.Entry{{Job: &journal.Job{ID: 0, Spec: data, StageProfiles: []int{0}}}}
+		for _, i := range tc.done {
+			entries = append(entries, journal.TaskDone(0, 0, i))
+		}
+		for _, e := range entries {
+			if err := st.Apply(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		log, hook := logtest.NewNullLogger()
+		amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithYARN(&amtest.FakeRM{Respond: shutdown}), amtest.WithLog(log),
+			amtest.WithConfig(func(c *am.Config) {
+				c.Journal = journal.NewWriter(journal.WriterConfig{Log: log}, st) // appended to, never flushed: no store
+				c.Resume = &am.Resumption{State: st}
+			})).Wait(t)
+		said := false
+		for _, e := range hook.AllEntries() {
+			msg, _ := e.String()
+			said = said || strings.Contains(msg, tc.said)
+		}
+		if !said {
+			t.Errorf("tasks %v done: the log does not say %q", tc.done, tc.said)
+		}
 	}
 }

@@ -2,11 +2,11 @@ package journal
 
 // Entry is one line of a segment: exactly one of its fields is set.
 type Entry struct {
-	Executor     *Executor `json:"executor,omitempty"`
-	ExecutorGone string    `json:"executorGone,omitempty"`
-	Job          *Job      `json:"job,omitempty"`
-	TaskDone     *TaskDone `json:"taskDone,omitempty"`
-	JobEnded     *int      `json:"jobEnded,omitempty"`
+	Executor     *Executor  `json:"executor,omitempty"`
+	ExecutorGone string     `json:"executorGone,omitempty"`
+	Job          *Job       `json:"job,omitempty"`
+	TasksDone    *TasksDone `json:"tasksDone,omitempty"`
+	JobEnded     *int       `json:"jobEnded,omitempty"`
 	// NextJob says the job ids below it are taken, ended jobs' too: a
 	// snapshot, which keeps no ended job, ends with it.
 	NextJob *int `json:"nextJob,omitempty"`
@@ -54,18 +54,29 @@ type Shape struct {
 	GPUs     int   `json:"gpus"`
 }
 
-// TaskDone is a task that succeeded: stage is the stage's index in its
-// job's spec, index the task's.
-type TaskDone struct {
-	Job   int `json:"job"`
-	Stage int `json:"stage"`
-	Index int `json:"index"`
+// TasksDone are tasks of one stage that succeeded: stage is the stage's
+// index in its job's spec. A delta holds one per stage whose tasks
+// succeeded since the segment before, a snapshot one per stage with
+// any done.
+type TasksDone struct {
+	Job   int   `json:"job"`
+	Stage int   `json:"stage"`
+	Tasks Tasks `json:"tasks"`
+}
+
+// TaskDone is the entry saying task index of stage (its index in the
+// job's spec) of job succeeded. An index out of bounds makes an entry
+// Apply refuses, as holding no task.
+func TaskDone(job, stage, index int) Entry {
+	d := &TasksDone{Job: job, Stage: stage}
+	_ = d.Tasks.Add(index) // refused by Apply when it fails
+	return Entry{TasksDone: d}
 }
 
 // set counts the fields an entry sets.
 func (e Entry) set() int {
 	n := 0
-	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.JobEnded != nil, e.NextJob != nil, e.NextStage != nil} {
+	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TasksDone != nil, e.JobEnded != nil, e.NextJob != nil, e.NextStage != nil} {
 		if ok {
 			n++
 		}

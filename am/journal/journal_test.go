@@ -31,14 +31,28 @@ func ended(id int) Entry { return Entry{JobEnded: &id} }
 
 func next(id int) Entry { return Entry{NextJob: &id} }
 
-func done(j, s, i int) Entry { return Entry{TaskDone: &TaskDone{Job: j, Stage: s, Index: i}} }
+func done(j, s, i int) Entry { return TaskDone(j, s, i) }
+
+// writer is attempt 1's writer of app's journal in store.
+func writer(store Store, st *State) *Writer {
+	return NewWriter(WriterConfig{Store: store, Attempt: 1, Log: quiet()}, st)
+}
+
+// doneCount is how many tasks of job j's the state holds as done.
+func doneCount(j *JobState) int {
+	n := 0
+	for s := range j.Done {
+		n += j.Done[s].Len()
+	}
+	return n
+}
 
 // A writer's journal, read back, says what was appended: live jobs with
 // their done tasks once each, executors not gone, and the job ids taken.
 func TestWrittenJournalReadsBack(t *testing.T) {
 	ctx := context.Background()
 	store := Dir(t.TempDir())
-	w := NewWriter(store, NewState(app), 0, quiet())
+	w := writer(store, NewState(app))
 	w.Append(executor("c1"), executor("c2"), job(1), done(1, 0, 3), done(1, 0, 3), job(2))
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -47,14 +61,15 @@ func TestWrittenJournalReadsBack(t *testing.T) {
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st, next, err := Load(ctx, store, app)
+	st, err := Load(ctx, store, app)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if next != 2 || len(st.Executors) != 1 || st.Executors["c1"].Address != "node1:4000" || st.NextJob != 4 {
-		t.Fatalf("next %d, executors %v, next job %d", next, st.Executors, st.NextJob)
+	if len(st.Executors) != 1 || st.Executors["c1"].Address != "node1:4000" || st.NextJob != 4 {
+		t.Fatalf("executors %v, next job %d", st.Executors, st.NextJob)
 	}
-	if len(st.Jobs) != 2 || st.Jobs[0].ID != 1 || st.Jobs[1].ID != 3 || len(st.Jobs[0].Done) != 2 {
+	if len(st.Jobs) != 2 || st.Jobs[0].ID != 1 || st.Jobs[1].ID != 3 || doneCount(st.Jobs[0]) != 2 ||
+		!st.Jobs[0].Done[0].Has(3) || !st.Jobs[0].Done[1].Has(0) {
 		t.Fatalf("jobs %+v", st.Jobs)
 	}
 }
@@ -64,7 +79,7 @@ func TestWrittenJournalReadsBack(t *testing.T) {
 func TestStageShapesReadBack(t *testing.T) {
 	ctx := context.Background()
 	store := Dir(t.TempDir())
-	w := NewWriter(store, NewState(app), 0, quiet())
+	w := writer(store, NewState(app))
 	e := job(1)
 	e.Job.StageProfiles = []int{0, 3}
 	e.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: 1024, GPUs: 1}, {Cores: 2, MemoryMB: 4096}}
@@ -72,7 +87,7 @@ func TestStageShapesReadBack(t *testing.T) {
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st, _, err := Load(ctx, store, app)
+	st, err := Load(ctx, store, app)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +101,7 @@ func TestStageShapesReadBack(t *testing.T) {
 func TestSnapshotsBoundTheJournal(t *testing.T) {
 	ctx := context.Background()
 	store := Dir(t.TempDir())
-	w := NewWriter(store, NewState(app), 0, quiet())
+	w := writer(store, NewState(app))
 	w.Append(job(1))
 	for i := 0; i < 3*SnapshotEvery; i++ {
 		w.Append(done(1, 0, i))
@@ -98,8 +113,8 @@ func TestSnapshotsBoundTheJournal(t *testing.T) {
 	if len(names) > SnapshotEvery+1 {
 		t.Errorf("%d segments after %d writes; want at most %d", len(names), 3*SnapshotEvery+1, SnapshotEvery+1)
 	}
-	st, _, err := Load(ctx, store, app)
-	if err != nil || len(st.Jobs[0].Done) != 3*SnapshotEvery {
+	st, err := Load(ctx, store, app)
+	if err != nil || doneCount(st.Jobs[0]) != 3*SnapshotEvery {
 		t.Fatalf("%v, %+v", err, st)
 	}
 	// Exactly SnapshotEvery deltas follow a snapshot, then one comes.
@@ -131,7 +146,7 @@ func (f *failingStore) Write(ctx context.Context, name string, data []byte) erro
 func TestAFailedWriteIsCoveredByASnapshot(t *testing.T) {
 	ctx := context.Background()
 	store := &failingStore{Dir: Dir(t.TempDir())}
-	w := NewWriter(store, NewState(app), 0, quiet())
+	w := writer(store, NewState(app))
 	w.Append(job(1))
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -145,8 +160,8 @@ func TestAFailedWriteIsCoveredByASnapshot(t *testing.T) {
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st, _, err := Load(ctx, store, app)
-	if err != nil || len(st.Jobs) != 1 || len(st.Jobs[0].Done) != 1 {
+	st, err := Load(ctx, store, app)
+	if err != nil || len(st.Jobs) != 1 || doneCount(st.Jobs[0]) != 1 {
 		t.Fatalf("%v, %+v", err, st)
 	}
 }
@@ -156,7 +171,7 @@ func TestAFailedWriteIsCoveredByASnapshot(t *testing.T) {
 func TestWrittenWaitsForTheStore(t *testing.T) {
 	ctx := context.Background()
 	store := &failingStore{Dir: Dir(t.TempDir()), fail: true}
-	w := NewWriter(store, NewState(app), 0, quiet())
+	w := writer(store, NewState(app))
 	w.Append(job(1))
 	written := w.Written()
 	w.Flush(ctx)
@@ -174,7 +189,7 @@ func TestWrittenWaitsForTheStore(t *testing.T) {
 	default:
 		t.Fatal("Written is still open after the segment was written")
 	}
-	if st, _, err := Load(ctx, store, app); err != nil || len(st.Jobs) != 1 {
+	if st, err := Load(ctx, store, app); err != nil || len(st.Jobs) != 1 {
 		t.Fatalf("%+v, %v", st, err)
 	}
 	nothing := w.Written()
@@ -186,16 +201,24 @@ func TestWrittenWaitsForTheStore(t *testing.T) {
 	}
 }
 
+// writeSegment writes segment n of attempt 1's chain.
 func writeSegment(t *testing.T, dir Dir, n int, app string, kind Kind, entries ...Entry) {
+	t.Helper()
+	writeAttempts(t, dir, segment{1, n}, app, kind, entries...)
+}
+
+func writeAttempts(t *testing.T, dir Dir, seg segment, app string, kind Kind, entries ...Entry) {
 	t.Helper()
 	data, err := Encode(app, kind, entries)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := dir.Write(context.Background(), segmentName(n), data); err != nil {
+	if err := dir.Write(context.Background(), seg.name(), data); err != nil {
 		t.Fatal(err)
 	}
 }
+
+func segmentName(n int) string { return segment{1, n}.name() }
 
 // A journal that is corrupt, cut short, another application's, or says
 // the impossible is refused whole, naming the segment and line.
@@ -207,7 +230,7 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 	}{
 		{"another application's", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, "application_1_0002", Snapshot, job(1))
-		}, "0000000000.seg line 1: it is application application_1_0002's journal, not " + app + "'s"},
+		}, "a0000000001-0000000000.seg line 1: it is application application_1_0002's journal, not " + app + "'s"},
 		{"a flipped byte", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, app, Snapshot, job(1))
 			writeSegment(t, d, 1, app, Delta, done(1, 0, 1))
@@ -215,7 +238,7 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 			b, _ := os.ReadFile(p)
 			b[len(b)-3] ^= 1
 			os.WriteFile(p, b, 0o600)
-		}, "0000000001.seg line 2: checksum"},
+		}, "a0000000001-0000000001.seg line 2: checksum"},
 		{"cut short", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, app, Snapshot, job(1))
 			p := filepath.Join(string(d), segmentName(0))
@@ -225,7 +248,7 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 		{"a task of a job never submitted", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, app, Snapshot, job(1))
 			writeSegment(t, d, 1, app, Delta, done(1, 0, 1), done(2, 0, 0))
-		}, "0000000001.seg line 3: job 2 was never submitted"},
+		}, "a0000000001-0000000001.seg line 3: job 2 was never submitted"},
 		{"an entry of two kinds", func(t *testing.T, d Dir) {
 			e := job(1)
 			e.JobEnded = new(int)
@@ -251,7 +274,27 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 		}, "line 2: job 1: stage 0's shape"},
 		{"a task of a stage the job has not", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, app, Snapshot, job(1), done(1, 2, 0))
-		}, "line 3: job 1 has no stage 2 task 0"},
+		}, "line 3: job 1 has no stage 2"},
+		{"a task index past any job's", func(t *testing.T, d Dir) {
+			body := `{"tasksDone":{"job":1,"stage":0,"tasks":{"ranges":[0,16777217]}}}`
+			writeRaw(t, d, segmentName(1), Delta, body)
+			writeSegment(t, d, 0, app, Snapshot, job(1))
+		}, "a0000000001-0000000001.seg line 2: tasks: range 0 to 16777217"},
+		{"ranges out of order", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1))
+			writeRaw(t, d, segmentName(1), Delta, `{"tasksDone":{"job":1,"stage":0,"tasks":{"ranges":[5,9,7,12]}}}`)
+		}, "line 2: tasks: range 7 to 12 after 9: want sorted, disjoint ranges"},
+		{"tasks done of no task", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1))
+			writeRaw(t, d, segmentName(1), Delta, `{"tasksDone":{"job":1,"stage":0,"tasks":{"bitmap":"AAA="}}}`)
+		}, "line 2: tasks: a bitmap of no task"},
+		{"a segment missing from the chain", func(t *testing.T, d Dir) {
+			writeSegment(t, d, 0, app, Snapshot, job(1))
+			writeSegment(t, d, 2, app, Delta, done(1, 0, 1))
+		}, "a0000000001-0000000002.seg: segment a0000000001-0000000001.seg before it is missing"},
+		{"a journal of version 1", func(t *testing.T, d Dir) {
+			d.Write(context.Background(), "0000000000.seg", []byte("spindle-journal 1 "+app+" snapshot\n"))
+		}, "journal segment 0000000000.seg: a journal of version 1, whose names carry no attempt"},
 		{"an entry of no kind", func(t *testing.T, d Dir) {
 			writeSegment(t, d, 0, app, Snapshot, Entry{})
 		}, "line 2: an entry sets 0 kinds of record"},
@@ -259,26 +302,31 @@ func TestBadJournalsAreRefusedWhole(t *testing.T) {
 			writeSegment(t, d, 3, app, Delta, job(1))
 		}, "no snapshot"},
 		{"an unknown field", func(t *testing.T, d Dir) {
-			body := `{"nextJob":1,"extra":1}`
-			d.Write(context.Background(), segmentName(0), fmt.Appendf(nil, "spindle-journal 1 %s snapshot\n%08x %s\n",
-				app, crc32.Checksum([]byte(body), castagnoli), body))
+			writeRaw(t, d, segmentName(0), Snapshot, `{"nextJob":1,"extra":1}`)
 		}, `line 2: json: unknown field "extra"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := Dir(t.TempDir())
 			tc.setup(t, d)
-			st, next, err := Load(context.Background(), d, app)
+			st, err := Load(context.Background(), d, app)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || st != nil {
 				t.Fatalf("Load = %v, %v; want no state and an error containing %q", st, err, tc.want)
 			}
-			// A writer starting afresh replaces the refused journal.
-			w := NewWriter(d, NewState(app), next, quiet())
+			if !errors.Is(err, ErrRefused) || errors.Is(err, ErrUnreadable) {
+				t.Errorf("%v: want it refused, not unreadable", err)
+			}
+			// The next attempt, starting afresh, replaces the refused
+			// journal.
+			w := NewWriter(WriterConfig{Store: d, Attempt: 2, Log: quiet()}, NewState(app))
 			w.Append(job(5))
 			if err := w.Flush(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if st, _, err := Load(context.Background(), d, app); err != nil || st.NextJob != 6 || len(st.Jobs) != 1 {
+			if st, err := Load(context.Background(), d, app); err != nil || st.NextJob != 6 || len(st.Jobs) != 1 {
 				t.Errorf("after a fresh start: %+v, %v", st, err)
+			}
+			if names, _ := d.List(context.Background()); len(names) != 1 {
+				t.Errorf("after a fresh start the journal holds %v; want only the new snapshot", names)
 			}
 		})
 	}
@@ -291,11 +339,11 @@ func TestLoadStartsAtTheLastSnapshot(t *testing.T) {
 	writeSegment(t, d, 0, app, Snapshot, job(1), job(2))
 	writeSegment(t, d, 1, app, Snapshot, job(2), next(3))
 	writeSegment(t, d, 2, app, Delta, done(2, 1, 4))
-	os.WriteFile(filepath.Join(string(d), ".0000000003.seg.tmp"), []byte("half"), 0o600)
+	os.WriteFile(filepath.Join(string(d), "."+segmentName(3)+".tmp"), []byte("half"), 0o600)
 	os.WriteFile(filepath.Join(string(d), "7.seg"), []byte("not a segment of this journal's naming"), 0o600)
-	st, next, err := Load(context.Background(), d, app)
-	if err != nil || next != 3 || len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || st.NextJob != 3 || len(st.Jobs[0].Done) != 1 {
-		t.Fatalf("Load = %+v, %d, %v", st, next, err)
+	st, err := Load(context.Background(), d, app)
+	if err != nil || len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || st.NextJob != 3 || doneCount(st.Jobs[0]) != 1 {
+		t.Fatalf("Load = %+v, %v", st, err)
 	}
 }
 
@@ -337,6 +385,9 @@ func TestJobIDsStartAtZero(t *testing.T) {
 	if err := st.Apply(done(-1, 0, 0)); err == nil {
 		t.Error("a task of job -1 is accepted")
 	}
+	if err := st.Apply(done(0, 0, -1)); err == nil {
+		t.Error("task -1 is accepted")
+	}
 	if err := st.Apply(next(-1)); err == nil {
 		t.Error("next job -1 is accepted")
 	}
@@ -345,10 +396,16 @@ func TestJobIDsStartAtZero(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	seed, _ := Encode(app, Delta, []Entry{job(1), done(1, 0, 2), executor("c"), {ExecutorGone: "c"}, ended(1)})
 	f.Add(seed)
-	f.Add([]byte("spindle-journal 1 " + app + " snapshot\n"))
+	f.Add([]byte("spindle-journal 2 " + app + " snapshot\n"))
 	shaped := job(2)
 	shaped.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: 2048}, {Cores: 4, MemoryMB: 1024, GPUs: 2}}
 	seed, _ = Encode(app, Delta, []Entry{shaped})
+	f.Add(seed)
+	scattered := TaskDone(2, 1, 3)
+	for i := 5; i < 400; i += 3 {
+		scattered.TasksDone.Tasks.Add(i)
+	}
+	seed, _ = Encode(app, Snapshot, []Entry{shaped, scattered, TaskDone(2, 0, 70)})
 	f.Add(seed)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, entries, err := Decode("fuzz.seg", data, app)
@@ -363,4 +420,13 @@ func FuzzDecode(f *testing.F) {
 			st.Apply(e)
 		}
 	})
+}
+
+// writeRaw writes a segment of one entry whose JSON is body, checksummed.
+func writeRaw(t *testing.T, d Dir, name string, kind Kind, body string) {
+	t.Helper()
+	data := fmt.Appendf(nil, "spindle-journal 2 %s %s\n%08x %s\n", app, kind, crc32.Checksum([]byte(body), castagnoli), body)
+	if err := d.Write(context.Background(), name, data); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -10,10 +10,14 @@ import (
 )
 
 const (
-	magic   = "spindle-journal"
-	version = 1
-	// MaxSegmentBytes bounds a segment a reader takes: a snapshot is the
-	// size of the live state (a session's specs at 1 MiB each at most).
+	magic = "spindle-journal"
+	// version 2 journals succeeded tasks as sets (Tasks) and names
+	// segments by attempt; version 1 had a line per task.
+	version = 2
+	// MaxSegmentBytes bounds a segment: a reader refuses a longer one,
+	// and a writer writes none (Writer.Flush). A snapshot is the size of
+	// the live state: its jobs' specs (1 MiB each at most), their done
+	// tasks (Tasks) and its executors.
 	MaxSegmentBytes = 256 << 20
 )
 

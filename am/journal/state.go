@@ -23,9 +23,9 @@ type State struct {
 // JobState is a job that had not ended.
 type JobState struct {
 	Job
-	// Done are its tasks that succeeded, each once.
-	Done []TaskDone
-	done map[TaskDone]bool
+	// Done are its tasks that succeeded, stage by stage in its spec's
+	// order.
+	Done []Tasks
 }
 
 // NewState is the state of an application that journalled nothing yet.
@@ -56,8 +56,8 @@ func (s *State) Apply(e Entry) error {
 		delete(s.Executors, e.ExecutorGone)
 	case e.Job != nil:
 		return s.submitted(*e.Job)
-	case e.TaskDone != nil:
-		return s.taskDone(*e.TaskDone)
+	case e.TasksDone != nil:
+		return s.tasksDone(e.TasksDone)
 	case e.JobEnded != nil:
 		return s.ended(*e.JobEnded)
 	case e.NextStage != nil:
@@ -96,7 +96,7 @@ func (s *State) submitted(j Job) error {
 	}
 	s.NextJob = j.ID + 1
 	s.NextStage = max(s.NextStage, j.FirstStage+len(j.StageProfiles))
-	s.Jobs = append(s.Jobs, &JobState{Job: j, done: map[TaskDone]bool{}})
+	s.Jobs = append(s.Jobs, &JobState{Job: j, Done: make([]Tasks, len(j.StageProfiles))})
 	return nil
 }
 
@@ -113,18 +113,18 @@ func (s *State) job(id int) (*JobState, error) {
 	return nil, nil
 }
 
-func (s *State) taskDone(t TaskDone) error {
+func (s *State) tasksDone(t *TasksDone) error {
 	j, err := s.job(t.Job)
 	if err != nil || j == nil {
-		return err // an ended job's task changes nothing
+		return err // an ended job's tasks change nothing
 	}
-	if t.Stage < 0 || t.Stage >= len(j.StageProfiles) || t.Index < 0 {
-		return fmt.Errorf("job %d has no stage %d task %d", t.Job, t.Stage, t.Index)
+	if t.Stage < 0 || t.Stage >= len(j.StageProfiles) {
+		return fmt.Errorf("job %d has no stage %d", t.Job, t.Stage)
 	}
-	if !j.done[t] {
-		j.done[t] = true
-		j.Done = append(j.Done, t)
+	if t.Tasks.Len() == 0 {
+		return fmt.Errorf("job %d stage %d: tasks done, but no task", t.Job, t.Stage)
 	}
+	j.Done[t.Stage].addAll(&t.Tasks)
 	return nil
 }
 
@@ -137,7 +137,8 @@ func (s *State) ended(id int) error {
 }
 
 // Entries are the state as a snapshot's entries: applied in order to a
-// new State they give this one.
+// new State they give this one. They share nothing that the state
+// changes later: they may be encoded while it goes on.
 func (s *State) Entries() []Entry {
 	var out []Entry
 	for _, c := range sortedKeys(s.Executors) {
@@ -147,15 +148,23 @@ func (s *State) Entries() []Entry {
 	for _, j := range s.Jobs {
 		job := j.Job
 		out = append(out, Entry{Job: &job})
-		for _, t := range j.Done {
-			out = append(out, Entry{TaskDone: &TaskDone{Job: t.Job, Stage: t.Stage, Index: t.Index}})
+		for stage := range j.Done {
+			if j.Done[stage].Len() > 0 {
+				out = append(out, Entry{TasksDone: &TasksDone{Job: j.ID, Stage: stage, Tasks: j.Done[stage].clone()}})
+			}
 		}
 	}
-	if s.NextJob > 0 {
-		next, stage := s.NextJob, s.NextStage
-		out = append(out, Entry{NextJob: &next}, Entry{NextStage: &stage})
+	return append(out, s.ids()...)
+}
+
+// ids are the entries saying which job and stage ids are taken, and
+// nothing else: a snapshot of them starts the work over.
+func (s *State) ids() []Entry {
+	if s.NextJob == 0 {
+		return nil
 	}
-	return out
+	next, stage := s.NextJob, s.NextStage
+	return []Entry{{NextJob: &next}, {NextStage: &stage}}
 }
 
 func sortedKeys(m map[string]Executor) []string {

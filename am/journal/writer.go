@@ -8,8 +8,54 @@ import (
 	"github.com/sirupsen/logrus"
 )
 
-// SnapshotEvery is how many deltas a writer writes between snapshots.
-const SnapshotEvery = 32
+const (
+	// SnapshotEvery is how many deltas a writer writes between
+	// snapshots.
+	SnapshotEvery = 32
+	// CommitInterval is the least time between two segments Run writes:
+	// whatever the loop appends meanwhile goes into the next one (group
+	// commit), so a busy session costs the store SegmentsPerSecond
+	// segments a second however many tasks succeed, and Written is
+	// closed within about this long.
+	CommitInterval = 250 * time.Millisecond
+	// SegmentsPerSecond is the most segments Run writes in a second
+	// (and one more as it ends).
+	SegmentsPerSecond = int(time.Second / CommitInterval)
+	// retryMax bounds the wait after failed writes: a store that fails
+	// is tried again after CommitInterval, twice that after a second
+	// failure, and so on up to this.
+	retryMax = 8 * time.Second
+)
+
+// WriterConfig is where and as whom a Writer writes.
+type WriterConfig struct {
+	// Store is where the segments go; nil for a writer that is only
+	// appended to (a test reading its state).
+	Store Store
+	// Attempt is the AM attempt writing, from its container id: its
+	// segments' names carry it.
+	Attempt int
+	// KeepEarlier leaves the earlier attempts' segments in the store: an
+	// attempt that could not read them (the store unreachable) did not
+	// take their work over, and removes none of it. Otherwise the
+	// writer removes them once its first snapshot is written.
+	KeepEarlier bool
+	Log         logrus.FieldLogger
+	// Meter, when set, is told of every segment written or refused.
+	Meter Meter
+}
+
+// Meter is told, from the writer's goroutine, what it writes: the AM's
+// metrics (am/metrics).
+type Meter interface {
+	// JournalWritten: a segment of segmentBytes was written, and the
+	// journal the next attempt would read (the last snapshot and the
+	// deltas after it) is now journalBytes.
+	JournalWritten(segmentBytes, journalBytes int)
+	// JournalRefused: a segment of segmentBytes was not written, being
+	// over MaxSegmentBytes.
+	JournalRefused(segmentBytes int)
+}
 
 // Writer journals what the AM's loop tells it, from its own goroutine:
 // the loop never waits on the store. It keeps the state the journal
@@ -17,25 +63,43 @@ const SnapshotEvery = 32
 // writes a snapshot: what the lost delta held is in it, and memory stays
 // the size of the state however long the store is away.
 type Writer struct {
-	store Store
-	log   logrus.FieldLogger
+	cfg   WriterConfig
+	limit int // MaxSegmentBytes, less in a test
 
 	mu      sync.Mutex
 	state   *State
 	pending []Entry
-	next    int  // the next segment's number
-	deltas  int  // written since the last snapshot
-	whole   bool // the next segment must be a snapshot
-	wake    chan struct{}
+	// pendingDone are pending's TasksDone entries by stage: a delta
+	// holds one per stage.
+	pendingDone  map[stageKey]*TasksDone
+	next         int  // the next segment's place in this attempt's chain
+	deltas       int  // written since the last snapshot
+	whole        bool // the next segment must be a snapshot
+	journalBytes int  // the last snapshot's and the deltas' after it
+	wake         chan struct{}
 	// waiting are Written's channels, closed by the next segment written.
 	waiting []chan struct{}
 }
 
-// NewWriter writes app's journal on from state st (Load's) and segment
-// next; its first segment is a snapshot of st.
-func NewWriter(store Store, st *State, next int, log logrus.FieldLogger) *Writer {
-	return &Writer{store: store, log: log, state: st, next: next, whole: true, wake: make(chan struct{}, 1)}
+type stageKey struct{ job, stage int }
+
+// NewWriter writes cfg.Attempt's chain of the journal on from state st
+// (what Load read, or a new State): its first segment is a snapshot of
+// st.
+func NewWriter(cfg WriterConfig, st *State) *Writer {
+	if cfg.Log == nil {
+		cfg.Log = logrus.StandardLogger()
+	}
+	if cfg.Meter == nil {
+		cfg.Meter = noMeter{}
+	}
+	return &Writer{cfg: cfg, limit: MaxSegmentBytes, state: st, pendingDone: map[stageKey]*TasksDone{}, whole: true, wake: make(chan struct{}, 1)}
 }
+
+type noMeter struct{}
+
+func (noMeter) JournalWritten(int, int) {}
+func (noMeter) JournalRefused(int)      {}
 
 // Append journals entries; they are written soon, in order. An entry
 // the state refuses is a bug in the caller: it is logged and dropped.
@@ -43,13 +107,31 @@ func (w *Writer) Append(entries ...Entry) {
 	w.mu.Lock()
 	for _, e := range entries {
 		if err := w.state.Apply(e); err != nil {
-			w.log.WithError(err).Error("journal: entry refused")
+			w.cfg.Log.WithError(err).Error("journal: entry refused")
 			continue
 		}
-		w.pending = append(w.pending, e)
+		w.queue(e)
 	}
 	w.mu.Unlock()
 	w.poke()
+}
+
+// queue adds an entry to the next delta, a stage's done tasks to the
+// entry of that stage's already there. Moving them up past what came
+// between changes nothing a reader makes of them: their job came before
+// that entry, and a job's end only makes its tasks not matter.
+func (w *Writer) queue(e Entry) {
+	if d := e.TasksDone; d != nil {
+		k := stageKey{d.Job, d.Stage}
+		if q := w.pendingDone[k]; q != nil {
+			q.Tasks.addAll(&d.Tasks)
+			return
+		}
+		q := &TasksDone{Job: d.Job, Stage: d.Stage, Tasks: d.Tasks.clone()}
+		w.pendingDone[k] = q
+		e = Entry{TasksDone: q}
+	}
+	w.pending = append(w.pending, e)
 }
 
 // Written returns a channel closed once everything appended before the
@@ -72,82 +154,50 @@ func (w *Writer) poke() {
 }
 
 // Run writes until ctx ends, then once more with what is pending, within
-// a short while.
+// a short while. It starts a segment at most every CommitInterval, and
+// after failed writes waits longer (up to 8s) before the next try.
 func (w *Writer) Run(ctx context.Context) {
+	var last time.Time
+	failures := 0
 	for {
 		select {
 		case <-ctx.Done():
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			w.Flush(fctx)
-			cancel()
+			w.last(ctx)
 			return
 		case <-w.wake:
-			w.Flush(ctx)
+		}
+		if !sleepUntil(ctx, last.Add(min(CommitInterval<<min(failures, 6), retryMax))) {
+			w.last(ctx)
+			return
+		}
+		last = time.Now()
+		if w.Flush(ctx) != nil {
+			failures++
+		} else {
+			failures = 0
 		}
 	}
 }
 
-// Flush writes what is pending as one segment, a snapshot when one is
-// due. One goroutine at a time may call it (Run's, or a test's).
-func (w *Writer) Flush(ctx context.Context) error {
-	w.mu.Lock()
-	waiting := w.waiting
-	w.waiting = nil
-	if len(w.pending) == 0 && !w.whole {
-		w.mu.Unlock()
-		closeAll(waiting)
-		return nil
-	}
-	kind, entries := Delta, w.pending
-	if w.whole || w.deltas >= SnapshotEvery {
-		kind, entries = Snapshot, w.state.Entries()
-	}
-	data, err := Encode(w.state.App, kind, entries)
-	n := w.next
-	w.pending = nil
-	w.mu.Unlock()
-	if err == nil {
-		err = w.store.Write(ctx, segmentName(n), data)
-	}
-	w.mu.Lock()
-	if err != nil {
-		w.whole = true
-		w.waiting = append(waiting, w.waiting...) // the next snapshot holds theirs
-		w.mu.Unlock()
-		w.log.WithError(err).Warn("journal: a segment was not written; the next is a snapshot")
-		return err
-	}
-	w.next = n + 1
-	if kind == Delta {
-		w.deltas++
-		w.mu.Unlock()
-		closeAll(waiting)
-		return nil
-	}
-	w.whole, w.deltas = false, 0
-	w.mu.Unlock()
-	closeAll(waiting)
-	w.removeBefore(ctx, n)
-	return nil
+// last writes what is pending as Run ends, within a short while.
+func (w *Writer) last(ctx context.Context) {
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	w.Flush(fctx)
 }
 
-func closeAll(chs []chan struct{}) {
-	for _, ch := range chs {
-		close(ch)
+// sleepUntil waits until t, or says false when ctx ends first.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return true
 	}
-}
-
-// removeBefore removes the segments a snapshot n made needless.
-func (w *Writer) removeBefore(ctx context.Context, n int) {
-	names, err := w.store.List(ctx)
-	if err != nil {
-		return
-	}
-	for _, name := range names {
-		if k, ok := segmentNumber(name); ok && k < n {
-			if err := w.store.Remove(ctx, name); err != nil {
-				w.log.WithError(err).WithField("segment", name).Warn("journal: an old segment was not removed")
-			}
-		}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }

@@ -9,33 +9,42 @@ import (
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
+	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // journalStore is where the AM keeps its journal (am/journal): journal/
 // in the application's staging directory, which the next attempt, on
-// whichever node, finds. The function returned closes it. On a Kerberos
-// cluster the AM has only delegation tokens, which the HDFS client that
-// writes files cannot use (removeWithToken): there is no journal, and a
-// next attempt starts its work over (docs/reliability.md).
-func journalStore(c container, log logrus.FieldLogger) (journal.Store, func()) {
+// whichever node, finds; and this attempt's number, from its container
+// id, which its segments' names carry. The function returned closes it.
+// On a Kerberos cluster the AM has only delegation tokens, which the
+// HDFS client that writes files cannot use (removeWithToken): there is
+// no journal, and a next attempt starts its work over
+// (docs/reliability.md).
+func journalStore(c container, log logrus.FieldLogger) (journal.Store, int, func()) {
+	none := func(err error, why string) (journal.Store, int, func()) {
+		log.WithError(err).Warn(why + ": if this attempt fails, the next starts the work over")
+		return nil, 0, func() {}
+	}
 	dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR")
 	if !ok {
-		return nil, func() {}
+		return nil, 0, func() {}
 	}
 	if method, _ := c.hconf.Authentication(); method == hadoopconf.AuthKerberos {
 		log.Warn("no journal on a Kerberos cluster: if this attempt fails, the next starts the work over")
-		return nil, func() {}
+		return nil, 0, func() {}
+	}
+	id, err := yarn.ParseContainerID(os.Getenv("CONTAINER_ID"))
+	if err != nil {
+		return none(err, "no journal, without this attempt's number to write it under")
 	}
 	st, err := staging.New(c.hconf, c.user, nil)
 	if err != nil {
-		log.WithError(err).Warn("no journal: if this attempt fails, the next starts the work over")
-		return nil, func() {}
+		return none(err, "no journal")
 	}
 	store, err := st.Segments(path.Join(dir, "journal"))
 	if err != nil {
 		st.Close()
-		log.WithError(err).Warn("no journal: if this attempt fails, the next starts the work over")
-		return nil, func() {}
+		return none(err, "no journal")
 	}
-	return store, func() { st.Close() }
+	return store, int(id.GetAppAttemptId().GetAttemptId()), func() { st.Close() }
 }

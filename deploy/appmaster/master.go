@@ -78,11 +78,13 @@ type appMaster struct {
 	Web *webui.WebAccess
 	// Journal, when set, keeps what the AM's next attempt needs to go
 	// on with this one's work (am/journal, docs/reliability.md), and
-	// holds what the attempt before this one left. AdoptWait bounds how
-	// long this attempt waits for the executors YARN kept from the one
-	// before to register again before it places tasks.
-	Journal   journal.Store
-	AdoptWait time.Duration
+	// holds what the attempt before this one left; this attempt writes
+	// its segments under JournalAttempt, its number. AdoptWait bounds
+	// how long this attempt waits for the executors YARN kept from the
+	// one before to register again before it places tasks.
+	Journal        journal.Store
+	JournalAttempt int
+	AdoptWait      time.Duration
 	// Terminated, when set, ends when the AM is told to stop from outside
 	// (the NodeManager's SIGTERM: an NM shutting down, a decommission,
 	// the AM's container preempted or killed) in an attempt YARN will
@@ -130,15 +132,15 @@ func runAppMaster(ctx context.Context, a appMaster) (core.Summary, error) {
 	if err != nil {
 		return core.Summary{}, err
 	}
-	var journalDone <-chan struct{}
-	stopJournal := func() {}
-	if a.Journal != nil {
-		dcfg.Journal, dcfg.Resume, journalDone, stopJournal = takeOver(ctx, a, reg.resp.GetContainersFromPreviousAttempts())
-		defer func() { stopJournal(); <-journalDone }()
-	}
 	var stopHistory func()
 	dcfg.Observe, stopHistory = am.StartHistory(ctx, a.History, a.Log)
 	defer stopHistory()
+	var journalDone <-chan struct{}
+	stopJournal := func() {}
+	if a.Journal != nil {
+		dcfg.Journal, dcfg.Resume, journalDone, stopJournal = takeOver(ctx, a, reg.resp.GetContainersFromPreviousAttempts(), dcfg.Observe.Metrics)
+		defer func() { stopJournal(); <-journalDone }()
+	}
 	driver, err := am.New(dcfg)
 	if err != nil {
 		return core.Summary{}, err

@@ -156,7 +156,7 @@ func attemptContext(ctx context.Context, conf *config.Config, c container, log l
 // systems.
 func (a *appMaster) stores(conf *config.Config, c container, appID string, session bool) (func(), error) {
 	var closeJournal, closeHistory func()
-	a.Journal, closeJournal = journalStore(c, a.Log)
+	a.Journal, a.JournalAttempt, closeJournal = journalStore(c, a.Log)
 	var err error
 	if a.History, closeHistory, err = appHistory(conf, c, appID, session, a.Log); err != nil {
 		closeJournal()

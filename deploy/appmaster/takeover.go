@@ -2,6 +2,8 @@ package appmaster
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -11,17 +13,23 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
+// journalReadWait bounds how long an attempt tries again to read a
+// journal whose store fails (a NameNode restarting, failing over, in
+// safe mode) before it goes on without the earlier attempts' work: half
+// the executors' default rejoin timeout (60s), so that when the store
+// answers in time the executors YARN kept are still there to adopt.
+const journalReadWait = 30 * time.Second
+
 // takeOver reads what the attempts before this one journalled, and
-// starts this attempt's journal writer on from it. kept are the
-// containers YARN kept from them. A journal that is refused (corrupt,
-// another application's) is logged and replaced: the work it described
-// starts over, and the containers kept are released.
-func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProto) (*journal.Writer, *am.Resumption, <-chan struct{}, context.CancelFunc) {
-	st, next, err := journal.Load(ctx, a.Journal, a.Core.AppID)
-	if err != nil {
-		a.Log.WithError(err).Error("the journal of the previous attempt is refused: its work starts over")
-		st = journal.NewState(a.Core.AppID)
-	}
+// starts this attempt's journal writer on from it, telling meter what
+// it writes. kept are the containers YARN kept from them. A journal
+// that is refused (corrupt, another application's) is logged and
+// replaced: the work it described starts over, and the containers kept
+// are released. One that cannot be read for journalReadWait is treated
+// alike, but its segments are kept: this attempt's own, under its own
+// attempt's names, take precedence over them.
+func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProto, meter journal.Meter) (*journal.Writer, *am.Resumption, <-chan struct{}, context.CancelFunc) {
+	st, known := readJournal(ctx, a.Journal, a.Core.AppID, a.Log)
 	var r *am.Resumption
 	if len(st.Jobs) > 0 || len(kept) > 0 {
 		r = &am.Resumption{State: st, Kept: kept, Wait: a.AdoptWait, Dial: func(ctx context.Context, addr string) (*wire.Conn, error) {
@@ -30,7 +38,7 @@ func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProt
 		a.Log.WithFields(logrus.Fields{"jobs": len(st.Jobs), "kept_containers": len(kept), "journalled_executors": len(st.Executors)}).
 			Info("going on with the previous attempt's work")
 	}
-	w := journal.NewWriter(a.Journal, st, next, a.Log)
+	w := journal.NewWriter(journal.WriterConfig{Store: a.Journal, Attempt: a.JournalAttempt, KeepEarlier: !known, Log: a.Log, Meter: meter}, st)
 	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {
@@ -38,4 +46,34 @@ func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProt
 		w.Run(wctx)
 	}()
 	return w, r, done, stop
+}
+
+// readJournal reads the earlier attempts' journal, trying a store that
+// fails again, with backoff, for up to journalReadWait. known says
+// whether their segments are known (read, or refused as corrupt): a
+// writer may then remove them. Nothing is written before this returns.
+func readJournal(ctx context.Context, store journal.Store, app string, log logrus.FieldLogger) (st *journal.State, known bool) {
+	deadline := time.Now().Add(journalReadWait)
+	delay := 250 * time.Millisecond
+	for {
+		st, err := journal.Load(ctx, store, app)
+		switch {
+		case err == nil:
+			return st, true
+		case !errors.Is(err, journal.ErrUnreadable):
+			log.WithError(err).Error("the journal of the previous attempt is refused: its work starts over")
+			return journal.NewState(app), true
+		}
+		left := time.Until(deadline)
+		if left <= 0 || ctx.Err() != nil {
+			log.WithError(err).Errorf("the journal of the previous attempt could not be read in %v: its work starts over, and its segments are kept", journalReadWait)
+			return journal.NewState(app), false
+		}
+		log.WithError(err).Warnf("the journal of the previous attempt could not be read: trying again in %v", min(delay, left))
+		select {
+		case <-ctx.Done():
+		case <-time.After(min(delay, left)):
+		}
+		delay = min(2*delay, 4*time.Second)
+	}
 }
