@@ -21,6 +21,10 @@ import (
 type Segments struct {
 	s   *Stager
 	dir string
+	// made says dir was made by an earlier Write, which then need not
+	// ask the NameNode twice more (mkdirs, chmod) per segment; a
+	// failed Write makes it again.
+	made bool
 }
 
 // Segments is the segment store in dir, an absolute clean path.
@@ -55,9 +59,18 @@ func (j *Segments) Read(_ context.Context, name string) ([]byte, error) {
 	return j.s.fs.readFile(path.Join(j.dir, name), journal.MaxSegmentBytes+1)
 }
 
+// Write is called from one goroutine at a time (its writer's).
 func (j *Segments) Write(ctx context.Context, name string, data []byte) error {
-	if err := j.s.fs.mkdirPrivate(j.dir); err != nil {
-		return err
+	err := j.write(ctx, name, data)
+	j.made = err == nil
+	return err
+}
+
+func (j *Segments) write(ctx context.Context, name string, data []byte) error {
+	if !j.made {
+		if err := j.s.fs.mkdirPrivate(j.dir); err != nil {
+			return err
+		}
 	}
 	tmp := path.Join(j.dir, "."+name+".tmp")
 	if err := j.s.fs.removeAll(tmp); err != nil { // a dead writer's

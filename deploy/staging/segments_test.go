@@ -2,6 +2,7 @@ package staging
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +43,45 @@ func TestSegmentsOnTheLocalFileSystem(t *testing.T) {
 	}
 	if _, err := st.Segments("relative/dir"); err == nil {
 		t.Error("a relative journal directory is accepted")
+	}
+}
+
+// mkdirCounting counts the directories made.
+type mkdirCounting struct {
+	localFS
+	made int
+}
+
+func (m *mkdirCounting) mkdirPrivate(dir string) error {
+	m.made++
+	return m.localFS.mkdirPrivate(dir)
+}
+
+// Segments makes its directory once, not for each segment (two calls to
+// the NameNode fewer a segment), and again after a write that failed:
+// the directory may be what went.
+func TestSegmentsMakeTheirDirectoryOnce(t *testing.T) {
+	ctx := context.Background()
+	fs := &mkdirCounting{}
+	store, err := (&Stager{fs: fs}).Segments(filepath.Join(t.TempDir(), "app", "journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		if err := store.Write(ctx, name, []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fs.made != 1 {
+		t.Errorf("3 segments made the directory %d times; want once", fs.made)
+	}
+	if err := os.RemoveAll(store.dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Write(ctx, "d", []byte("d")); err == nil {
+		t.Fatal("a segment written into a directory removed")
+	}
+	if err := store.Write(ctx, "d", []byte("d")); err != nil || fs.made != 2 {
+		t.Errorf("after a failed write: %v, the directory made %d times; want it made again", err, fs.made)
 	}
 }
