@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -123,4 +124,28 @@ func TestASegmentOverTheLimitIsNeverWritten(t *testing.T) {
 	if st := load(t, store); len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || store.bytes() > 1024 || meter.journal != store.bytes() {
 		t.Errorf("then: %d jobs, %d bytes (the meter says %d)", len(st.Jobs), store.bytes(), meter.journal)
 	}
+}
+
+// A writer's Run writes its snapshot of what it took over at once,
+// before anything is appended: from then on its attempt's chain is the
+// one read, whatever an older attempt writes.
+func TestAWriterStartsItsChainAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemStore()
+		flush(t, attemptWriter(store, 1, NewState(app)), job(0))
+		w := attemptWriter(store, 2, load(t, store))
+		ctx, stop := context.WithCancel(context.Background())
+		ran := make(chan struct{})
+		go func() {
+			defer close(ran)
+			w.Run(ctx)
+		}()
+		synctest.Wait()
+		names, _ := store.List(ctx)
+		stop()
+		<-ran
+		if want := []string{segment{2, 0}.name()}; !slices.Equal(names, want) {
+			t.Errorf("before any append the journal holds %v; want %v", names, want)
+		}
+	})
 }

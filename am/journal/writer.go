@@ -84,8 +84,9 @@ type Writer struct {
 type stageKey struct{ job, stage int }
 
 // NewWriter writes cfg.Attempt's chain of the journal on from state st
-// (what Load read, or a new State): its first segment is a snapshot of
-// st.
+// (what Load read, or a new State): its first segment, which Run writes
+// at once, is a snapshot of st. From then on this attempt's chain is
+// the one a reader takes, and an older attempt's writes are ignored.
 func NewWriter(cfg WriterConfig, st *State) *Writer {
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
@@ -93,7 +94,9 @@ func NewWriter(cfg WriterConfig, st *State) *Writer {
 	if cfg.Meter == nil {
 		cfg.Meter = noMeter{}
 	}
-	return &Writer{cfg: cfg, limit: MaxSegmentBytes, state: st, pendingDone: map[stageKey]*TasksDone{}, whole: true, wake: make(chan struct{}, 1)}
+	w := &Writer{cfg: cfg, limit: MaxSegmentBytes, state: st, pendingDone: map[stageKey]*TasksDone{}, whole: true, wake: make(chan struct{}, 1)}
+	w.poke()
+	return w
 }
 
 type noMeter struct{}
