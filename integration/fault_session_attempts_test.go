@@ -33,6 +33,8 @@ func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
 	const tasks = 90
 	dir := t.TempDir()
 	client, out := u.start("submit", "--session", id, recordingSpec(t, dir, "spread", tasks, 3))
+	clientDone := make(chan error, 1)
+	go func() { clientDone <- client.Wait() }()
 	rm := applicationClient(t, c)
 	var faults []time.Time
 	for attempt := int32(1); attempt <= 3; attempt++ {
@@ -47,6 +49,11 @@ func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
 		// does not name yet is released and its tasks run again,
 		// docs/reliability.md), with a dozen or more still to succeed.
 		waitFor(t, 2*time.Minute, fmt.Sprintf("attempt %d to run tasks, past the interval since the last fault", attempt), func() bool {
+			select {
+			case err := <-clientDone:
+				t.Fatalf("the client ended (%v) before fault %d; want its job to go on\n%s", err, attempt, out.String())
+			default:
+			}
 			runs := readRunsIfAny(t, dir)
 			return time.Now().After(after) && currentAttempt(t, rm, id) == attempt &&
 				succeededSince(runs, faults) >= 6 && len(finished(runs, tasks)) >= 12
@@ -58,8 +65,13 @@ func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
 			stopAMContainer(t, id)
 		}
 	}
-	if _, err := exited(t, client, 3*time.Minute); err != nil || !strings.Contains(out.String(), "job spread SUCCEEDED") {
-		t.Fatalf("the client: %v; want its job to succeed across the faults\n%s", err, out.String())
+	select {
+	case err := <-clientDone:
+		if err != nil || !strings.Contains(out.String(), "job spread SUCCEEDED") {
+			t.Fatalf("the client: %v; want its job to succeed across the faults\n%s", err, out.String())
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("the client still follows its job 3m after the last fault\n%s", out.String())
 	}
 	if got := currentAttempt(t, rm, id); got != 4 {
 		t.Errorf("the session is in attempt %d; want 4, one a fault", got)
