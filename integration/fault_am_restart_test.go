@@ -2,9 +2,7 @@ package integration
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,7 +18,8 @@ var amRestartArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.ex
 
 // An ApplicationMaster that dies mid-job leaves its work to the next
 // attempt, which goes on with it: the executors YARN kept run the tasks
-// after the fault (the same containers, attempt 1's), no task that had
+// after the fault (the same containers, attempt 1's), the tasks running
+// at the fault run on to succeed (no second start), no task that had
 // succeeded runs again, none runs twice at once, and the job succeeds
 // in attempt 2. The AM dies two ways: SIGKILL, and as a NodeManager
 // stops a container (SIGTERM to its processes, then SIGKILL).
@@ -63,6 +62,9 @@ func TestFaultAMRestartKeepsTheWork(t *testing.T) {
 			if twice := twiceAtOnce(runs, time.Now()); len(twice) > 0 {
 				t.Errorf("tasks ran twice at once:\n%s", strings.Join(twice, "\n"))
 			}
+			if running, broken := keptRunning(runs, kill); running == 0 || len(broken) > 0 {
+				t.Errorf("%d tasks were running when the AM died; want some, each running on to succeed, its only run:\n%s", running, strings.Join(broken, "\n"))
+			}
 			// Attempt 1's containers are container_<cluster>_<app>_01_<n>.
 			after := 0
 			for _, r := range runs {
@@ -78,36 +80,6 @@ func TestFaultAMRestartKeepsTheWork(t *testing.T) {
 			}
 			t.Logf("%s: %d runs, %d started after the AM died; %s", tc.name, len(runs), after, figures(runs, tasks, kill, time.Now()))
 		})
-	}
-}
-
-// readRunsIfAny is readRuns before the first task has written anything.
-func readRunsIfAny(t *testing.T, dir string) []taskRun {
-	if _, err := os.Stat(filepath.Join(dir, "record")); err != nil {
-		return nil
-	}
-	return readRuns(t, dir)
-}
-
-// stopAMContainer does to app's AM container what a NodeManager does to
-// stop one: SIGTERM to each of its processes (the launch script's shell
-// and the AM), then SIGKILL 250ms later (yarn.nodemanager.
-// sleep-delay-before-sigkill.ms).
-func stopAMContainer(t *testing.T, app string) {
-	t.Helper()
-	container := envValue(environ(amProcess(t, app)), "CONTAINER_ID")
-	var pids []int
-	for _, pid := range applicationProcesses(app) {
-		if envValue(environ(pid), "CONTAINER_ID") == container {
-			pids = append(pids, pid)
-		}
-	}
-	for _, pid := range pids {
-		syscall.Kill(pid, syscall.SIGTERM)
-	}
-	time.Sleep(250 * time.Millisecond)
-	for _, pid := range pids {
-		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
 

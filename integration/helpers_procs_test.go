@@ -7,12 +7,14 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spindle-yarn/spindle/internal/procstat"
 )
 
 // Helpers: the process table (/proc): a process's command line and
-// environment, whether it is alive, and the processes of an application.
+// environment, whether it is alive, the processes of an application,
+// and stopping its AM's container as a NodeManager does.
 
 // cmdline and environ read a process's command line and environment.
 func cmdline(pid int) string {
@@ -82,4 +84,26 @@ func amProcess(t *testing.T, app string) int {
 	}
 	t.Fatalf("no ApplicationMaster process of %s", app)
 	return 0
+}
+
+// stopAMContainer does to app's AM container what a NodeManager does to
+// stop one: SIGTERM to each of its processes (the launch script's shell
+// and the AM), then SIGKILL 250ms later (yarn.nodemanager.
+// sleep-delay-before-sigkill.ms).
+func stopAMContainer(t *testing.T, app string) {
+	t.Helper()
+	container := envValue(environ(amProcess(t, app)), "CONTAINER_ID")
+	var pids []int
+	for _, pid := range applicationProcesses(app) {
+		if envValue(environ(pid), "CONTAINER_ID") == container {
+			pids = append(pids, pid)
+		}
+	}
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	time.Sleep(250 * time.Millisecond)
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
 }

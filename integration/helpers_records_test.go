@@ -54,6 +54,14 @@ echo "end $id $(date +%s%N) $how" >>"$rec"
 	return writeSpec(t, fmt.Sprintf("name: %s\nstages:\n  - {name: s, tasks: %d, resources: {cpus: 1, gpus: 1}, command: %q}\n", name, n, script))
 }
 
+// readRunsIfAny is readRuns before the first task has written anything.
+func readRunsIfAny(t *testing.T, dir string) []taskRun {
+	if _, err := os.Stat(filepath.Join(dir, "record")); err != nil {
+		return nil
+	}
+	return readRuns(t, dir)
+}
+
 // taskRun is one run of a task, as its record says.
 type taskRun struct {
 	Task, Attempt int
@@ -161,6 +169,28 @@ func succeededAgain(runs []taskRun, at time.Time) []string {
 		}
 	}
 	return out
+}
+
+// keptRunning checks the runs under way at a fault (started before at,
+// not ended by then): each must be its task's only run, and have ended
+// "ok". A task killed at the fault and run again (in the same container
+// or another) leaves two starts. running is how many were under way;
+// broken lists those that were not kept.
+func keptRunning(runs []taskRun, at time.Time) (running int, broken []string) {
+	starts := map[int]int{}
+	for _, r := range runs {
+		starts[r.Task]++
+	}
+	for _, r := range runs {
+		if !r.Start.Before(at) || (!r.End.IsZero() && r.End.Before(at)) {
+			continue
+		}
+		running++
+		if starts[r.Task] != 1 || r.How != "ok" {
+			broken = append(broken, fmt.Sprintf("%v: %d runs of task %d", r, starts[r.Task], r.Task))
+		}
+	}
+	return running, broken
 }
 
 // figures says what a fault cost, for docs/reliability.md: the time from

@@ -87,12 +87,12 @@ type appMaster struct {
 	AdoptWait      time.Duration
 	// Terminated, when set, ends when the AM is told to stop from outside
 	// (the NodeManager's SIGTERM: an NM shutting down, a decommission,
-	// the AM's container preempted or killed) in an attempt YARN will
-	// follow with another. The AM then returns at once without
-	// unregistering, as Spark's does, so that the application goes on in
-	// its next attempt; unregistering would end it. Leave it nil in the
-	// last attempt, where a termination cancels the work and the AM
-	// unregisters with why.
+	// the AM's container preempted or killed) in an attempt not known to
+	// be the application's last (attemptJudge). The AM then returns at
+	// once without unregistering, as Spark's does, so that the
+	// application goes on in its next attempt; unregistering would end
+	// it. In the last attempt a termination cancels the work instead
+	// (and Terminated never ends), and the AM unregisters with why.
 	Terminated <-chan struct{}
 	Log        logrus.FieldLogger
 	// History is where the application's history goes: the UI's Store,

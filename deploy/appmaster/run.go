@@ -37,9 +37,10 @@ type Env struct {
 
 // Run is the ApplicationMaster process: it runs the application to its
 // end, or until ctx is cancelled (a signal), and says why it failed. A
-// signal ends the work only in the application's last attempt; in an
-// earlier one the AM leaves without unregistering, and YARN starts the
-// next attempt (appMaster.Terminated).
+// signal ends the work only in an attempt known to be the application's
+// last (attemptJudge); otherwise the AM leaves without unregistering,
+// and YARN starts the next attempt if its rule allows one
+// (appMaster.Terminated).
 func Run(ctx context.Context, env Env) error {
 	conf, err := settings.ReadFile(yarnapp.SettingsFile)
 	if err != nil {
@@ -64,8 +65,8 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	defer rm.Close()
-	ctx, terminated, last := attemptContext(ctx, conf, c, log)
-	ctx, end := context.WithCancelCause(ctx)
+	judge := newAttemptJudge(ctx, conf, c, env.Session, log)
+	ctx, end, terminated := attemptContext(ctx, judge)
 	left := false
 	defer func() {
 		// Left to the next attempt, the work must not be ended on the
@@ -80,8 +81,11 @@ func Run(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	if last {
+	if judge.knownLast() {
 		// No attempt follows to adopt them: executors end with this AM.
+		// Any other attempt's may outlive it: an exit YARN does not
+		// count (a preemption, a lost node) or a failure the validity
+		// interval forgets gets the application another.
 		a.Launch.RejoinTimeout = 0
 	}
 	if env.Session {
@@ -130,23 +134,6 @@ func jobAndRules(conf *config.Config, appID string, session bool, log logrus.Fie
 		}
 	}
 	return job, ccfg, stageProfiles, nil
-}
-
-// attemptContext is the context the AM's work runs in, and whether this
-// attempt is the application's last. Before the last attempt a signal
-// (ctx's end) is not a cancel: the work is left to the next attempt,
-// untouched, and terminated ends instead (nil in the last).
-func attemptContext(ctx context.Context, conf *config.Config, c container, log logrus.FieldLogger) (
-	work context.Context, terminated <-chan struct{}, last bool) {
-	last, which, err := lastAttempt(conf, c.hconf, os.Getenv("CONTAINER_ID"))
-	if err != nil {
-		log.WithError(err).Warn("taking this attempt as the application's last: a termination will unregister it")
-	}
-	if last {
-		return ctx, nil, true
-	}
-	log.Infof("%s: a termination leaves the application to the next", which)
-	return context.WithoutCancel(ctx), ctx.Done(), false
 }
 
 // stores settles where the AM keeps what outlives it: its journal, its

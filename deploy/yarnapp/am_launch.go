@@ -128,11 +128,11 @@ func (s *submission) submit(ctx context.Context, resources []*hadoopyarn.StringL
 		// The AM logs to its stderr file and rolls it over itself.
 		Command: []string{amEnv + " " + amCommand + " --log-file <LOG_DIR>/am.stderr 1><LOG_DIR>/am.stdout 2><LOG_DIR>/am.stderr"},
 	}
-	s.log.WithFields(logrus.Fields{"queue": s.queue, "name": s.app.Name, "am_memory_mb": s.amMemMB, "am_cores": s.amCores, "max_attempts": s.attempts}).
+	s.log.WithFields(logrus.Fields{"queue": s.queue, "name": s.app.Name, "am_memory_mb": s.amMemMB, "am_cores": s.amCores, "max_attempts": s.attempts.Max}).
 		Info("submitting the application")
 	sub := &hadoopyarn.ApplicationSubmissionContextProto{
 		ApplicationId: s.id, ApplicationName: proto.String(s.app.Name), Queue: proto.String(s.queue),
-		ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(s.attempts)), ApplicationTags: s.tags,
+		ApplicationType: proto.String("SPINDLE"), MaxAppAttempts: proto.Int32(int32(s.attempts.Max)), ApplicationTags: s.tags,
 		AmContainerSpec: amSpec, Resource: yarn.NewResource(s.amMemMB, int32(s.amCores), nil),
 	}
 	s.attemptPolicy(sub)
@@ -149,12 +149,13 @@ func (s *submission) submit(ctx context.Context, resources []*hadoopyarn.StringL
 // attemptPolicy sets how YARN treats the application's attempts: with
 // spindle.yarn.am.keepContainers, an attempt that fails leaves its
 // containers running for the next to adopt (work-preserving AM restart,
-// docs/reliability.md); with spindle.yarn.am.attemptFailuresValidityInterval,
-// only failures within that interval count against the attempts, so that
-// a session that runs for weeks is not ended by failures months apart.
+// docs/reliability.md); with spindle.yarn.am.attemptFailuresValidityInterval
+// (a session's default: an hour), only failures within that interval
+// count against the attempts, so that a session that runs for weeks is
+// not ended by failures months apart.
 func (s *submission) attemptPolicy(sub *hadoopyarn.ApplicationSubmissionContextProto) {
-	sub.KeepContainersAcrossApplicationAttempts = proto.Bool(s.keepContainers)
-	if s.failuresValidity > 0 {
-		sub.AttemptFailuresValidityInterval = proto.Int64(s.failuresValidity.Milliseconds())
+	sub.KeepContainersAcrossApplicationAttempts = proto.Bool(s.attempts.KeepContainers)
+	if s.attempts.FailuresValidity > 0 {
+		sub.AttemptFailuresValidityInterval = proto.Int64(s.attempts.FailuresValidity.Milliseconds())
 	}
 }

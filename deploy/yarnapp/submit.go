@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -69,13 +68,10 @@ type submission struct {
 	queue           string
 	amMemMB         int64
 	amCores         int
-	attempts        int
 	stagingTemplate string
-	// keepContainers and failuresValidity (0: every failure counts) are the submission's
-	// attempt policy: see attemptPolicy.
-	keepContainers   bool
-	failuresValidity time.Duration
-	tags             []string
+	// attempts is the submission's attempt policy: see attemptPolicy.
+	attempts settings.Attempts
+	tags     []string
 	// What the RM said: the new application's id, and its name.
 	id    *hadoopyarn.ApplicationIdProto
 	appID string
@@ -143,13 +139,13 @@ func (s *submission) readSettings() error {
 	}
 	r := settings.Read(s.conf)
 	s.amMemMB = r.SizeMiB("spindle.yarn.am.memory")
-	s.queue, s.amCores, s.attempts = r.String("spindle.yarn.queue"), r.Int("spindle.yarn.am.cores"), r.Int("spindle.yarn.maxAppAttempts")
+	s.queue, s.amCores = r.String("spindle.yarn.queue"), r.Int("spindle.yarn.am.cores")
 	s.stagingTemplate = r.String("spindle.yarn.stagingDir")
 	tags := r.String("spindle.yarn.tags")
 	if r.Err() != nil {
 		return r.Err()
 	}
-	if err := s.readAttemptPolicy(); err != nil {
+	if s.attempts, err = settings.AppAttempts(s.conf, s.app.Job == nil); err != nil {
 		return err
 	}
 	// Refused here, a bad image or mount would fail every executor.
@@ -158,14 +154,6 @@ func (s *submission) readSettings() error {
 	}
 	s.tags, err = applicationTags(tags)
 	return err
-}
-
-// readAttemptPolicy reads the settings attemptPolicy sends.
-func (s *submission) readAttemptPolicy() error {
-	r := settings.Read(s.conf)
-	s.keepContainers = r.Bool("spindle.yarn.am.keepContainers")
-	s.failuresValidity = r.Duration("spindle.yarn.am.attemptFailuresValidityInterval")
-	return r.Err()
 }
 
 // newApplication has the RM give the application an id, once it has

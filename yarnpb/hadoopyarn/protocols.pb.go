@@ -30,7 +30,8 @@ var File_yarnpb_hadoopyarn_protocols_proto protoreflect.FileDescriptor
 
 const file_yarnpb_hadoopyarn_protocols_proto_rawDesc = "" +
 	"\n" +
-	"!yarnpb/hadoopyarn/protocols.proto\x12\x13spindle.hadoop.yarn\x1a+yarnpb/hadoopyarn/yarn_service_protos.proto2\x8b\t\n" +
+	"!yarnpb/hadoopyarn/protocols.proto\x12\x13spindle.hadoop.yarn\x1a+yarnpb/hadoopyarn/yarn_service_protos.proto2\x99\n" +
+	"\n" +
 	" ApplicationClientProtocolService\x12|\n" +
 	"\x11getNewApplication\x122.spindle.hadoop.yarn.GetNewApplicationRequestProto\x1a3.spindle.hadoop.yarn.GetNewApplicationResponseProto\x12\x85\x01\n" +
 	"\x14getApplicationReport\x125.spindle.hadoop.yarn.GetApplicationReportRequestProto\x1a6.spindle.hadoop.yarn.GetApplicationReportResponseProto\x12|\n" +
@@ -40,7 +41,8 @@ const file_yarnpb_hadoopyarn_protocols_proto_rawDesc = "" +
 	"\x0fgetApplications\x120.spindle.hadoop.yarn.GetApplicationsRequestProto\x1a1.spindle.hadoop.yarn.GetApplicationsResponseProto\x12v\n" +
 	"\x0fgetClusterNodes\x120.spindle.hadoop.yarn.GetClusterNodesRequestProto\x1a1.spindle.hadoop.yarn.GetClusterNodesResponseProto\x12m\n" +
 	"\fgetQueueInfo\x12-.spindle.hadoop.yarn.GetQueueInfoRequestProto\x1a..spindle.hadoop.yarn.GetQueueInfoResponseProto\x12\x88\x01\n" +
-	"\x13getResourceTypeInfo\x127.spindle.hadoop.yarn.GetAllResourceTypeInfoRequestProto\x1a8.spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto2\xad\x03\n" +
+	"\x13getResourceTypeInfo\x127.spindle.hadoop.yarn.GetAllResourceTypeInfoRequestProto\x1a8.spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto\x12\x8b\x01\n" +
+	"\x16getApplicationAttempts\x127.spindle.hadoop.yarn.GetApplicationAttemptsRequestProto\x1a8.spindle.hadoop.yarn.GetApplicationAttemptsResponseProto2\xad\x03\n" +
 	" ApplicationMasterProtocolService\x12\x94\x01\n" +
 	"\x19registerApplicationMaster\x12:.spindle.hadoop.yarn.RegisterApplicationMasterRequestProto\x1a;.spindle.hadoop.yarn.RegisterApplicationMasterResponseProto\x12\x8e\x01\n" +
 	"\x17finishApplicationMaster\x128.spindle.hadoop.yarn.FinishApplicationMasterRequestProto\x1a9.spindle.hadoop.yarn.FinishApplicationMasterResponseProto\x12a\n" +
@@ -60,27 +62,29 @@ var file_yarnpb_hadoopyarn_protocols_proto_goTypes = []any{
 	(*GetClusterNodesRequestProto)(nil),            // 6: spindle.hadoop.yarn.GetClusterNodesRequestProto
 	(*GetQueueInfoRequestProto)(nil),               // 7: spindle.hadoop.yarn.GetQueueInfoRequestProto
 	(*GetAllResourceTypeInfoRequestProto)(nil),     // 8: spindle.hadoop.yarn.GetAllResourceTypeInfoRequestProto
-	(*RegisterApplicationMasterRequestProto)(nil),  // 9: spindle.hadoop.yarn.RegisterApplicationMasterRequestProto
-	(*FinishApplicationMasterRequestProto)(nil),    // 10: spindle.hadoop.yarn.FinishApplicationMasterRequestProto
-	(*AllocateRequestProto)(nil),                   // 11: spindle.hadoop.yarn.AllocateRequestProto
-	(*StartContainersRequestProto)(nil),            // 12: spindle.hadoop.yarn.StartContainersRequestProto
-	(*StopContainersRequestProto)(nil),             // 13: spindle.hadoop.yarn.StopContainersRequestProto
-	(*GetContainerStatusesRequestProto)(nil),       // 14: spindle.hadoop.yarn.GetContainerStatusesRequestProto
-	(*GetNewApplicationResponseProto)(nil),         // 15: spindle.hadoop.yarn.GetNewApplicationResponseProto
-	(*GetApplicationReportResponseProto)(nil),      // 16: spindle.hadoop.yarn.GetApplicationReportResponseProto
-	(*SubmitApplicationResponseProto)(nil),         // 17: spindle.hadoop.yarn.SubmitApplicationResponseProto
-	(*KillApplicationResponseProto)(nil),           // 18: spindle.hadoop.yarn.KillApplicationResponseProto
-	(*GetClusterMetricsResponseProto)(nil),         // 19: spindle.hadoop.yarn.GetClusterMetricsResponseProto
-	(*GetApplicationsResponseProto)(nil),           // 20: spindle.hadoop.yarn.GetApplicationsResponseProto
-	(*GetClusterNodesResponseProto)(nil),           // 21: spindle.hadoop.yarn.GetClusterNodesResponseProto
-	(*GetQueueInfoResponseProto)(nil),              // 22: spindle.hadoop.yarn.GetQueueInfoResponseProto
-	(*GetAllResourceTypeInfoResponseProto)(nil),    // 23: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto
-	(*RegisterApplicationMasterResponseProto)(nil), // 24: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto
-	(*FinishApplicationMasterResponseProto)(nil),   // 25: spindle.hadoop.yarn.FinishApplicationMasterResponseProto
-	(*AllocateResponseProto)(nil),                  // 26: spindle.hadoop.yarn.AllocateResponseProto
-	(*StartContainersResponseProto)(nil),           // 27: spindle.hadoop.yarn.StartContainersResponseProto
-	(*StopContainersResponseProto)(nil),            // 28: spindle.hadoop.yarn.StopContainersResponseProto
-	(*GetContainerStatusesResponseProto)(nil),      // 29: spindle.hadoop.yarn.GetContainerStatusesResponseProto
+	(*GetApplicationAttemptsRequestProto)(nil),     // 9: spindle.hadoop.yarn.GetApplicationAttemptsRequestProto
+	(*RegisterApplicationMasterRequestProto)(nil),  // 10: spindle.hadoop.yarn.RegisterApplicationMasterRequestProto
+	(*FinishApplicationMasterRequestProto)(nil),    // 11: spindle.hadoop.yarn.FinishApplicationMasterRequestProto
+	(*AllocateRequestProto)(nil),                   // 12: spindle.hadoop.yarn.AllocateRequestProto
+	(*StartContainersRequestProto)(nil),            // 13: spindle.hadoop.yarn.StartContainersRequestProto
+	(*StopContainersRequestProto)(nil),             // 14: spindle.hadoop.yarn.StopContainersRequestProto
+	(*GetContainerStatusesRequestProto)(nil),       // 15: spindle.hadoop.yarn.GetContainerStatusesRequestProto
+	(*GetNewApplicationResponseProto)(nil),         // 16: spindle.hadoop.yarn.GetNewApplicationResponseProto
+	(*GetApplicationReportResponseProto)(nil),      // 17: spindle.hadoop.yarn.GetApplicationReportResponseProto
+	(*SubmitApplicationResponseProto)(nil),         // 18: spindle.hadoop.yarn.SubmitApplicationResponseProto
+	(*KillApplicationResponseProto)(nil),           // 19: spindle.hadoop.yarn.KillApplicationResponseProto
+	(*GetClusterMetricsResponseProto)(nil),         // 20: spindle.hadoop.yarn.GetClusterMetricsResponseProto
+	(*GetApplicationsResponseProto)(nil),           // 21: spindle.hadoop.yarn.GetApplicationsResponseProto
+	(*GetClusterNodesResponseProto)(nil),           // 22: spindle.hadoop.yarn.GetClusterNodesResponseProto
+	(*GetQueueInfoResponseProto)(nil),              // 23: spindle.hadoop.yarn.GetQueueInfoResponseProto
+	(*GetAllResourceTypeInfoResponseProto)(nil),    // 24: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto
+	(*GetApplicationAttemptsResponseProto)(nil),    // 25: spindle.hadoop.yarn.GetApplicationAttemptsResponseProto
+	(*RegisterApplicationMasterResponseProto)(nil), // 26: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto
+	(*FinishApplicationMasterResponseProto)(nil),   // 27: spindle.hadoop.yarn.FinishApplicationMasterResponseProto
+	(*AllocateResponseProto)(nil),                  // 28: spindle.hadoop.yarn.AllocateResponseProto
+	(*StartContainersResponseProto)(nil),           // 29: spindle.hadoop.yarn.StartContainersResponseProto
+	(*StopContainersResponseProto)(nil),            // 30: spindle.hadoop.yarn.StopContainersResponseProto
+	(*GetContainerStatusesResponseProto)(nil),      // 31: spindle.hadoop.yarn.GetContainerStatusesResponseProto
 }
 var file_yarnpb_hadoopyarn_protocols_proto_depIdxs = []int32{
 	0,  // 0: spindle.hadoop.yarn.ApplicationClientProtocolService.getNewApplication:input_type -> spindle.hadoop.yarn.GetNewApplicationRequestProto
@@ -92,29 +96,31 @@ var file_yarnpb_hadoopyarn_protocols_proto_depIdxs = []int32{
 	6,  // 6: spindle.hadoop.yarn.ApplicationClientProtocolService.getClusterNodes:input_type -> spindle.hadoop.yarn.GetClusterNodesRequestProto
 	7,  // 7: spindle.hadoop.yarn.ApplicationClientProtocolService.getQueueInfo:input_type -> spindle.hadoop.yarn.GetQueueInfoRequestProto
 	8,  // 8: spindle.hadoop.yarn.ApplicationClientProtocolService.getResourceTypeInfo:input_type -> spindle.hadoop.yarn.GetAllResourceTypeInfoRequestProto
-	9,  // 9: spindle.hadoop.yarn.ApplicationMasterProtocolService.registerApplicationMaster:input_type -> spindle.hadoop.yarn.RegisterApplicationMasterRequestProto
-	10, // 10: spindle.hadoop.yarn.ApplicationMasterProtocolService.finishApplicationMaster:input_type -> spindle.hadoop.yarn.FinishApplicationMasterRequestProto
-	11, // 11: spindle.hadoop.yarn.ApplicationMasterProtocolService.allocate:input_type -> spindle.hadoop.yarn.AllocateRequestProto
-	12, // 12: spindle.hadoop.yarn.ContainerManagementProtocolService.startContainers:input_type -> spindle.hadoop.yarn.StartContainersRequestProto
-	13, // 13: spindle.hadoop.yarn.ContainerManagementProtocolService.stopContainers:input_type -> spindle.hadoop.yarn.StopContainersRequestProto
-	14, // 14: spindle.hadoop.yarn.ContainerManagementProtocolService.getContainerStatuses:input_type -> spindle.hadoop.yarn.GetContainerStatusesRequestProto
-	15, // 15: spindle.hadoop.yarn.ApplicationClientProtocolService.getNewApplication:output_type -> spindle.hadoop.yarn.GetNewApplicationResponseProto
-	16, // 16: spindle.hadoop.yarn.ApplicationClientProtocolService.getApplicationReport:output_type -> spindle.hadoop.yarn.GetApplicationReportResponseProto
-	17, // 17: spindle.hadoop.yarn.ApplicationClientProtocolService.submitApplication:output_type -> spindle.hadoop.yarn.SubmitApplicationResponseProto
-	18, // 18: spindle.hadoop.yarn.ApplicationClientProtocolService.forceKillApplication:output_type -> spindle.hadoop.yarn.KillApplicationResponseProto
-	19, // 19: spindle.hadoop.yarn.ApplicationClientProtocolService.getClusterMetrics:output_type -> spindle.hadoop.yarn.GetClusterMetricsResponseProto
-	20, // 20: spindle.hadoop.yarn.ApplicationClientProtocolService.getApplications:output_type -> spindle.hadoop.yarn.GetApplicationsResponseProto
-	21, // 21: spindle.hadoop.yarn.ApplicationClientProtocolService.getClusterNodes:output_type -> spindle.hadoop.yarn.GetClusterNodesResponseProto
-	22, // 22: spindle.hadoop.yarn.ApplicationClientProtocolService.getQueueInfo:output_type -> spindle.hadoop.yarn.GetQueueInfoResponseProto
-	23, // 23: spindle.hadoop.yarn.ApplicationClientProtocolService.getResourceTypeInfo:output_type -> spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto
-	24, // 24: spindle.hadoop.yarn.ApplicationMasterProtocolService.registerApplicationMaster:output_type -> spindle.hadoop.yarn.RegisterApplicationMasterResponseProto
-	25, // 25: spindle.hadoop.yarn.ApplicationMasterProtocolService.finishApplicationMaster:output_type -> spindle.hadoop.yarn.FinishApplicationMasterResponseProto
-	26, // 26: spindle.hadoop.yarn.ApplicationMasterProtocolService.allocate:output_type -> spindle.hadoop.yarn.AllocateResponseProto
-	27, // 27: spindle.hadoop.yarn.ContainerManagementProtocolService.startContainers:output_type -> spindle.hadoop.yarn.StartContainersResponseProto
-	28, // 28: spindle.hadoop.yarn.ContainerManagementProtocolService.stopContainers:output_type -> spindle.hadoop.yarn.StopContainersResponseProto
-	29, // 29: spindle.hadoop.yarn.ContainerManagementProtocolService.getContainerStatuses:output_type -> spindle.hadoop.yarn.GetContainerStatusesResponseProto
-	15, // [15:30] is the sub-list for method output_type
-	0,  // [0:15] is the sub-list for method input_type
+	9,  // 9: spindle.hadoop.yarn.ApplicationClientProtocolService.getApplicationAttempts:input_type -> spindle.hadoop.yarn.GetApplicationAttemptsRequestProto
+	10, // 10: spindle.hadoop.yarn.ApplicationMasterProtocolService.registerApplicationMaster:input_type -> spindle.hadoop.yarn.RegisterApplicationMasterRequestProto
+	11, // 11: spindle.hadoop.yarn.ApplicationMasterProtocolService.finishApplicationMaster:input_type -> spindle.hadoop.yarn.FinishApplicationMasterRequestProto
+	12, // 12: spindle.hadoop.yarn.ApplicationMasterProtocolService.allocate:input_type -> spindle.hadoop.yarn.AllocateRequestProto
+	13, // 13: spindle.hadoop.yarn.ContainerManagementProtocolService.startContainers:input_type -> spindle.hadoop.yarn.StartContainersRequestProto
+	14, // 14: spindle.hadoop.yarn.ContainerManagementProtocolService.stopContainers:input_type -> spindle.hadoop.yarn.StopContainersRequestProto
+	15, // 15: spindle.hadoop.yarn.ContainerManagementProtocolService.getContainerStatuses:input_type -> spindle.hadoop.yarn.GetContainerStatusesRequestProto
+	16, // 16: spindle.hadoop.yarn.ApplicationClientProtocolService.getNewApplication:output_type -> spindle.hadoop.yarn.GetNewApplicationResponseProto
+	17, // 17: spindle.hadoop.yarn.ApplicationClientProtocolService.getApplicationReport:output_type -> spindle.hadoop.yarn.GetApplicationReportResponseProto
+	18, // 18: spindle.hadoop.yarn.ApplicationClientProtocolService.submitApplication:output_type -> spindle.hadoop.yarn.SubmitApplicationResponseProto
+	19, // 19: spindle.hadoop.yarn.ApplicationClientProtocolService.forceKillApplication:output_type -> spindle.hadoop.yarn.KillApplicationResponseProto
+	20, // 20: spindle.hadoop.yarn.ApplicationClientProtocolService.getClusterMetrics:output_type -> spindle.hadoop.yarn.GetClusterMetricsResponseProto
+	21, // 21: spindle.hadoop.yarn.ApplicationClientProtocolService.getApplications:output_type -> spindle.hadoop.yarn.GetApplicationsResponseProto
+	22, // 22: spindle.hadoop.yarn.ApplicationClientProtocolService.getClusterNodes:output_type -> spindle.hadoop.yarn.GetClusterNodesResponseProto
+	23, // 23: spindle.hadoop.yarn.ApplicationClientProtocolService.getQueueInfo:output_type -> spindle.hadoop.yarn.GetQueueInfoResponseProto
+	24, // 24: spindle.hadoop.yarn.ApplicationClientProtocolService.getResourceTypeInfo:output_type -> spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto
+	25, // 25: spindle.hadoop.yarn.ApplicationClientProtocolService.getApplicationAttempts:output_type -> spindle.hadoop.yarn.GetApplicationAttemptsResponseProto
+	26, // 26: spindle.hadoop.yarn.ApplicationMasterProtocolService.registerApplicationMaster:output_type -> spindle.hadoop.yarn.RegisterApplicationMasterResponseProto
+	27, // 27: spindle.hadoop.yarn.ApplicationMasterProtocolService.finishApplicationMaster:output_type -> spindle.hadoop.yarn.FinishApplicationMasterResponseProto
+	28, // 28: spindle.hadoop.yarn.ApplicationMasterProtocolService.allocate:output_type -> spindle.hadoop.yarn.AllocateResponseProto
+	29, // 29: spindle.hadoop.yarn.ContainerManagementProtocolService.startContainers:output_type -> spindle.hadoop.yarn.StartContainersResponseProto
+	30, // 30: spindle.hadoop.yarn.ContainerManagementProtocolService.stopContainers:output_type -> spindle.hadoop.yarn.StopContainersResponseProto
+	31, // 31: spindle.hadoop.yarn.ContainerManagementProtocolService.getContainerStatuses:output_type -> spindle.hadoop.yarn.GetContainerStatusesResponseProto
+	16, // [16:32] is the sub-list for method output_type
+	0,  // [0:16] is the sub-list for method input_type
 	0,  // [0:0] is the sub-list for extension type_name
 	0,  // [0:0] is the sub-list for extension extendee
 	0,  // [0:0] is the sub-list for field type_name

@@ -280,6 +280,90 @@ func (YarnApplicationStateProto) EnumDescriptor() ([]byte, []int) {
 	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{3}
 }
 
+// Where an application attempt is in the RM's state machine.
+type YarnApplicationAttemptStateProto int32
+
+const (
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_NEW              YarnApplicationAttemptStateProto = 1
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_SUBMITTED        YarnApplicationAttemptStateProto = 2
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_SCHEDULED        YarnApplicationAttemptStateProto = 3
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_ALLOCATED_SAVING YarnApplicationAttemptStateProto = 4
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_ALLOCATED        YarnApplicationAttemptStateProto = 5
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_LAUNCHED         YarnApplicationAttemptStateProto = 6
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_FAILED           YarnApplicationAttemptStateProto = 7
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_RUNNING          YarnApplicationAttemptStateProto = 8
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_FINISHING        YarnApplicationAttemptStateProto = 9
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_FINISHED         YarnApplicationAttemptStateProto = 10
+	YarnApplicationAttemptStateProto_APP_ATTEMPT_KILLED           YarnApplicationAttemptStateProto = 11
+)
+
+// Enum value maps for YarnApplicationAttemptStateProto.
+var (
+	YarnApplicationAttemptStateProto_name = map[int32]string{
+		1:  "APP_ATTEMPT_NEW",
+		2:  "APP_ATTEMPT_SUBMITTED",
+		3:  "APP_ATTEMPT_SCHEDULED",
+		4:  "APP_ATTEMPT_ALLOCATED_SAVING",
+		5:  "APP_ATTEMPT_ALLOCATED",
+		6:  "APP_ATTEMPT_LAUNCHED",
+		7:  "APP_ATTEMPT_FAILED",
+		8:  "APP_ATTEMPT_RUNNING",
+		9:  "APP_ATTEMPT_FINISHING",
+		10: "APP_ATTEMPT_FINISHED",
+		11: "APP_ATTEMPT_KILLED",
+	}
+	YarnApplicationAttemptStateProto_value = map[string]int32{
+		"APP_ATTEMPT_NEW":              1,
+		"APP_ATTEMPT_SUBMITTED":        2,
+		"APP_ATTEMPT_SCHEDULED":        3,
+		"APP_ATTEMPT_ALLOCATED_SAVING": 4,
+		"APP_ATTEMPT_ALLOCATED":        5,
+		"APP_ATTEMPT_LAUNCHED":         6,
+		"APP_ATTEMPT_FAILED":           7,
+		"APP_ATTEMPT_RUNNING":          8,
+		"APP_ATTEMPT_FINISHING":        9,
+		"APP_ATTEMPT_FINISHED":         10,
+		"APP_ATTEMPT_KILLED":           11,
+	}
+)
+
+func (x YarnApplicationAttemptStateProto) Enum() *YarnApplicationAttemptStateProto {
+	p := new(YarnApplicationAttemptStateProto)
+	*p = x
+	return p
+}
+
+func (x YarnApplicationAttemptStateProto) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (YarnApplicationAttemptStateProto) Descriptor() protoreflect.EnumDescriptor {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[4].Descriptor()
+}
+
+func (YarnApplicationAttemptStateProto) Type() protoreflect.EnumType {
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[4]
+}
+
+func (x YarnApplicationAttemptStateProto) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *YarnApplicationAttemptStateProto) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = YarnApplicationAttemptStateProto(num)
+	return nil
+}
+
+// Deprecated: Use YarnApplicationAttemptStateProto.Descriptor instead.
+func (YarnApplicationAttemptStateProto) EnumDescriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{4}
+}
+
 // What the AM declared when it unregistered.
 type FinalApplicationStatusProto int32
 
@@ -320,11 +404,11 @@ func (x FinalApplicationStatusProto) String() string {
 }
 
 func (FinalApplicationStatusProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[4].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[5].Descriptor()
 }
 
 func (FinalApplicationStatusProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[4]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[5]
 }
 
 func (x FinalApplicationStatusProto) Number() protoreflect.EnumNumber {
@@ -343,7 +427,7 @@ func (x *FinalApplicationStatusProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use FinalApplicationStatusProto.Descriptor instead.
 func (FinalApplicationStatusProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{4}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{5}
 }
 
 type LocalResourceVisibilityProto int32
@@ -379,11 +463,11 @@ func (x LocalResourceVisibilityProto) String() string {
 }
 
 func (LocalResourceVisibilityProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[5].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[6].Descriptor()
 }
 
 func (LocalResourceVisibilityProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[5]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[6]
 }
 
 func (x LocalResourceVisibilityProto) Number() protoreflect.EnumNumber {
@@ -402,7 +486,7 @@ func (x *LocalResourceVisibilityProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use LocalResourceVisibilityProto.Descriptor instead.
 func (LocalResourceVisibilityProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{5}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{6}
 }
 
 type LocalResourceTypeProto int32
@@ -438,11 +522,11 @@ func (x LocalResourceTypeProto) String() string {
 }
 
 func (LocalResourceTypeProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[6].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[7].Descriptor()
 }
 
 func (LocalResourceTypeProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[6]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[7]
 }
 
 func (x LocalResourceTypeProto) Number() protoreflect.EnumNumber {
@@ -461,7 +545,7 @@ func (x *LocalResourceTypeProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use LocalResourceTypeProto.Descriptor instead.
 func (LocalResourceTypeProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{6}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{7}
 }
 
 type NodeStateProto int32
@@ -512,11 +596,11 @@ func (x NodeStateProto) String() string {
 }
 
 func (NodeStateProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[7].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[8].Descriptor()
 }
 
 func (NodeStateProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[7]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[8]
 }
 
 func (x NodeStateProto) Number() protoreflect.EnumNumber {
@@ -535,7 +619,7 @@ func (x *NodeStateProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use NodeStateProto.Descriptor instead.
 func (NodeStateProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{7}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{8}
 }
 
 type NodeUpdateTypeProto int32
@@ -571,11 +655,11 @@ func (x NodeUpdateTypeProto) String() string {
 }
 
 func (NodeUpdateTypeProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[8].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[9].Descriptor()
 }
 
 func (NodeUpdateTypeProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[8]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[9]
 }
 
 func (x NodeUpdateTypeProto) Number() protoreflect.EnumNumber {
@@ -594,7 +678,7 @@ func (x *NodeUpdateTypeProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use NodeUpdateTypeProto.Descriptor instead.
 func (NodeUpdateTypeProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{8}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{9}
 }
 
 type ContainerTypeProto int32
@@ -627,11 +711,11 @@ func (x ContainerTypeProto) String() string {
 }
 
 func (ContainerTypeProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[9].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[10].Descriptor()
 }
 
 func (ContainerTypeProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[9]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[10]
 }
 
 func (x ContainerTypeProto) Number() protoreflect.EnumNumber {
@@ -650,7 +734,7 @@ func (x *ContainerTypeProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use ContainerTypeProto.Descriptor instead.
 func (ContainerTypeProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{9}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{10}
 }
 
 type ExecutionTypeProto int32
@@ -683,11 +767,11 @@ func (x ExecutionTypeProto) String() string {
 }
 
 func (ExecutionTypeProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[10].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[11].Descriptor()
 }
 
 func (ExecutionTypeProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[10]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[11]
 }
 
 func (x ExecutionTypeProto) Number() protoreflect.EnumNumber {
@@ -706,7 +790,7 @@ func (x *ExecutionTypeProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use ExecutionTypeProto.Descriptor instead.
 func (ExecutionTypeProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{10}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{11}
 }
 
 // Orders from the RM in an allocate response.
@@ -740,11 +824,11 @@ func (x AMCommandProto) String() string {
 }
 
 func (AMCommandProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[11].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[12].Descriptor()
 }
 
 func (AMCommandProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[11]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[12]
 }
 
 func (x AMCommandProto) Number() protoreflect.EnumNumber {
@@ -763,7 +847,7 @@ func (x *AMCommandProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use AMCommandProto.Descriptor instead.
 func (AMCommandProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{11}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{12}
 }
 
 type ApplicationAccessTypeProto int32
@@ -796,11 +880,11 @@ func (x ApplicationAccessTypeProto) String() string {
 }
 
 func (ApplicationAccessTypeProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[12].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[13].Descriptor()
 }
 
 func (ApplicationAccessTypeProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[12]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[13]
 }
 
 func (x ApplicationAccessTypeProto) Number() protoreflect.EnumNumber {
@@ -819,7 +903,7 @@ func (x *ApplicationAccessTypeProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use ApplicationAccessTypeProto.Descriptor instead.
 func (ApplicationAccessTypeProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{12}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{13}
 }
 
 type QueueStateProto int32
@@ -855,11 +939,11 @@ func (x QueueStateProto) String() string {
 }
 
 func (QueueStateProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[13].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14].Descriptor()
 }
 
 func (QueueStateProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[13]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14]
 }
 
 func (x QueueStateProto) Number() protoreflect.EnumNumber {
@@ -878,7 +962,7 @@ func (x *QueueStateProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use QueueStateProto.Descriptor instead.
 func (QueueStateProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{13}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{14}
 }
 
 type RejectionReasonProto int32
@@ -911,11 +995,11 @@ func (x RejectionReasonProto) String() string {
 }
 
 func (RejectionReasonProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[15].Descriptor()
 }
 
 func (RejectionReasonProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[14]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[15]
 }
 
 func (x RejectionReasonProto) Number() protoreflect.EnumNumber {
@@ -934,7 +1018,7 @@ func (x *RejectionReasonProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use RejectionReasonProto.Descriptor instead.
 func (RejectionReasonProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{14}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{15}
 }
 
 type NodeAttributeOpCodeProto int32
@@ -970,11 +1054,11 @@ func (x NodeAttributeOpCodeProto) String() string {
 }
 
 func (NodeAttributeOpCodeProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[15].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[16].Descriptor()
 }
 
 func (NodeAttributeOpCodeProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[15]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[16]
 }
 
 func (x NodeAttributeOpCodeProto) Number() protoreflect.EnumNumber {
@@ -993,7 +1077,7 @@ func (x *NodeAttributeOpCodeProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use NodeAttributeOpCodeProto.Descriptor instead.
 func (NodeAttributeOpCodeProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{15}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{16}
 }
 
 type NodeAttributeTypeProto int32
@@ -1023,11 +1107,11 @@ func (x NodeAttributeTypeProto) String() string {
 }
 
 func (NodeAttributeTypeProto) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[16].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[17].Descriptor()
 }
 
 func (NodeAttributeTypeProto) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[16]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[17]
 }
 
 func (x NodeAttributeTypeProto) Number() protoreflect.EnumNumber {
@@ -1046,7 +1130,7 @@ func (x *NodeAttributeTypeProto) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use NodeAttributeTypeProto.Descriptor instead.
 func (NodeAttributeTypeProto) EnumDescriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{16}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{17}
 }
 
 type PlacementConstraintTargetProto_TargetType int32
@@ -1082,11 +1166,11 @@ func (x PlacementConstraintTargetProto_TargetType) String() string {
 }
 
 func (PlacementConstraintTargetProto_TargetType) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[17].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[18].Descriptor()
 }
 
 func (PlacementConstraintTargetProto_TargetType) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[17]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[18]
 }
 
 func (x PlacementConstraintTargetProto_TargetType) Number() protoreflect.EnumNumber {
@@ -1141,11 +1225,11 @@ func (x CompositePlacementConstraintProto_CompositeType) String() string {
 }
 
 func (CompositePlacementConstraintProto_CompositeType) Descriptor() protoreflect.EnumDescriptor {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[18].Descriptor()
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[19].Descriptor()
 }
 
 func (CompositePlacementConstraintProto_CompositeType) Type() protoreflect.EnumType {
-	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[18]
+	return &file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes[19]
 }
 
 func (x CompositePlacementConstraintProto_CompositeType) Number() protoreflect.EnumNumber {
@@ -3876,6 +3960,130 @@ func (x *ApplicationReportProto) GetRmClusterId() string {
 	return ""
 }
 
+// One attempt of an application. It carries no exit status: the RM
+// writes the AM container's into diagnostics ("AM Container for
+// appattempt_... exited with  exitCode: N").
+type ApplicationAttemptReportProto struct {
+	state                       protoimpl.MessageState            `protogen:"open.v1"`
+	ApplicationAttemptId        *ApplicationAttemptIdProto        `protobuf:"bytes,1,opt,name=application_attempt_id,json=applicationAttemptId" json:"application_attempt_id,omitempty"`
+	Host                        *string                           `protobuf:"bytes,2,opt,name=host" json:"host,omitempty"`
+	RpcPort                     *int32                            `protobuf:"varint,3,opt,name=rpc_port,json=rpcPort" json:"rpc_port,omitempty"`
+	TrackingUrl                 *string                           `protobuf:"bytes,4,opt,name=tracking_url,json=trackingUrl" json:"tracking_url,omitempty"`
+	Diagnostics                 *string                           `protobuf:"bytes,5,opt,name=diagnostics,def=N/A" json:"diagnostics,omitempty"`
+	YarnApplicationAttemptState *YarnApplicationAttemptStateProto `protobuf:"varint,6,opt,name=yarn_application_attempt_state,json=yarnApplicationAttemptState,enum=spindle.hadoop.yarn.YarnApplicationAttemptStateProto" json:"yarn_application_attempt_state,omitempty"`
+	AmContainerId               *ContainerIdProto                 `protobuf:"bytes,7,opt,name=am_container_id,json=amContainerId" json:"am_container_id,omitempty"`
+	OriginalTrackingUrl         *string                           `protobuf:"bytes,8,opt,name=original_tracking_url,json=originalTrackingUrl" json:"original_tracking_url,omitempty"`
+	StartTime                   *int64                            `protobuf:"varint,9,opt,name=startTime" json:"startTime,omitempty"`
+	FinishTime                  *int64                            `protobuf:"varint,10,opt,name=finishTime" json:"finishTime,omitempty"`
+	unknownFields               protoimpl.UnknownFields
+	sizeCache                   protoimpl.SizeCache
+}
+
+// Default values for ApplicationAttemptReportProto fields.
+const (
+	Default_ApplicationAttemptReportProto_Diagnostics = string("N/A")
+)
+
+func (x *ApplicationAttemptReportProto) Reset() {
+	*x = ApplicationAttemptReportProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApplicationAttemptReportProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApplicationAttemptReportProto) ProtoMessage() {}
+
+func (x *ApplicationAttemptReportProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApplicationAttemptReportProto.ProtoReflect.Descriptor instead.
+func (*ApplicationAttemptReportProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ApplicationAttemptReportProto) GetApplicationAttemptId() *ApplicationAttemptIdProto {
+	if x != nil {
+		return x.ApplicationAttemptId
+	}
+	return nil
+}
+
+func (x *ApplicationAttemptReportProto) GetHost() string {
+	if x != nil && x.Host != nil {
+		return *x.Host
+	}
+	return ""
+}
+
+func (x *ApplicationAttemptReportProto) GetRpcPort() int32 {
+	if x != nil && x.RpcPort != nil {
+		return *x.RpcPort
+	}
+	return 0
+}
+
+func (x *ApplicationAttemptReportProto) GetTrackingUrl() string {
+	if x != nil && x.TrackingUrl != nil {
+		return *x.TrackingUrl
+	}
+	return ""
+}
+
+func (x *ApplicationAttemptReportProto) GetDiagnostics() string {
+	if x != nil && x.Diagnostics != nil {
+		return *x.Diagnostics
+	}
+	return Default_ApplicationAttemptReportProto_Diagnostics
+}
+
+func (x *ApplicationAttemptReportProto) GetYarnApplicationAttemptState() YarnApplicationAttemptStateProto {
+	if x != nil && x.YarnApplicationAttemptState != nil {
+		return *x.YarnApplicationAttemptState
+	}
+	return YarnApplicationAttemptStateProto_APP_ATTEMPT_NEW
+}
+
+func (x *ApplicationAttemptReportProto) GetAmContainerId() *ContainerIdProto {
+	if x != nil {
+		return x.AmContainerId
+	}
+	return nil
+}
+
+func (x *ApplicationAttemptReportProto) GetOriginalTrackingUrl() string {
+	if x != nil && x.OriginalTrackingUrl != nil {
+		return *x.OriginalTrackingUrl
+	}
+	return ""
+}
+
+func (x *ApplicationAttemptReportProto) GetStartTime() int64 {
+	if x != nil && x.StartTime != nil {
+		return *x.StartTime
+	}
+	return 0
+}
+
+func (x *ApplicationAttemptReportProto) GetFinishTime() int64 {
+	if x != nil && x.FinishTime != nil {
+		return *x.FinishTime
+	}
+	return 0
+}
+
 type NodeReportProto struct {
 	state                  protoimpl.MessageState    `protogen:"open.v1"`
 	NodeId                 *NodeIdProto              `protobuf:"bytes,1,opt,name=nodeId" json:"nodeId,omitempty"`
@@ -3899,7 +4107,7 @@ type NodeReportProto struct {
 
 func (x *NodeReportProto) Reset() {
 	*x = NodeReportProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3911,7 +4119,7 @@ func (x *NodeReportProto) String() string {
 func (*NodeReportProto) ProtoMessage() {}
 
 func (x *NodeReportProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[36]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3924,7 +4132,7 @@ func (x *NodeReportProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeReportProto.ProtoReflect.Descriptor instead.
 func (*NodeReportProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{36}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *NodeReportProto) GetNodeId() *NodeIdProto {
@@ -4047,7 +4255,7 @@ const (
 
 func (x *NodeAttributeKeyProto) Reset() {
 	*x = NodeAttributeKeyProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4059,7 +4267,7 @@ func (x *NodeAttributeKeyProto) String() string {
 func (*NodeAttributeKeyProto) ProtoMessage() {}
 
 func (x *NodeAttributeKeyProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[37]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4072,7 +4280,7 @@ func (x *NodeAttributeKeyProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeAttributeKeyProto.ProtoReflect.Descriptor instead.
 func (*NodeAttributeKeyProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{37}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *NodeAttributeKeyProto) GetAttributePrefix() string {
@@ -4106,7 +4314,7 @@ const (
 
 func (x *NodeAttributeProto) Reset() {
 	*x = NodeAttributeProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4118,7 +4326,7 @@ func (x *NodeAttributeProto) String() string {
 func (*NodeAttributeProto) ProtoMessage() {}
 
 func (x *NodeAttributeProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[38]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4131,7 +4339,7 @@ func (x *NodeAttributeProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeAttributeProto.ProtoReflect.Descriptor instead.
 func (*NodeAttributeProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{38}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *NodeAttributeProto) GetAttributeKey() *NodeAttributeKeyProto {
@@ -4171,7 +4379,7 @@ type YarnClusterMetricsProto struct {
 
 func (x *YarnClusterMetricsProto) Reset() {
 	*x = YarnClusterMetricsProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4183,7 +4391,7 @@ func (x *YarnClusterMetricsProto) String() string {
 func (*YarnClusterMetricsProto) ProtoMessage() {}
 
 func (x *YarnClusterMetricsProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[39]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4196,7 +4404,7 @@ func (x *YarnClusterMetricsProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use YarnClusterMetricsProto.ProtoReflect.Descriptor instead.
 func (*YarnClusterMetricsProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{39}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *YarnClusterMetricsProto) GetNumNodeManagers() int32 {
@@ -4281,7 +4489,7 @@ type QueueStatisticsProto struct {
 
 func (x *QueueStatisticsProto) Reset() {
 	*x = QueueStatisticsProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[40]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4293,7 +4501,7 @@ func (x *QueueStatisticsProto) String() string {
 func (*QueueStatisticsProto) ProtoMessage() {}
 
 func (x *QueueStatisticsProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[40]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4306,7 +4514,7 @@ func (x *QueueStatisticsProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueStatisticsProto.ProtoReflect.Descriptor instead.
 func (*QueueStatisticsProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{40}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *QueueStatisticsProto) GetNumAppsSubmitted() int64 {
@@ -4471,7 +4679,7 @@ type QueueInfoProto struct {
 
 func (x *QueueInfoProto) Reset() {
 	*x = QueueInfoProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[41]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4483,7 +4691,7 @@ func (x *QueueInfoProto) String() string {
 func (*QueueInfoProto) ProtoMessage() {}
 
 func (x *QueueInfoProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[41]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4496,7 +4704,7 @@ func (x *QueueInfoProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueInfoProto.ProtoReflect.Descriptor instead.
 func (*QueueInfoProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{41}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *QueueInfoProto) GetQueueName() string {
@@ -4706,7 +4914,7 @@ type QueueConfigurationsProto struct {
 
 func (x *QueueConfigurationsProto) Reset() {
 	*x = QueueConfigurationsProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[42]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4718,7 +4926,7 @@ func (x *QueueConfigurationsProto) String() string {
 func (*QueueConfigurationsProto) ProtoMessage() {}
 
 func (x *QueueConfigurationsProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[42]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4731,7 +4939,7 @@ func (x *QueueConfigurationsProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueConfigurationsProto.ProtoReflect.Descriptor instead.
 func (*QueueConfigurationsProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{42}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *QueueConfigurationsProto) GetCapacity() float32 {
@@ -4807,7 +5015,7 @@ type QueueConfigurationsMapProto struct {
 
 func (x *QueueConfigurationsMapProto) Reset() {
 	*x = QueueConfigurationsMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[43]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4819,7 +5027,7 @@ func (x *QueueConfigurationsMapProto) String() string {
 func (*QueueConfigurationsMapProto) ProtoMessage() {}
 
 func (x *QueueConfigurationsMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[43]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4832,7 +5040,7 @@ func (x *QueueConfigurationsMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QueueConfigurationsMapProto.ProtoReflect.Descriptor instead.
 func (*QueueConfigurationsMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{43}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *QueueConfigurationsMapProto) GetPartitionName() string {
@@ -4859,7 +5067,7 @@ type StringLocalResourceMapProto struct {
 
 func (x *StringLocalResourceMapProto) Reset() {
 	*x = StringLocalResourceMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[44]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4871,7 +5079,7 @@ func (x *StringLocalResourceMapProto) String() string {
 func (*StringLocalResourceMapProto) ProtoMessage() {}
 
 func (x *StringLocalResourceMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[44]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4884,7 +5092,7 @@ func (x *StringLocalResourceMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringLocalResourceMapProto.ProtoReflect.Descriptor instead.
 func (*StringLocalResourceMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{44}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *StringLocalResourceMapProto) GetKey() string {
@@ -4911,7 +5119,7 @@ type StringStringMapProto struct {
 
 func (x *StringStringMapProto) Reset() {
 	*x = StringStringMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[45]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4923,7 +5131,7 @@ func (x *StringStringMapProto) String() string {
 func (*StringStringMapProto) ProtoMessage() {}
 
 func (x *StringStringMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[45]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4936,7 +5144,7 @@ func (x *StringStringMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringStringMapProto.ProtoReflect.Descriptor instead.
 func (*StringStringMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{45}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *StringStringMapProto) GetKey() string {
@@ -4963,7 +5171,7 @@ type StringBytesMapProto struct {
 
 func (x *StringBytesMapProto) Reset() {
 	*x = StringBytesMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[46]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4975,7 +5183,7 @@ func (x *StringBytesMapProto) String() string {
 func (*StringBytesMapProto) ProtoMessage() {}
 
 func (x *StringBytesMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[46]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4988,7 +5196,7 @@ func (x *StringBytesMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringBytesMapProto.ProtoReflect.Descriptor instead.
 func (*StringBytesMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{46}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *StringBytesMapProto) GetKey() string {
@@ -5015,7 +5223,7 @@ type StringLongMapProto struct {
 
 func (x *StringLongMapProto) Reset() {
 	*x = StringLongMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[47]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5027,7 +5235,7 @@ func (x *StringLongMapProto) String() string {
 func (*StringLongMapProto) ProtoMessage() {}
 
 func (x *StringLongMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[47]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5040,7 +5248,7 @@ func (x *StringLongMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringLongMapProto.ProtoReflect.Descriptor instead.
 func (*StringLongMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{47}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *StringLongMapProto) GetKey() string {
@@ -5067,7 +5275,7 @@ type StringFloatMapProto struct {
 
 func (x *StringFloatMapProto) Reset() {
 	*x = StringFloatMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[48]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5079,7 +5287,7 @@ func (x *StringFloatMapProto) String() string {
 func (*StringFloatMapProto) ProtoMessage() {}
 
 func (x *StringFloatMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[48]
+	mi := &file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5092,7 +5300,7 @@ func (x *StringFloatMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringFloatMapProto.ProtoReflect.Descriptor instead.
 func (*StringFloatMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{48}
+	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *StringFloatMapProto) GetKey() string {
@@ -5352,7 +5560,21 @@ const file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc = "" +
 	"\n" +
 	"submitTime\x18\x1c \x01(\x03R\n" +
 	"submitTime\x12 \n" +
-	"\vrmClusterId\x18\x1d \x01(\tR\vrmClusterId\"\x8b\a\n" +
+	"\vrmClusterId\x18\x1d \x01(\tR\vrmClusterId\"\xbb\x04\n" +
+	"\x1dApplicationAttemptReportProto\x12d\n" +
+	"\x16application_attempt_id\x18\x01 \x01(\v2..spindle.hadoop.yarn.ApplicationAttemptIdProtoR\x14applicationAttemptId\x12\x12\n" +
+	"\x04host\x18\x02 \x01(\tR\x04host\x12\x19\n" +
+	"\brpc_port\x18\x03 \x01(\x05R\arpcPort\x12!\n" +
+	"\ftracking_url\x18\x04 \x01(\tR\vtrackingUrl\x12%\n" +
+	"\vdiagnostics\x18\x05 \x01(\t:\x03N/AR\vdiagnostics\x12z\n" +
+	"\x1eyarn_application_attempt_state\x18\x06 \x01(\x0e25.spindle.hadoop.yarn.YarnApplicationAttemptStateProtoR\x1byarnApplicationAttemptState\x12M\n" +
+	"\x0fam_container_id\x18\a \x01(\v2%.spindle.hadoop.yarn.ContainerIdProtoR\ramContainerId\x122\n" +
+	"\x15original_tracking_url\x18\b \x01(\tR\x13originalTrackingUrl\x12\x1c\n" +
+	"\tstartTime\x18\t \x01(\x03R\tstartTime\x12\x1e\n" +
+	"\n" +
+	"finishTime\x18\n" +
+	" \x01(\x03R\n" +
+	"finishTime\"\x8b\a\n" +
 	"\x0fNodeReportProto\x128\n" +
 	"\x06nodeId\x18\x01 \x01(\v2 .spindle.hadoop.yarn.NodeIdProtoR\x06nodeId\x12 \n" +
 	"\vhttpAddress\x18\x02 \x01(\tR\vhttpAddress\x12\x1a\n" +
@@ -5495,7 +5717,20 @@ const file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc = "" +
 	"\n" +
 	"\x06FAILED\x10\a\x12\n" +
 	"\n" +
-	"\x06KILLED\x10\b*r\n" +
+	"\x06KILLED\x10\b*\xc2\x02\n" +
+	" YarnApplicationAttemptStateProto\x12\x13\n" +
+	"\x0fAPP_ATTEMPT_NEW\x10\x01\x12\x19\n" +
+	"\x15APP_ATTEMPT_SUBMITTED\x10\x02\x12\x19\n" +
+	"\x15APP_ATTEMPT_SCHEDULED\x10\x03\x12 \n" +
+	"\x1cAPP_ATTEMPT_ALLOCATED_SAVING\x10\x04\x12\x19\n" +
+	"\x15APP_ATTEMPT_ALLOCATED\x10\x05\x12\x18\n" +
+	"\x14APP_ATTEMPT_LAUNCHED\x10\x06\x12\x16\n" +
+	"\x12APP_ATTEMPT_FAILED\x10\a\x12\x17\n" +
+	"\x13APP_ATTEMPT_RUNNING\x10\b\x12\x19\n" +
+	"\x15APP_ATTEMPT_FINISHING\x10\t\x12\x18\n" +
+	"\x14APP_ATTEMPT_FINISHED\x10\n" +
+	"\x12\x16\n" +
+	"\x12APP_ATTEMPT_KILLED\x10\v*r\n" +
 	"\x1bFinalApplicationStatusProto\x12\x11\n" +
 	"\rAPP_UNDEFINED\x10\x00\x12\x11\n" +
 	"\rAPP_SUCCEEDED\x10\x01\x12\x0e\n" +
@@ -5569,180 +5804,185 @@ func file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescGZIP() []byte {
 	return file_yarnpb_hadoopyarn_yarn_protos_proto_rawDescData
 }
 
-var file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes = make([]protoimpl.EnumInfo, 19)
-var file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
+var file_yarnpb_hadoopyarn_yarn_protos_proto_enumTypes = make([]protoimpl.EnumInfo, 20)
+var file_yarnpb_hadoopyarn_yarn_protos_proto_msgTypes = make([]protoimpl.MessageInfo, 50)
 var file_yarnpb_hadoopyarn_yarn_protos_proto_goTypes = []any{
 	(ResourceTypesProto)(0),                              // 0: spindle.hadoop.yarn.ResourceTypesProto
 	(ContainerStateProto)(0),                             // 1: spindle.hadoop.yarn.ContainerStateProto
 	(ContainerSubStateProto)(0),                          // 2: spindle.hadoop.yarn.ContainerSubStateProto
 	(YarnApplicationStateProto)(0),                       // 3: spindle.hadoop.yarn.YarnApplicationStateProto
-	(FinalApplicationStatusProto)(0),                     // 4: spindle.hadoop.yarn.FinalApplicationStatusProto
-	(LocalResourceVisibilityProto)(0),                    // 5: spindle.hadoop.yarn.LocalResourceVisibilityProto
-	(LocalResourceTypeProto)(0),                          // 6: spindle.hadoop.yarn.LocalResourceTypeProto
-	(NodeStateProto)(0),                                  // 7: spindle.hadoop.yarn.NodeStateProto
-	(NodeUpdateTypeProto)(0),                             // 8: spindle.hadoop.yarn.NodeUpdateTypeProto
-	(ContainerTypeProto)(0),                              // 9: spindle.hadoop.yarn.ContainerTypeProto
-	(ExecutionTypeProto)(0),                              // 10: spindle.hadoop.yarn.ExecutionTypeProto
-	(AMCommandProto)(0),                                  // 11: spindle.hadoop.yarn.AMCommandProto
-	(ApplicationAccessTypeProto)(0),                      // 12: spindle.hadoop.yarn.ApplicationAccessTypeProto
-	(QueueStateProto)(0),                                 // 13: spindle.hadoop.yarn.QueueStateProto
-	(RejectionReasonProto)(0),                            // 14: spindle.hadoop.yarn.RejectionReasonProto
-	(NodeAttributeOpCodeProto)(0),                        // 15: spindle.hadoop.yarn.NodeAttributeOpCodeProto
-	(NodeAttributeTypeProto)(0),                          // 16: spindle.hadoop.yarn.NodeAttributeTypeProto
-	(PlacementConstraintTargetProto_TargetType)(0),       // 17: spindle.hadoop.yarn.PlacementConstraintTargetProto.TargetType
-	(CompositePlacementConstraintProto_CompositeType)(0), // 18: spindle.hadoop.yarn.CompositePlacementConstraintProto.CompositeType
-	(*SerializedExceptionProto)(nil),                     // 19: spindle.hadoop.yarn.SerializedExceptionProto
-	(*ApplicationIdProto)(nil),                           // 20: spindle.hadoop.yarn.ApplicationIdProto
-	(*ApplicationAttemptIdProto)(nil),                    // 21: spindle.hadoop.yarn.ApplicationAttemptIdProto
-	(*ContainerIdProto)(nil),                             // 22: spindle.hadoop.yarn.ContainerIdProto
-	(*NodeIdProto)(nil),                                  // 23: spindle.hadoop.yarn.NodeIdProto
-	(*PriorityProto)(nil),                                // 24: spindle.hadoop.yarn.PriorityProto
-	(*ResourceInformationProto)(nil),                     // 25: spindle.hadoop.yarn.ResourceInformationProto
-	(*ResourceTypeInfoProto)(nil),                        // 26: spindle.hadoop.yarn.ResourceTypeInfoProto
-	(*ResourceProto)(nil),                                // 27: spindle.hadoop.yarn.ResourceProto
-	(*ResourceUtilizationProto)(nil),                     // 28: spindle.hadoop.yarn.ResourceUtilizationProto
-	(*ResourceProfileEntry)(nil),                         // 29: spindle.hadoop.yarn.ResourceProfileEntry
-	(*ResourceProfilesProto)(nil),                        // 30: spindle.hadoop.yarn.ResourceProfilesProto
-	(*ContainerProto)(nil),                               // 31: spindle.hadoop.yarn.ContainerProto
-	(*URLProto)(nil),                                     // 32: spindle.hadoop.yarn.URLProto
-	(*LocalResourceProto)(nil),                           // 33: spindle.hadoop.yarn.LocalResourceProto
-	(*ContainerLaunchContextProto)(nil),                  // 34: spindle.hadoop.yarn.ContainerLaunchContextProto
-	(*ContainerStatusProto)(nil),                         // 35: spindle.hadoop.yarn.ContainerStatusProto
-	(*ExecutionTypeRequestProto)(nil),                    // 36: spindle.hadoop.yarn.ExecutionTypeRequestProto
-	(*ResourceRequestProto)(nil),                         // 37: spindle.hadoop.yarn.ResourceRequestProto
-	(*SchedulingRequestProto)(nil),                       // 38: spindle.hadoop.yarn.SchedulingRequestProto
-	(*ResourceSizingProto)(nil),                          // 39: spindle.hadoop.yarn.ResourceSizingProto
-	(*RejectedSchedulingRequestProto)(nil),               // 40: spindle.hadoop.yarn.RejectedSchedulingRequestProto
-	(*PlacementConstraintProto)(nil),                     // 41: spindle.hadoop.yarn.PlacementConstraintProto
-	(*SimplePlacementConstraintProto)(nil),               // 42: spindle.hadoop.yarn.SimplePlacementConstraintProto
-	(*PlacementConstraintTargetProto)(nil),               // 43: spindle.hadoop.yarn.PlacementConstraintTargetProto
-	(*CompositePlacementConstraintProto)(nil),            // 44: spindle.hadoop.yarn.CompositePlacementConstraintProto
-	(*ResourceBlacklistRequestProto)(nil),                // 45: spindle.hadoop.yarn.ResourceBlacklistRequestProto
-	(*PreemptionMessageProto)(nil),                       // 46: spindle.hadoop.yarn.PreemptionMessageProto
-	(*StrictPreemptionContractProto)(nil),                // 47: spindle.hadoop.yarn.StrictPreemptionContractProto
-	(*PreemptionContractProto)(nil),                      // 48: spindle.hadoop.yarn.PreemptionContractProto
-	(*PreemptionContainerProto)(nil),                     // 49: spindle.hadoop.yarn.PreemptionContainerProto
-	(*PreemptionResourceRequestProto)(nil),               // 50: spindle.hadoop.yarn.PreemptionResourceRequestProto
-	(*ApplicationSubmissionContextProto)(nil),            // 51: spindle.hadoop.yarn.ApplicationSubmissionContextProto
-	(*ApplicationACLMapProto)(nil),                       // 52: spindle.hadoop.yarn.ApplicationACLMapProto
-	(*ApplicationResourceUsageReportProto)(nil),          // 53: spindle.hadoop.yarn.ApplicationResourceUsageReportProto
-	(*ApplicationReportProto)(nil),                       // 54: spindle.hadoop.yarn.ApplicationReportProto
-	(*NodeReportProto)(nil),                              // 55: spindle.hadoop.yarn.NodeReportProto
-	(*NodeAttributeKeyProto)(nil),                        // 56: spindle.hadoop.yarn.NodeAttributeKeyProto
-	(*NodeAttributeProto)(nil),                           // 57: spindle.hadoop.yarn.NodeAttributeProto
-	(*YarnClusterMetricsProto)(nil),                      // 58: spindle.hadoop.yarn.YarnClusterMetricsProto
-	(*QueueStatisticsProto)(nil),                         // 59: spindle.hadoop.yarn.QueueStatisticsProto
-	(*QueueInfoProto)(nil),                               // 60: spindle.hadoop.yarn.QueueInfoProto
-	(*QueueConfigurationsProto)(nil),                     // 61: spindle.hadoop.yarn.QueueConfigurationsProto
-	(*QueueConfigurationsMapProto)(nil),                  // 62: spindle.hadoop.yarn.QueueConfigurationsMapProto
-	(*StringLocalResourceMapProto)(nil),                  // 63: spindle.hadoop.yarn.StringLocalResourceMapProto
-	(*StringStringMapProto)(nil),                         // 64: spindle.hadoop.yarn.StringStringMapProto
-	(*StringBytesMapProto)(nil),                          // 65: spindle.hadoop.yarn.StringBytesMapProto
-	(*StringLongMapProto)(nil),                           // 66: spindle.hadoop.yarn.StringLongMapProto
-	(*StringFloatMapProto)(nil),                          // 67: spindle.hadoop.yarn.StringFloatMapProto
-	(*hadoopcommon.TokenProto)(nil),                      // 68: spindle.hadoop.common.TokenProto
+	(YarnApplicationAttemptStateProto)(0),                // 4: spindle.hadoop.yarn.YarnApplicationAttemptStateProto
+	(FinalApplicationStatusProto)(0),                     // 5: spindle.hadoop.yarn.FinalApplicationStatusProto
+	(LocalResourceVisibilityProto)(0),                    // 6: spindle.hadoop.yarn.LocalResourceVisibilityProto
+	(LocalResourceTypeProto)(0),                          // 7: spindle.hadoop.yarn.LocalResourceTypeProto
+	(NodeStateProto)(0),                                  // 8: spindle.hadoop.yarn.NodeStateProto
+	(NodeUpdateTypeProto)(0),                             // 9: spindle.hadoop.yarn.NodeUpdateTypeProto
+	(ContainerTypeProto)(0),                              // 10: spindle.hadoop.yarn.ContainerTypeProto
+	(ExecutionTypeProto)(0),                              // 11: spindle.hadoop.yarn.ExecutionTypeProto
+	(AMCommandProto)(0),                                  // 12: spindle.hadoop.yarn.AMCommandProto
+	(ApplicationAccessTypeProto)(0),                      // 13: spindle.hadoop.yarn.ApplicationAccessTypeProto
+	(QueueStateProto)(0),                                 // 14: spindle.hadoop.yarn.QueueStateProto
+	(RejectionReasonProto)(0),                            // 15: spindle.hadoop.yarn.RejectionReasonProto
+	(NodeAttributeOpCodeProto)(0),                        // 16: spindle.hadoop.yarn.NodeAttributeOpCodeProto
+	(NodeAttributeTypeProto)(0),                          // 17: spindle.hadoop.yarn.NodeAttributeTypeProto
+	(PlacementConstraintTargetProto_TargetType)(0),       // 18: spindle.hadoop.yarn.PlacementConstraintTargetProto.TargetType
+	(CompositePlacementConstraintProto_CompositeType)(0), // 19: spindle.hadoop.yarn.CompositePlacementConstraintProto.CompositeType
+	(*SerializedExceptionProto)(nil),                     // 20: spindle.hadoop.yarn.SerializedExceptionProto
+	(*ApplicationIdProto)(nil),                           // 21: spindle.hadoop.yarn.ApplicationIdProto
+	(*ApplicationAttemptIdProto)(nil),                    // 22: spindle.hadoop.yarn.ApplicationAttemptIdProto
+	(*ContainerIdProto)(nil),                             // 23: spindle.hadoop.yarn.ContainerIdProto
+	(*NodeIdProto)(nil),                                  // 24: spindle.hadoop.yarn.NodeIdProto
+	(*PriorityProto)(nil),                                // 25: spindle.hadoop.yarn.PriorityProto
+	(*ResourceInformationProto)(nil),                     // 26: spindle.hadoop.yarn.ResourceInformationProto
+	(*ResourceTypeInfoProto)(nil),                        // 27: spindle.hadoop.yarn.ResourceTypeInfoProto
+	(*ResourceProto)(nil),                                // 28: spindle.hadoop.yarn.ResourceProto
+	(*ResourceUtilizationProto)(nil),                     // 29: spindle.hadoop.yarn.ResourceUtilizationProto
+	(*ResourceProfileEntry)(nil),                         // 30: spindle.hadoop.yarn.ResourceProfileEntry
+	(*ResourceProfilesProto)(nil),                        // 31: spindle.hadoop.yarn.ResourceProfilesProto
+	(*ContainerProto)(nil),                               // 32: spindle.hadoop.yarn.ContainerProto
+	(*URLProto)(nil),                                     // 33: spindle.hadoop.yarn.URLProto
+	(*LocalResourceProto)(nil),                           // 34: spindle.hadoop.yarn.LocalResourceProto
+	(*ContainerLaunchContextProto)(nil),                  // 35: spindle.hadoop.yarn.ContainerLaunchContextProto
+	(*ContainerStatusProto)(nil),                         // 36: spindle.hadoop.yarn.ContainerStatusProto
+	(*ExecutionTypeRequestProto)(nil),                    // 37: spindle.hadoop.yarn.ExecutionTypeRequestProto
+	(*ResourceRequestProto)(nil),                         // 38: spindle.hadoop.yarn.ResourceRequestProto
+	(*SchedulingRequestProto)(nil),                       // 39: spindle.hadoop.yarn.SchedulingRequestProto
+	(*ResourceSizingProto)(nil),                          // 40: spindle.hadoop.yarn.ResourceSizingProto
+	(*RejectedSchedulingRequestProto)(nil),               // 41: spindle.hadoop.yarn.RejectedSchedulingRequestProto
+	(*PlacementConstraintProto)(nil),                     // 42: spindle.hadoop.yarn.PlacementConstraintProto
+	(*SimplePlacementConstraintProto)(nil),               // 43: spindle.hadoop.yarn.SimplePlacementConstraintProto
+	(*PlacementConstraintTargetProto)(nil),               // 44: spindle.hadoop.yarn.PlacementConstraintTargetProto
+	(*CompositePlacementConstraintProto)(nil),            // 45: spindle.hadoop.yarn.CompositePlacementConstraintProto
+	(*ResourceBlacklistRequestProto)(nil),                // 46: spindle.hadoop.yarn.ResourceBlacklistRequestProto
+	(*PreemptionMessageProto)(nil),                       // 47: spindle.hadoop.yarn.PreemptionMessageProto
+	(*StrictPreemptionContractProto)(nil),                // 48: spindle.hadoop.yarn.StrictPreemptionContractProto
+	(*PreemptionContractProto)(nil),                      // 49: spindle.hadoop.yarn.PreemptionContractProto
+	(*PreemptionContainerProto)(nil),                     // 50: spindle.hadoop.yarn.PreemptionContainerProto
+	(*PreemptionResourceRequestProto)(nil),               // 51: spindle.hadoop.yarn.PreemptionResourceRequestProto
+	(*ApplicationSubmissionContextProto)(nil),            // 52: spindle.hadoop.yarn.ApplicationSubmissionContextProto
+	(*ApplicationACLMapProto)(nil),                       // 53: spindle.hadoop.yarn.ApplicationACLMapProto
+	(*ApplicationResourceUsageReportProto)(nil),          // 54: spindle.hadoop.yarn.ApplicationResourceUsageReportProto
+	(*ApplicationReportProto)(nil),                       // 55: spindle.hadoop.yarn.ApplicationReportProto
+	(*ApplicationAttemptReportProto)(nil),                // 56: spindle.hadoop.yarn.ApplicationAttemptReportProto
+	(*NodeReportProto)(nil),                              // 57: spindle.hadoop.yarn.NodeReportProto
+	(*NodeAttributeKeyProto)(nil),                        // 58: spindle.hadoop.yarn.NodeAttributeKeyProto
+	(*NodeAttributeProto)(nil),                           // 59: spindle.hadoop.yarn.NodeAttributeProto
+	(*YarnClusterMetricsProto)(nil),                      // 60: spindle.hadoop.yarn.YarnClusterMetricsProto
+	(*QueueStatisticsProto)(nil),                         // 61: spindle.hadoop.yarn.QueueStatisticsProto
+	(*QueueInfoProto)(nil),                               // 62: spindle.hadoop.yarn.QueueInfoProto
+	(*QueueConfigurationsProto)(nil),                     // 63: spindle.hadoop.yarn.QueueConfigurationsProto
+	(*QueueConfigurationsMapProto)(nil),                  // 64: spindle.hadoop.yarn.QueueConfigurationsMapProto
+	(*StringLocalResourceMapProto)(nil),                  // 65: spindle.hadoop.yarn.StringLocalResourceMapProto
+	(*StringStringMapProto)(nil),                         // 66: spindle.hadoop.yarn.StringStringMapProto
+	(*StringBytesMapProto)(nil),                          // 67: spindle.hadoop.yarn.StringBytesMapProto
+	(*StringLongMapProto)(nil),                           // 68: spindle.hadoop.yarn.StringLongMapProto
+	(*StringFloatMapProto)(nil),                          // 69: spindle.hadoop.yarn.StringFloatMapProto
+	(*hadoopcommon.TokenProto)(nil),                      // 70: spindle.hadoop.common.TokenProto
 }
 var file_yarnpb_hadoopyarn_yarn_protos_proto_depIdxs = []int32{
-	19, // 0: spindle.hadoop.yarn.SerializedExceptionProto.cause:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
-	20, // 1: spindle.hadoop.yarn.ApplicationAttemptIdProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	20, // 2: spindle.hadoop.yarn.ContainerIdProto.app_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	21, // 3: spindle.hadoop.yarn.ContainerIdProto.app_attempt_id:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	20, // 0: spindle.hadoop.yarn.SerializedExceptionProto.cause:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
+	21, // 1: spindle.hadoop.yarn.ApplicationAttemptIdProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	21, // 2: spindle.hadoop.yarn.ContainerIdProto.app_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	22, // 3: spindle.hadoop.yarn.ContainerIdProto.app_attempt_id:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
 	0,  // 4: spindle.hadoop.yarn.ResourceInformationProto.type:type_name -> spindle.hadoop.yarn.ResourceTypesProto
-	64, // 5: spindle.hadoop.yarn.ResourceInformationProto.attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	66, // 5: spindle.hadoop.yarn.ResourceInformationProto.attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
 	0,  // 6: spindle.hadoop.yarn.ResourceTypeInfoProto.type:type_name -> spindle.hadoop.yarn.ResourceTypesProto
-	25, // 7: spindle.hadoop.yarn.ResourceProto.resource_value_map:type_name -> spindle.hadoop.yarn.ResourceInformationProto
-	67, // 8: spindle.hadoop.yarn.ResourceUtilizationProto.customResources:type_name -> spindle.hadoop.yarn.StringFloatMapProto
-	27, // 9: spindle.hadoop.yarn.ResourceProfileEntry.resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	29, // 10: spindle.hadoop.yarn.ResourceProfilesProto.resource_profiles_map:type_name -> spindle.hadoop.yarn.ResourceProfileEntry
-	22, // 11: spindle.hadoop.yarn.ContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	23, // 12: spindle.hadoop.yarn.ContainerProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	27, // 13: spindle.hadoop.yarn.ContainerProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
-	24, // 14: spindle.hadoop.yarn.ContainerProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	68, // 15: spindle.hadoop.yarn.ContainerProto.container_token:type_name -> spindle.hadoop.common.TokenProto
-	10, // 16: spindle.hadoop.yarn.ContainerProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	32, // 17: spindle.hadoop.yarn.LocalResourceProto.resource:type_name -> spindle.hadoop.yarn.URLProto
-	6,  // 18: spindle.hadoop.yarn.LocalResourceProto.type:type_name -> spindle.hadoop.yarn.LocalResourceTypeProto
-	5,  // 19: spindle.hadoop.yarn.LocalResourceProto.visibility:type_name -> spindle.hadoop.yarn.LocalResourceVisibilityProto
-	63, // 20: spindle.hadoop.yarn.ContainerLaunchContextProto.localResources:type_name -> spindle.hadoop.yarn.StringLocalResourceMapProto
-	65, // 21: spindle.hadoop.yarn.ContainerLaunchContextProto.service_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
-	64, // 22: spindle.hadoop.yarn.ContainerLaunchContextProto.environment:type_name -> spindle.hadoop.yarn.StringStringMapProto
-	52, // 23: spindle.hadoop.yarn.ContainerLaunchContextProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
-	22, // 24: spindle.hadoop.yarn.ContainerStatusProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	26, // 7: spindle.hadoop.yarn.ResourceProto.resource_value_map:type_name -> spindle.hadoop.yarn.ResourceInformationProto
+	69, // 8: spindle.hadoop.yarn.ResourceUtilizationProto.customResources:type_name -> spindle.hadoop.yarn.StringFloatMapProto
+	28, // 9: spindle.hadoop.yarn.ResourceProfileEntry.resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	30, // 10: spindle.hadoop.yarn.ResourceProfilesProto.resource_profiles_map:type_name -> spindle.hadoop.yarn.ResourceProfileEntry
+	23, // 11: spindle.hadoop.yarn.ContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	24, // 12: spindle.hadoop.yarn.ContainerProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	28, // 13: spindle.hadoop.yarn.ContainerProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
+	25, // 14: spindle.hadoop.yarn.ContainerProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	70, // 15: spindle.hadoop.yarn.ContainerProto.container_token:type_name -> spindle.hadoop.common.TokenProto
+	11, // 16: spindle.hadoop.yarn.ContainerProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
+	33, // 17: spindle.hadoop.yarn.LocalResourceProto.resource:type_name -> spindle.hadoop.yarn.URLProto
+	7,  // 18: spindle.hadoop.yarn.LocalResourceProto.type:type_name -> spindle.hadoop.yarn.LocalResourceTypeProto
+	6,  // 19: spindle.hadoop.yarn.LocalResourceProto.visibility:type_name -> spindle.hadoop.yarn.LocalResourceVisibilityProto
+	65, // 20: spindle.hadoop.yarn.ContainerLaunchContextProto.localResources:type_name -> spindle.hadoop.yarn.StringLocalResourceMapProto
+	67, // 21: spindle.hadoop.yarn.ContainerLaunchContextProto.service_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
+	66, // 22: spindle.hadoop.yarn.ContainerLaunchContextProto.environment:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	53, // 23: spindle.hadoop.yarn.ContainerLaunchContextProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
+	23, // 24: spindle.hadoop.yarn.ContainerStatusProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
 	1,  // 25: spindle.hadoop.yarn.ContainerStatusProto.state:type_name -> spindle.hadoop.yarn.ContainerStateProto
-	27, // 26: spindle.hadoop.yarn.ContainerStatusProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
-	10, // 27: spindle.hadoop.yarn.ContainerStatusProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	64, // 28: spindle.hadoop.yarn.ContainerStatusProto.container_attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
+	28, // 26: spindle.hadoop.yarn.ContainerStatusProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	11, // 27: spindle.hadoop.yarn.ContainerStatusProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
+	66, // 28: spindle.hadoop.yarn.ContainerStatusProto.container_attributes:type_name -> spindle.hadoop.yarn.StringStringMapProto
 	2,  // 29: spindle.hadoop.yarn.ContainerStatusProto.container_sub_state:type_name -> spindle.hadoop.yarn.ContainerSubStateProto
-	10, // 30: spindle.hadoop.yarn.ExecutionTypeRequestProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
-	24, // 31: spindle.hadoop.yarn.ResourceRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	27, // 32: spindle.hadoop.yarn.ResourceRequestProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
-	36, // 33: spindle.hadoop.yarn.ResourceRequestProto.execution_type_request:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
-	24, // 34: spindle.hadoop.yarn.SchedulingRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	36, // 35: spindle.hadoop.yarn.SchedulingRequestProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
-	39, // 36: spindle.hadoop.yarn.SchedulingRequestProto.resourceSizing:type_name -> spindle.hadoop.yarn.ResourceSizingProto
-	41, // 37: spindle.hadoop.yarn.SchedulingRequestProto.placementConstraint:type_name -> spindle.hadoop.yarn.PlacementConstraintProto
-	27, // 38: spindle.hadoop.yarn.ResourceSizingProto.resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	14, // 39: spindle.hadoop.yarn.RejectedSchedulingRequestProto.reason:type_name -> spindle.hadoop.yarn.RejectionReasonProto
-	38, // 40: spindle.hadoop.yarn.RejectedSchedulingRequestProto.request:type_name -> spindle.hadoop.yarn.SchedulingRequestProto
-	42, // 41: spindle.hadoop.yarn.PlacementConstraintProto.simpleConstraint:type_name -> spindle.hadoop.yarn.SimplePlacementConstraintProto
-	44, // 42: spindle.hadoop.yarn.PlacementConstraintProto.compositeConstraint:type_name -> spindle.hadoop.yarn.CompositePlacementConstraintProto
-	43, // 43: spindle.hadoop.yarn.SimplePlacementConstraintProto.targetExpressions:type_name -> spindle.hadoop.yarn.PlacementConstraintTargetProto
-	15, // 44: spindle.hadoop.yarn.SimplePlacementConstraintProto.attributeOpCode:type_name -> spindle.hadoop.yarn.NodeAttributeOpCodeProto
-	17, // 45: spindle.hadoop.yarn.PlacementConstraintTargetProto.targetType:type_name -> spindle.hadoop.yarn.PlacementConstraintTargetProto.TargetType
-	18, // 46: spindle.hadoop.yarn.CompositePlacementConstraintProto.compositeType:type_name -> spindle.hadoop.yarn.CompositePlacementConstraintProto.CompositeType
-	41, // 47: spindle.hadoop.yarn.CompositePlacementConstraintProto.childConstraints:type_name -> spindle.hadoop.yarn.PlacementConstraintProto
-	47, // 48: spindle.hadoop.yarn.PreemptionMessageProto.strictContract:type_name -> spindle.hadoop.yarn.StrictPreemptionContractProto
-	48, // 49: spindle.hadoop.yarn.PreemptionMessageProto.contract:type_name -> spindle.hadoop.yarn.PreemptionContractProto
-	49, // 50: spindle.hadoop.yarn.StrictPreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
-	50, // 51: spindle.hadoop.yarn.PreemptionContractProto.resource:type_name -> spindle.hadoop.yarn.PreemptionResourceRequestProto
-	49, // 52: spindle.hadoop.yarn.PreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
-	22, // 53: spindle.hadoop.yarn.PreemptionContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	37, // 54: spindle.hadoop.yarn.PreemptionResourceRequestProto.resource:type_name -> spindle.hadoop.yarn.ResourceRequestProto
-	20, // 55: spindle.hadoop.yarn.ApplicationSubmissionContextProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	24, // 56: spindle.hadoop.yarn.ApplicationSubmissionContextProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	34, // 57: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_spec:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
-	27, // 58: spindle.hadoop.yarn.ApplicationSubmissionContextProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
-	37, // 59: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_resource_request:type_name -> spindle.hadoop.yarn.ResourceRequestProto
-	12, // 60: spindle.hadoop.yarn.ApplicationACLMapProto.accessType:type_name -> spindle.hadoop.yarn.ApplicationAccessTypeProto
-	27, // 61: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.used_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	27, // 62: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.reserved_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	27, // 63: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.needed_resources:type_name -> spindle.hadoop.yarn.ResourceProto
-	66, // 64: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
-	66, // 65: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_preempted_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
-	20, // 66: spindle.hadoop.yarn.ApplicationReportProto.applicationId:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	68, // 67: spindle.hadoop.yarn.ApplicationReportProto.client_to_am_token:type_name -> spindle.hadoop.common.TokenProto
+	11, // 30: spindle.hadoop.yarn.ExecutionTypeRequestProto.execution_type:type_name -> spindle.hadoop.yarn.ExecutionTypeProto
+	25, // 31: spindle.hadoop.yarn.ResourceRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	28, // 32: spindle.hadoop.yarn.ResourceRequestProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	37, // 33: spindle.hadoop.yarn.ResourceRequestProto.execution_type_request:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
+	25, // 34: spindle.hadoop.yarn.SchedulingRequestProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	37, // 35: spindle.hadoop.yarn.SchedulingRequestProto.executionType:type_name -> spindle.hadoop.yarn.ExecutionTypeRequestProto
+	40, // 36: spindle.hadoop.yarn.SchedulingRequestProto.resourceSizing:type_name -> spindle.hadoop.yarn.ResourceSizingProto
+	42, // 37: spindle.hadoop.yarn.SchedulingRequestProto.placementConstraint:type_name -> spindle.hadoop.yarn.PlacementConstraintProto
+	28, // 38: spindle.hadoop.yarn.ResourceSizingProto.resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	15, // 39: spindle.hadoop.yarn.RejectedSchedulingRequestProto.reason:type_name -> spindle.hadoop.yarn.RejectionReasonProto
+	39, // 40: spindle.hadoop.yarn.RejectedSchedulingRequestProto.request:type_name -> spindle.hadoop.yarn.SchedulingRequestProto
+	43, // 41: spindle.hadoop.yarn.PlacementConstraintProto.simpleConstraint:type_name -> spindle.hadoop.yarn.SimplePlacementConstraintProto
+	45, // 42: spindle.hadoop.yarn.PlacementConstraintProto.compositeConstraint:type_name -> spindle.hadoop.yarn.CompositePlacementConstraintProto
+	44, // 43: spindle.hadoop.yarn.SimplePlacementConstraintProto.targetExpressions:type_name -> spindle.hadoop.yarn.PlacementConstraintTargetProto
+	16, // 44: spindle.hadoop.yarn.SimplePlacementConstraintProto.attributeOpCode:type_name -> spindle.hadoop.yarn.NodeAttributeOpCodeProto
+	18, // 45: spindle.hadoop.yarn.PlacementConstraintTargetProto.targetType:type_name -> spindle.hadoop.yarn.PlacementConstraintTargetProto.TargetType
+	19, // 46: spindle.hadoop.yarn.CompositePlacementConstraintProto.compositeType:type_name -> spindle.hadoop.yarn.CompositePlacementConstraintProto.CompositeType
+	42, // 47: spindle.hadoop.yarn.CompositePlacementConstraintProto.childConstraints:type_name -> spindle.hadoop.yarn.PlacementConstraintProto
+	48, // 48: spindle.hadoop.yarn.PreemptionMessageProto.strictContract:type_name -> spindle.hadoop.yarn.StrictPreemptionContractProto
+	49, // 49: spindle.hadoop.yarn.PreemptionMessageProto.contract:type_name -> spindle.hadoop.yarn.PreemptionContractProto
+	50, // 50: spindle.hadoop.yarn.StrictPreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
+	51, // 51: spindle.hadoop.yarn.PreemptionContractProto.resource:type_name -> spindle.hadoop.yarn.PreemptionResourceRequestProto
+	50, // 52: spindle.hadoop.yarn.PreemptionContractProto.container:type_name -> spindle.hadoop.yarn.PreemptionContainerProto
+	23, // 53: spindle.hadoop.yarn.PreemptionContainerProto.id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	38, // 54: spindle.hadoop.yarn.PreemptionResourceRequestProto.resource:type_name -> spindle.hadoop.yarn.ResourceRequestProto
+	21, // 55: spindle.hadoop.yarn.ApplicationSubmissionContextProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	25, // 56: spindle.hadoop.yarn.ApplicationSubmissionContextProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	35, // 57: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_spec:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
+	28, // 58: spindle.hadoop.yarn.ApplicationSubmissionContextProto.resource:type_name -> spindle.hadoop.yarn.ResourceProto
+	38, // 59: spindle.hadoop.yarn.ApplicationSubmissionContextProto.am_container_resource_request:type_name -> spindle.hadoop.yarn.ResourceRequestProto
+	13, // 60: spindle.hadoop.yarn.ApplicationACLMapProto.accessType:type_name -> spindle.hadoop.yarn.ApplicationAccessTypeProto
+	28, // 61: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.used_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	28, // 62: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.reserved_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	28, // 63: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.needed_resources:type_name -> spindle.hadoop.yarn.ResourceProto
+	68, // 64: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
+	68, // 65: spindle.hadoop.yarn.ApplicationResourceUsageReportProto.application_preempted_resource_usage_map:type_name -> spindle.hadoop.yarn.StringLongMapProto
+	21, // 66: spindle.hadoop.yarn.ApplicationReportProto.applicationId:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	70, // 67: spindle.hadoop.yarn.ApplicationReportProto.client_to_am_token:type_name -> spindle.hadoop.common.TokenProto
 	3,  // 68: spindle.hadoop.yarn.ApplicationReportProto.yarn_application_state:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
-	4,  // 69: spindle.hadoop.yarn.ApplicationReportProto.final_application_status:type_name -> spindle.hadoop.yarn.FinalApplicationStatusProto
-	53, // 70: spindle.hadoop.yarn.ApplicationReportProto.app_resource_Usage:type_name -> spindle.hadoop.yarn.ApplicationResourceUsageReportProto
-	21, // 71: spindle.hadoop.yarn.ApplicationReportProto.currentApplicationAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
-	68, // 72: spindle.hadoop.yarn.ApplicationReportProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
-	24, // 73: spindle.hadoop.yarn.ApplicationReportProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	23, // 74: spindle.hadoop.yarn.NodeReportProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	27, // 75: spindle.hadoop.yarn.NodeReportProto.used:type_name -> spindle.hadoop.yarn.ResourceProto
-	27, // 76: spindle.hadoop.yarn.NodeReportProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
-	7,  // 77: spindle.hadoop.yarn.NodeReportProto.node_state:type_name -> spindle.hadoop.yarn.NodeStateProto
-	28, // 78: spindle.hadoop.yarn.NodeReportProto.containers_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
-	28, // 79: spindle.hadoop.yarn.NodeReportProto.node_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
-	8,  // 80: spindle.hadoop.yarn.NodeReportProto.node_update_type:type_name -> spindle.hadoop.yarn.NodeUpdateTypeProto
-	57, // 81: spindle.hadoop.yarn.NodeReportProto.node_attributes:type_name -> spindle.hadoop.yarn.NodeAttributeProto
-	56, // 82: spindle.hadoop.yarn.NodeAttributeProto.attributeKey:type_name -> spindle.hadoop.yarn.NodeAttributeKeyProto
-	16, // 83: spindle.hadoop.yarn.NodeAttributeProto.attributeType:type_name -> spindle.hadoop.yarn.NodeAttributeTypeProto
-	13, // 84: spindle.hadoop.yarn.QueueInfoProto.state:type_name -> spindle.hadoop.yarn.QueueStateProto
-	60, // 85: spindle.hadoop.yarn.QueueInfoProto.childQueues:type_name -> spindle.hadoop.yarn.QueueInfoProto
-	54, // 86: spindle.hadoop.yarn.QueueInfoProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
-	59, // 87: spindle.hadoop.yarn.QueueInfoProto.queueStatistics:type_name -> spindle.hadoop.yarn.QueueStatisticsProto
-	62, // 88: spindle.hadoop.yarn.QueueInfoProto.queueConfigurationsMap:type_name -> spindle.hadoop.yarn.QueueConfigurationsMapProto
-	27, // 89: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	27, // 90: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	27, // 91: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	27, // 92: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
-	61, // 93: spindle.hadoop.yarn.QueueConfigurationsMapProto.queueConfigurations:type_name -> spindle.hadoop.yarn.QueueConfigurationsProto
-	33, // 94: spindle.hadoop.yarn.StringLocalResourceMapProto.value:type_name -> spindle.hadoop.yarn.LocalResourceProto
-	95, // [95:95] is the sub-list for method output_type
-	95, // [95:95] is the sub-list for method input_type
-	95, // [95:95] is the sub-list for extension type_name
-	95, // [95:95] is the sub-list for extension extendee
-	0,  // [0:95] is the sub-list for field type_name
+	5,  // 69: spindle.hadoop.yarn.ApplicationReportProto.final_application_status:type_name -> spindle.hadoop.yarn.FinalApplicationStatusProto
+	54, // 70: spindle.hadoop.yarn.ApplicationReportProto.app_resource_Usage:type_name -> spindle.hadoop.yarn.ApplicationResourceUsageReportProto
+	22, // 71: spindle.hadoop.yarn.ApplicationReportProto.currentApplicationAttemptId:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	70, // 72: spindle.hadoop.yarn.ApplicationReportProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
+	25, // 73: spindle.hadoop.yarn.ApplicationReportProto.priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	22, // 74: spindle.hadoop.yarn.ApplicationAttemptReportProto.application_attempt_id:type_name -> spindle.hadoop.yarn.ApplicationAttemptIdProto
+	4,  // 75: spindle.hadoop.yarn.ApplicationAttemptReportProto.yarn_application_attempt_state:type_name -> spindle.hadoop.yarn.YarnApplicationAttemptStateProto
+	23, // 76: spindle.hadoop.yarn.ApplicationAttemptReportProto.am_container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	24, // 77: spindle.hadoop.yarn.NodeReportProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	28, // 78: spindle.hadoop.yarn.NodeReportProto.used:type_name -> spindle.hadoop.yarn.ResourceProto
+	28, // 79: spindle.hadoop.yarn.NodeReportProto.capability:type_name -> spindle.hadoop.yarn.ResourceProto
+	8,  // 80: spindle.hadoop.yarn.NodeReportProto.node_state:type_name -> spindle.hadoop.yarn.NodeStateProto
+	29, // 81: spindle.hadoop.yarn.NodeReportProto.containers_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
+	29, // 82: spindle.hadoop.yarn.NodeReportProto.node_utilization:type_name -> spindle.hadoop.yarn.ResourceUtilizationProto
+	9,  // 83: spindle.hadoop.yarn.NodeReportProto.node_update_type:type_name -> spindle.hadoop.yarn.NodeUpdateTypeProto
+	59, // 84: spindle.hadoop.yarn.NodeReportProto.node_attributes:type_name -> spindle.hadoop.yarn.NodeAttributeProto
+	58, // 85: spindle.hadoop.yarn.NodeAttributeProto.attributeKey:type_name -> spindle.hadoop.yarn.NodeAttributeKeyProto
+	17, // 86: spindle.hadoop.yarn.NodeAttributeProto.attributeType:type_name -> spindle.hadoop.yarn.NodeAttributeTypeProto
+	14, // 87: spindle.hadoop.yarn.QueueInfoProto.state:type_name -> spindle.hadoop.yarn.QueueStateProto
+	62, // 88: spindle.hadoop.yarn.QueueInfoProto.childQueues:type_name -> spindle.hadoop.yarn.QueueInfoProto
+	55, // 89: spindle.hadoop.yarn.QueueInfoProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
+	61, // 90: spindle.hadoop.yarn.QueueInfoProto.queueStatistics:type_name -> spindle.hadoop.yarn.QueueStatisticsProto
+	64, // 91: spindle.hadoop.yarn.QueueInfoProto.queueConfigurationsMap:type_name -> spindle.hadoop.yarn.QueueConfigurationsMapProto
+	28, // 92: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	28, // 93: spindle.hadoop.yarn.QueueConfigurationsProto.effectiveMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	28, // 94: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMinCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	28, // 95: spindle.hadoop.yarn.QueueConfigurationsProto.configuredMaxCapacity:type_name -> spindle.hadoop.yarn.ResourceProto
+	63, // 96: spindle.hadoop.yarn.QueueConfigurationsMapProto.queueConfigurations:type_name -> spindle.hadoop.yarn.QueueConfigurationsProto
+	34, // 97: spindle.hadoop.yarn.StringLocalResourceMapProto.value:type_name -> spindle.hadoop.yarn.LocalResourceProto
+	98, // [98:98] is the sub-list for method output_type
+	98, // [98:98] is the sub-list for method input_type
+	98, // [98:98] is the sub-list for extension type_name
+	98, // [98:98] is the sub-list for extension extendee
+	0,  // [0:98] is the sub-list for field type_name
 }
 
 func init() { file_yarnpb_hadoopyarn_yarn_protos_proto_init() }
@@ -5755,8 +5995,8 @@ func file_yarnpb_hadoopyarn_yarn_protos_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc), len(file_yarnpb_hadoopyarn_yarn_protos_proto_rawDesc)),
-			NumEnums:      19,
-			NumMessages:   49,
+			NumEnums:      20,
+			NumMessages:   50,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

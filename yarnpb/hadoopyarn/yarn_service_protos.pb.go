@@ -887,6 +887,94 @@ func (x *GetApplicationReportResponseProto) GetApplicationReport() *ApplicationR
 	return nil
 }
 
+type GetApplicationAttemptsRequestProto struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ApplicationId *ApplicationIdProto    `protobuf:"bytes,1,opt,name=application_id,json=applicationId" json:"application_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetApplicationAttemptsRequestProto) Reset() {
+	*x = GetApplicationAttemptsRequestProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetApplicationAttemptsRequestProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetApplicationAttemptsRequestProto) ProtoMessage() {}
+
+func (x *GetApplicationAttemptsRequestProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetApplicationAttemptsRequestProto.ProtoReflect.Descriptor instead.
+func (*GetApplicationAttemptsRequestProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *GetApplicationAttemptsRequestProto) GetApplicationId() *ApplicationIdProto {
+	if x != nil {
+		return x.ApplicationId
+	}
+	return nil
+}
+
+type GetApplicationAttemptsResponseProto struct {
+	state               protoimpl.MessageState           `protogen:"open.v1"`
+	ApplicationAttempts []*ApplicationAttemptReportProto `protobuf:"bytes,1,rep,name=application_attempts,json=applicationAttempts" json:"application_attempts,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *GetApplicationAttemptsResponseProto) Reset() {
+	*x = GetApplicationAttemptsResponseProto{}
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetApplicationAttemptsResponseProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetApplicationAttemptsResponseProto) ProtoMessage() {}
+
+func (x *GetApplicationAttemptsResponseProto) ProtoReflect() protoreflect.Message {
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetApplicationAttemptsResponseProto.ProtoReflect.Descriptor instead.
+func (*GetApplicationAttemptsResponseProto) Descriptor() ([]byte, []int) {
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *GetApplicationAttemptsResponseProto) GetApplicationAttempts() []*ApplicationAttemptReportProto {
+	if x != nil {
+		return x.ApplicationAttempts
+	}
+	return nil
+}
+
 type SubmitApplicationRequestProto struct {
 	state                        protoimpl.MessageState             `protogen:"open.v1"`
 	ApplicationSubmissionContext *ApplicationSubmissionContextProto `protobuf:"bytes,1,opt,name=application_submission_context,json=applicationSubmissionContext" json:"application_submission_context,omitempty"`
@@ -896,7 +984,7 @@ type SubmitApplicationRequestProto struct {
 
 func (x *SubmitApplicationRequestProto) Reset() {
 	*x = SubmitApplicationRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[11]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -908,7 +996,7 @@ func (x *SubmitApplicationRequestProto) String() string {
 func (*SubmitApplicationRequestProto) ProtoMessage() {}
 
 func (x *SubmitApplicationRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[11]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -921,7 +1009,7 @@ func (x *SubmitApplicationRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitApplicationRequestProto.ProtoReflect.Descriptor instead.
 func (*SubmitApplicationRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{11}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SubmitApplicationRequestProto) GetApplicationSubmissionContext() *ApplicationSubmissionContextProto {
@@ -939,7 +1027,7 @@ type SubmitApplicationResponseProto struct {
 
 func (x *SubmitApplicationResponseProto) Reset() {
 	*x = SubmitApplicationResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[12]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -951,7 +1039,7 @@ func (x *SubmitApplicationResponseProto) String() string {
 func (*SubmitApplicationResponseProto) ProtoMessage() {}
 
 func (x *SubmitApplicationResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[12]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -964,7 +1052,7 @@ func (x *SubmitApplicationResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitApplicationResponseProto.ProtoReflect.Descriptor instead.
 func (*SubmitApplicationResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{12}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{14}
 }
 
 type KillApplicationRequestProto struct {
@@ -977,7 +1065,7 @@ type KillApplicationRequestProto struct {
 
 func (x *KillApplicationRequestProto) Reset() {
 	*x = KillApplicationRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[13]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -989,7 +1077,7 @@ func (x *KillApplicationRequestProto) String() string {
 func (*KillApplicationRequestProto) ProtoMessage() {}
 
 func (x *KillApplicationRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[13]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1002,7 +1090,7 @@ func (x *KillApplicationRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KillApplicationRequestProto.ProtoReflect.Descriptor instead.
 func (*KillApplicationRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{13}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *KillApplicationRequestProto) GetApplicationId() *ApplicationIdProto {
@@ -1034,7 +1122,7 @@ const (
 
 func (x *KillApplicationResponseProto) Reset() {
 	*x = KillApplicationResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[14]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1046,7 +1134,7 @@ func (x *KillApplicationResponseProto) String() string {
 func (*KillApplicationResponseProto) ProtoMessage() {}
 
 func (x *KillApplicationResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[14]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1059,7 +1147,7 @@ func (x *KillApplicationResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KillApplicationResponseProto.ProtoReflect.Descriptor instead.
 func (*KillApplicationResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{14}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *KillApplicationResponseProto) GetIsKillCompleted() bool {
@@ -1077,7 +1165,7 @@ type GetClusterMetricsRequestProto struct {
 
 func (x *GetClusterMetricsRequestProto) Reset() {
 	*x = GetClusterMetricsRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[15]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1089,7 +1177,7 @@ func (x *GetClusterMetricsRequestProto) String() string {
 func (*GetClusterMetricsRequestProto) ProtoMessage() {}
 
 func (x *GetClusterMetricsRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[15]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1102,7 +1190,7 @@ func (x *GetClusterMetricsRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterMetricsRequestProto.ProtoReflect.Descriptor instead.
 func (*GetClusterMetricsRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{15}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{17}
 }
 
 type GetClusterMetricsResponseProto struct {
@@ -1114,7 +1202,7 @@ type GetClusterMetricsResponseProto struct {
 
 func (x *GetClusterMetricsResponseProto) Reset() {
 	*x = GetClusterMetricsResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[16]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1126,7 +1214,7 @@ func (x *GetClusterMetricsResponseProto) String() string {
 func (*GetClusterMetricsResponseProto) ProtoMessage() {}
 
 func (x *GetClusterMetricsResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[16]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1139,7 +1227,7 @@ func (x *GetClusterMetricsResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterMetricsResponseProto.ProtoReflect.Descriptor instead.
 func (*GetClusterMetricsResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{16}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetClusterMetricsResponseProto) GetClusterMetrics() *YarnClusterMetricsProto {
@@ -1175,7 +1263,7 @@ const (
 
 func (x *GetApplicationsRequestProto) Reset() {
 	*x = GetApplicationsRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[17]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1187,7 +1275,7 @@ func (x *GetApplicationsRequestProto) String() string {
 func (*GetApplicationsRequestProto) ProtoMessage() {}
 
 func (x *GetApplicationsRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[17]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1200,7 +1288,7 @@ func (x *GetApplicationsRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetApplicationsRequestProto.ProtoReflect.Descriptor instead.
 func (*GetApplicationsRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{17}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetApplicationsRequestProto) GetApplicationTypes() []string {
@@ -1296,7 +1384,7 @@ type GetApplicationsResponseProto struct {
 
 func (x *GetApplicationsResponseProto) Reset() {
 	*x = GetApplicationsResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[18]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1308,7 +1396,7 @@ func (x *GetApplicationsResponseProto) String() string {
 func (*GetApplicationsResponseProto) ProtoMessage() {}
 
 func (x *GetApplicationsResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[18]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1321,7 +1409,7 @@ func (x *GetApplicationsResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetApplicationsResponseProto.ProtoReflect.Descriptor instead.
 func (*GetApplicationsResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{18}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetApplicationsResponseProto) GetApplications() []*ApplicationReportProto {
@@ -1340,7 +1428,7 @@ type GetClusterNodesRequestProto struct {
 
 func (x *GetClusterNodesRequestProto) Reset() {
 	*x = GetClusterNodesRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[19]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1352,7 +1440,7 @@ func (x *GetClusterNodesRequestProto) String() string {
 func (*GetClusterNodesRequestProto) ProtoMessage() {}
 
 func (x *GetClusterNodesRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[19]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1365,7 +1453,7 @@ func (x *GetClusterNodesRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterNodesRequestProto.ProtoReflect.Descriptor instead.
 func (*GetClusterNodesRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{19}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetClusterNodesRequestProto) GetNodeStates() []NodeStateProto {
@@ -1384,7 +1472,7 @@ type GetClusterNodesResponseProto struct {
 
 func (x *GetClusterNodesResponseProto) Reset() {
 	*x = GetClusterNodesResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[20]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1396,7 +1484,7 @@ func (x *GetClusterNodesResponseProto) String() string {
 func (*GetClusterNodesResponseProto) ProtoMessage() {}
 
 func (x *GetClusterNodesResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[20]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1409,7 +1497,7 @@ func (x *GetClusterNodesResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterNodesResponseProto.ProtoReflect.Descriptor instead.
 func (*GetClusterNodesResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{20}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetClusterNodesResponseProto) GetNodeReports() []*NodeReportProto {
@@ -1432,7 +1520,7 @@ type GetQueueInfoRequestProto struct {
 
 func (x *GetQueueInfoRequestProto) Reset() {
 	*x = GetQueueInfoRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[21]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1444,7 +1532,7 @@ func (x *GetQueueInfoRequestProto) String() string {
 func (*GetQueueInfoRequestProto) ProtoMessage() {}
 
 func (x *GetQueueInfoRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[21]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1457,7 +1545,7 @@ func (x *GetQueueInfoRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetQueueInfoRequestProto.ProtoReflect.Descriptor instead.
 func (*GetQueueInfoRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{21}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetQueueInfoRequestProto) GetQueueName() string {
@@ -1504,7 +1592,7 @@ type GetQueueInfoResponseProto struct {
 
 func (x *GetQueueInfoResponseProto) Reset() {
 	*x = GetQueueInfoResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[22]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1516,7 +1604,7 @@ func (x *GetQueueInfoResponseProto) String() string {
 func (*GetQueueInfoResponseProto) ProtoMessage() {}
 
 func (x *GetQueueInfoResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[22]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1529,7 +1617,7 @@ func (x *GetQueueInfoResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetQueueInfoResponseProto.ProtoReflect.Descriptor instead.
 func (*GetQueueInfoResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{22}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetQueueInfoResponseProto) GetQueueInfo() *QueueInfoProto {
@@ -1547,7 +1635,7 @@ type GetAllResourceTypeInfoRequestProto struct {
 
 func (x *GetAllResourceTypeInfoRequestProto) Reset() {
 	*x = GetAllResourceTypeInfoRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[23]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1559,7 +1647,7 @@ func (x *GetAllResourceTypeInfoRequestProto) String() string {
 func (*GetAllResourceTypeInfoRequestProto) ProtoMessage() {}
 
 func (x *GetAllResourceTypeInfoRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[23]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1572,7 +1660,7 @@ func (x *GetAllResourceTypeInfoRequestProto) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use GetAllResourceTypeInfoRequestProto.ProtoReflect.Descriptor instead.
 func (*GetAllResourceTypeInfoRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{23}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{25}
 }
 
 // The resource types the cluster knows: where yarn.io/gpu is missing, GPU
@@ -1586,7 +1674,7 @@ type GetAllResourceTypeInfoResponseProto struct {
 
 func (x *GetAllResourceTypeInfoResponseProto) Reset() {
 	*x = GetAllResourceTypeInfoResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[24]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1598,7 +1686,7 @@ func (x *GetAllResourceTypeInfoResponseProto) String() string {
 func (*GetAllResourceTypeInfoResponseProto) ProtoMessage() {}
 
 func (x *GetAllResourceTypeInfoResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[24]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1611,7 +1699,7 @@ func (x *GetAllResourceTypeInfoResponseProto) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use GetAllResourceTypeInfoResponseProto.ProtoReflect.Descriptor instead.
 func (*GetAllResourceTypeInfoResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{24}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetAllResourceTypeInfoResponseProto) GetResourceTypeInfo() []*ResourceTypeInfoProto {
@@ -1631,7 +1719,7 @@ type StartContainerRequestProto struct {
 
 func (x *StartContainerRequestProto) Reset() {
 	*x = StartContainerRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[25]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1731,7 @@ func (x *StartContainerRequestProto) String() string {
 func (*StartContainerRequestProto) ProtoMessage() {}
 
 func (x *StartContainerRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[25]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1744,7 @@ func (x *StartContainerRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartContainerRequestProto.ProtoReflect.Descriptor instead.
 func (*StartContainerRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{25}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *StartContainerRequestProto) GetContainerLaunchContext() *ContainerLaunchContextProto {
@@ -1682,7 +1770,7 @@ type StartContainersRequestProto struct {
 
 func (x *StartContainersRequestProto) Reset() {
 	*x = StartContainersRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[26]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1694,7 +1782,7 @@ func (x *StartContainersRequestProto) String() string {
 func (*StartContainersRequestProto) ProtoMessage() {}
 
 func (x *StartContainersRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[26]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1707,7 +1795,7 @@ func (x *StartContainersRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartContainersRequestProto.ProtoReflect.Descriptor instead.
 func (*StartContainersRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{26}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *StartContainersRequestProto) GetStartContainerRequest() []*StartContainerRequestProto {
@@ -1728,7 +1816,7 @@ type ContainerExceptionMapProto struct {
 
 func (x *ContainerExceptionMapProto) Reset() {
 	*x = ContainerExceptionMapProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[27]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1740,7 +1828,7 @@ func (x *ContainerExceptionMapProto) String() string {
 func (*ContainerExceptionMapProto) ProtoMessage() {}
 
 func (x *ContainerExceptionMapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[27]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1753,7 +1841,7 @@ func (x *ContainerExceptionMapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ContainerExceptionMapProto.ProtoReflect.Descriptor instead.
 func (*ContainerExceptionMapProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{27}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ContainerExceptionMapProto) GetContainerId() *ContainerIdProto {
@@ -1781,7 +1869,7 @@ type StartContainersResponseProto struct {
 
 func (x *StartContainersResponseProto) Reset() {
 	*x = StartContainersResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[28]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1793,7 +1881,7 @@ func (x *StartContainersResponseProto) String() string {
 func (*StartContainersResponseProto) ProtoMessage() {}
 
 func (x *StartContainersResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[28]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1806,7 +1894,7 @@ func (x *StartContainersResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartContainersResponseProto.ProtoReflect.Descriptor instead.
 func (*StartContainersResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{28}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *StartContainersResponseProto) GetServicesMetaData() []*StringBytesMapProto {
@@ -1839,7 +1927,7 @@ type StopContainersRequestProto struct {
 
 func (x *StopContainersRequestProto) Reset() {
 	*x = StopContainersRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[29]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1851,7 +1939,7 @@ func (x *StopContainersRequestProto) String() string {
 func (*StopContainersRequestProto) ProtoMessage() {}
 
 func (x *StopContainersRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[29]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1864,7 +1952,7 @@ func (x *StopContainersRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopContainersRequestProto.ProtoReflect.Descriptor instead.
 func (*StopContainersRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{29}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *StopContainersRequestProto) GetContainerId() []*ContainerIdProto {
@@ -1884,7 +1972,7 @@ type StopContainersResponseProto struct {
 
 func (x *StopContainersResponseProto) Reset() {
 	*x = StopContainersResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[30]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1896,7 +1984,7 @@ func (x *StopContainersResponseProto) String() string {
 func (*StopContainersResponseProto) ProtoMessage() {}
 
 func (x *StopContainersResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[30]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1909,7 +1997,7 @@ func (x *StopContainersResponseProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopContainersResponseProto.ProtoReflect.Descriptor instead.
 func (*StopContainersResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{30}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *StopContainersResponseProto) GetSucceededRequests() []*ContainerIdProto {
@@ -1935,7 +2023,7 @@ type GetContainerStatusesRequestProto struct {
 
 func (x *GetContainerStatusesRequestProto) Reset() {
 	*x = GetContainerStatusesRequestProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[31]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1947,7 +2035,7 @@ func (x *GetContainerStatusesRequestProto) String() string {
 func (*GetContainerStatusesRequestProto) ProtoMessage() {}
 
 func (x *GetContainerStatusesRequestProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[31]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1960,7 +2048,7 @@ func (x *GetContainerStatusesRequestProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetContainerStatusesRequestProto.ProtoReflect.Descriptor instead.
 func (*GetContainerStatusesRequestProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{31}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetContainerStatusesRequestProto) GetContainerId() []*ContainerIdProto {
@@ -1980,7 +2068,7 @@ type GetContainerStatusesResponseProto struct {
 
 func (x *GetContainerStatusesResponseProto) Reset() {
 	*x = GetContainerStatusesResponseProto{}
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[32]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1992,7 +2080,7 @@ func (x *GetContainerStatusesResponseProto) String() string {
 func (*GetContainerStatusesResponseProto) ProtoMessage() {}
 
 func (x *GetContainerStatusesResponseProto) ProtoReflect() protoreflect.Message {
-	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[32]
+	mi := &file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2005,7 +2093,7 @@ func (x *GetContainerStatusesResponseProto) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use GetContainerStatusesResponseProto.ProtoReflect.Descriptor instead.
 func (*GetContainerStatusesResponseProto) Descriptor() ([]byte, []int) {
-	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{32}
+	return file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetContainerStatusesResponseProto) GetStatus() []*ContainerStatusProto {
@@ -2082,7 +2170,11 @@ const file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDesc = "" +
 	" GetApplicationReportRequestProto\x12N\n" +
 	"\x0eapplication_id\x18\x01 \x01(\v2'.spindle.hadoop.yarn.ApplicationIdProtoR\rapplicationId\"\x7f\n" +
 	"!GetApplicationReportResponseProto\x12Z\n" +
-	"\x12application_report\x18\x01 \x01(\v2+.spindle.hadoop.yarn.ApplicationReportProtoR\x11applicationReport\"\x9d\x01\n" +
+	"\x12application_report\x18\x01 \x01(\v2+.spindle.hadoop.yarn.ApplicationReportProtoR\x11applicationReport\"t\n" +
+	"\"GetApplicationAttemptsRequestProto\x12N\n" +
+	"\x0eapplication_id\x18\x01 \x01(\v2'.spindle.hadoop.yarn.ApplicationIdProtoR\rapplicationId\"\x8c\x01\n" +
+	"#GetApplicationAttemptsResponseProto\x12e\n" +
+	"\x14application_attempts\x18\x01 \x03(\v22.spindle.hadoop.yarn.ApplicationAttemptReportProtoR\x13applicationAttempts\"\x9d\x01\n" +
 	"\x1dSubmitApplicationRequestProto\x12|\n" +
 	"\x1eapplication_submission_context\x18\x01 \x01(\v26.spindle.hadoop.yarn.ApplicationSubmissionContextProtoR\x1capplicationSubmissionContext\" \n" +
 	"\x1eSubmitApplicationResponseProto\"\x8f\x01\n" +
@@ -2173,7 +2265,7 @@ func file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDescGZIP() []byte {
 }
 
 var file_yarnpb_hadoopyarn_yarn_service_protos_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_yarnpb_hadoopyarn_yarn_service_protos_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_yarnpb_hadoopyarn_yarn_service_protos_proto_goTypes = []any{
 	(SchedulerResourceTypes)(0),                    // 0: spindle.hadoop.yarn.SchedulerResourceTypes
 	(ApplicationsRequestScopeProto)(0),             // 1: spindle.hadoop.yarn.ApplicationsRequestScopeProto
@@ -2188,116 +2280,121 @@ var file_yarnpb_hadoopyarn_yarn_service_protos_proto_goTypes = []any{
 	(*GetNewApplicationResponseProto)(nil),         // 10: spindle.hadoop.yarn.GetNewApplicationResponseProto
 	(*GetApplicationReportRequestProto)(nil),       // 11: spindle.hadoop.yarn.GetApplicationReportRequestProto
 	(*GetApplicationReportResponseProto)(nil),      // 12: spindle.hadoop.yarn.GetApplicationReportResponseProto
-	(*SubmitApplicationRequestProto)(nil),          // 13: spindle.hadoop.yarn.SubmitApplicationRequestProto
-	(*SubmitApplicationResponseProto)(nil),         // 14: spindle.hadoop.yarn.SubmitApplicationResponseProto
-	(*KillApplicationRequestProto)(nil),            // 15: spindle.hadoop.yarn.KillApplicationRequestProto
-	(*KillApplicationResponseProto)(nil),           // 16: spindle.hadoop.yarn.KillApplicationResponseProto
-	(*GetClusterMetricsRequestProto)(nil),          // 17: spindle.hadoop.yarn.GetClusterMetricsRequestProto
-	(*GetClusterMetricsResponseProto)(nil),         // 18: spindle.hadoop.yarn.GetClusterMetricsResponseProto
-	(*GetApplicationsRequestProto)(nil),            // 19: spindle.hadoop.yarn.GetApplicationsRequestProto
-	(*GetApplicationsResponseProto)(nil),           // 20: spindle.hadoop.yarn.GetApplicationsResponseProto
-	(*GetClusterNodesRequestProto)(nil),            // 21: spindle.hadoop.yarn.GetClusterNodesRequestProto
-	(*GetClusterNodesResponseProto)(nil),           // 22: spindle.hadoop.yarn.GetClusterNodesResponseProto
-	(*GetQueueInfoRequestProto)(nil),               // 23: spindle.hadoop.yarn.GetQueueInfoRequestProto
-	(*GetQueueInfoResponseProto)(nil),              // 24: spindle.hadoop.yarn.GetQueueInfoResponseProto
-	(*GetAllResourceTypeInfoRequestProto)(nil),     // 25: spindle.hadoop.yarn.GetAllResourceTypeInfoRequestProto
-	(*GetAllResourceTypeInfoResponseProto)(nil),    // 26: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto
-	(*StartContainerRequestProto)(nil),             // 27: spindle.hadoop.yarn.StartContainerRequestProto
-	(*StartContainersRequestProto)(nil),            // 28: spindle.hadoop.yarn.StartContainersRequestProto
-	(*ContainerExceptionMapProto)(nil),             // 29: spindle.hadoop.yarn.ContainerExceptionMapProto
-	(*StartContainersResponseProto)(nil),           // 30: spindle.hadoop.yarn.StartContainersResponseProto
-	(*StopContainersRequestProto)(nil),             // 31: spindle.hadoop.yarn.StopContainersRequestProto
-	(*StopContainersResponseProto)(nil),            // 32: spindle.hadoop.yarn.StopContainersResponseProto
-	(*GetContainerStatusesRequestProto)(nil),       // 33: spindle.hadoop.yarn.GetContainerStatusesRequestProto
-	(*GetContainerStatusesResponseProto)(nil),      // 34: spindle.hadoop.yarn.GetContainerStatusesResponseProto
-	(*ResourceProto)(nil),                          // 35: spindle.hadoop.yarn.ResourceProto
-	(*ApplicationACLMapProto)(nil),                 // 36: spindle.hadoop.yarn.ApplicationACLMapProto
-	(*ContainerProto)(nil),                         // 37: spindle.hadoop.yarn.ContainerProto
-	(*ResourceProfilesProto)(nil),                  // 38: spindle.hadoop.yarn.ResourceProfilesProto
-	(*ResourceTypeInfoProto)(nil),                  // 39: spindle.hadoop.yarn.ResourceTypeInfoProto
-	(FinalApplicationStatusProto)(0),               // 40: spindle.hadoop.yarn.FinalApplicationStatusProto
-	(*ResourceRequestProto)(nil),                   // 41: spindle.hadoop.yarn.ResourceRequestProto
-	(*ContainerIdProto)(nil),                       // 42: spindle.hadoop.yarn.ContainerIdProto
-	(*ResourceBlacklistRequestProto)(nil),          // 43: spindle.hadoop.yarn.ResourceBlacklistRequestProto
-	(*SchedulingRequestProto)(nil),                 // 44: spindle.hadoop.yarn.SchedulingRequestProto
-	(*NodeIdProto)(nil),                            // 45: spindle.hadoop.yarn.NodeIdProto
-	(*hadoopcommon.TokenProto)(nil),                // 46: spindle.hadoop.common.TokenProto
-	(AMCommandProto)(0),                            // 47: spindle.hadoop.yarn.AMCommandProto
-	(*ContainerStatusProto)(nil),                   // 48: spindle.hadoop.yarn.ContainerStatusProto
-	(*NodeReportProto)(nil),                        // 49: spindle.hadoop.yarn.NodeReportProto
-	(*PreemptionMessageProto)(nil),                 // 50: spindle.hadoop.yarn.PreemptionMessageProto
-	(*PriorityProto)(nil),                          // 51: spindle.hadoop.yarn.PriorityProto
-	(*RejectedSchedulingRequestProto)(nil),         // 52: spindle.hadoop.yarn.RejectedSchedulingRequestProto
-	(*ApplicationIdProto)(nil),                     // 53: spindle.hadoop.yarn.ApplicationIdProto
-	(*ApplicationReportProto)(nil),                 // 54: spindle.hadoop.yarn.ApplicationReportProto
-	(*ApplicationSubmissionContextProto)(nil),      // 55: spindle.hadoop.yarn.ApplicationSubmissionContextProto
-	(*YarnClusterMetricsProto)(nil),                // 56: spindle.hadoop.yarn.YarnClusterMetricsProto
-	(YarnApplicationStateProto)(0),                 // 57: spindle.hadoop.yarn.YarnApplicationStateProto
-	(NodeStateProto)(0),                            // 58: spindle.hadoop.yarn.NodeStateProto
-	(*QueueInfoProto)(nil),                         // 59: spindle.hadoop.yarn.QueueInfoProto
-	(*ContainerLaunchContextProto)(nil),            // 60: spindle.hadoop.yarn.ContainerLaunchContextProto
-	(*SerializedExceptionProto)(nil),               // 61: spindle.hadoop.yarn.SerializedExceptionProto
-	(*StringBytesMapProto)(nil),                    // 62: spindle.hadoop.yarn.StringBytesMapProto
+	(*GetApplicationAttemptsRequestProto)(nil),     // 13: spindle.hadoop.yarn.GetApplicationAttemptsRequestProto
+	(*GetApplicationAttemptsResponseProto)(nil),    // 14: spindle.hadoop.yarn.GetApplicationAttemptsResponseProto
+	(*SubmitApplicationRequestProto)(nil),          // 15: spindle.hadoop.yarn.SubmitApplicationRequestProto
+	(*SubmitApplicationResponseProto)(nil),         // 16: spindle.hadoop.yarn.SubmitApplicationResponseProto
+	(*KillApplicationRequestProto)(nil),            // 17: spindle.hadoop.yarn.KillApplicationRequestProto
+	(*KillApplicationResponseProto)(nil),           // 18: spindle.hadoop.yarn.KillApplicationResponseProto
+	(*GetClusterMetricsRequestProto)(nil),          // 19: spindle.hadoop.yarn.GetClusterMetricsRequestProto
+	(*GetClusterMetricsResponseProto)(nil),         // 20: spindle.hadoop.yarn.GetClusterMetricsResponseProto
+	(*GetApplicationsRequestProto)(nil),            // 21: spindle.hadoop.yarn.GetApplicationsRequestProto
+	(*GetApplicationsResponseProto)(nil),           // 22: spindle.hadoop.yarn.GetApplicationsResponseProto
+	(*GetClusterNodesRequestProto)(nil),            // 23: spindle.hadoop.yarn.GetClusterNodesRequestProto
+	(*GetClusterNodesResponseProto)(nil),           // 24: spindle.hadoop.yarn.GetClusterNodesResponseProto
+	(*GetQueueInfoRequestProto)(nil),               // 25: spindle.hadoop.yarn.GetQueueInfoRequestProto
+	(*GetQueueInfoResponseProto)(nil),              // 26: spindle.hadoop.yarn.GetQueueInfoResponseProto
+	(*GetAllResourceTypeInfoRequestProto)(nil),     // 27: spindle.hadoop.yarn.GetAllResourceTypeInfoRequestProto
+	(*GetAllResourceTypeInfoResponseProto)(nil),    // 28: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto
+	(*StartContainerRequestProto)(nil),             // 29: spindle.hadoop.yarn.StartContainerRequestProto
+	(*StartContainersRequestProto)(nil),            // 30: spindle.hadoop.yarn.StartContainersRequestProto
+	(*ContainerExceptionMapProto)(nil),             // 31: spindle.hadoop.yarn.ContainerExceptionMapProto
+	(*StartContainersResponseProto)(nil),           // 32: spindle.hadoop.yarn.StartContainersResponseProto
+	(*StopContainersRequestProto)(nil),             // 33: spindle.hadoop.yarn.StopContainersRequestProto
+	(*StopContainersResponseProto)(nil),            // 34: spindle.hadoop.yarn.StopContainersResponseProto
+	(*GetContainerStatusesRequestProto)(nil),       // 35: spindle.hadoop.yarn.GetContainerStatusesRequestProto
+	(*GetContainerStatusesResponseProto)(nil),      // 36: spindle.hadoop.yarn.GetContainerStatusesResponseProto
+	(*ResourceProto)(nil),                          // 37: spindle.hadoop.yarn.ResourceProto
+	(*ApplicationACLMapProto)(nil),                 // 38: spindle.hadoop.yarn.ApplicationACLMapProto
+	(*ContainerProto)(nil),                         // 39: spindle.hadoop.yarn.ContainerProto
+	(*ResourceProfilesProto)(nil),                  // 40: spindle.hadoop.yarn.ResourceProfilesProto
+	(*ResourceTypeInfoProto)(nil),                  // 41: spindle.hadoop.yarn.ResourceTypeInfoProto
+	(FinalApplicationStatusProto)(0),               // 42: spindle.hadoop.yarn.FinalApplicationStatusProto
+	(*ResourceRequestProto)(nil),                   // 43: spindle.hadoop.yarn.ResourceRequestProto
+	(*ContainerIdProto)(nil),                       // 44: spindle.hadoop.yarn.ContainerIdProto
+	(*ResourceBlacklistRequestProto)(nil),          // 45: spindle.hadoop.yarn.ResourceBlacklistRequestProto
+	(*SchedulingRequestProto)(nil),                 // 46: spindle.hadoop.yarn.SchedulingRequestProto
+	(*NodeIdProto)(nil),                            // 47: spindle.hadoop.yarn.NodeIdProto
+	(*hadoopcommon.TokenProto)(nil),                // 48: spindle.hadoop.common.TokenProto
+	(AMCommandProto)(0),                            // 49: spindle.hadoop.yarn.AMCommandProto
+	(*ContainerStatusProto)(nil),                   // 50: spindle.hadoop.yarn.ContainerStatusProto
+	(*NodeReportProto)(nil),                        // 51: spindle.hadoop.yarn.NodeReportProto
+	(*PreemptionMessageProto)(nil),                 // 52: spindle.hadoop.yarn.PreemptionMessageProto
+	(*PriorityProto)(nil),                          // 53: spindle.hadoop.yarn.PriorityProto
+	(*RejectedSchedulingRequestProto)(nil),         // 54: spindle.hadoop.yarn.RejectedSchedulingRequestProto
+	(*ApplicationIdProto)(nil),                     // 55: spindle.hadoop.yarn.ApplicationIdProto
+	(*ApplicationReportProto)(nil),                 // 56: spindle.hadoop.yarn.ApplicationReportProto
+	(*ApplicationAttemptReportProto)(nil),          // 57: spindle.hadoop.yarn.ApplicationAttemptReportProto
+	(*ApplicationSubmissionContextProto)(nil),      // 58: spindle.hadoop.yarn.ApplicationSubmissionContextProto
+	(*YarnClusterMetricsProto)(nil),                // 59: spindle.hadoop.yarn.YarnClusterMetricsProto
+	(YarnApplicationStateProto)(0),                 // 60: spindle.hadoop.yarn.YarnApplicationStateProto
+	(NodeStateProto)(0),                            // 61: spindle.hadoop.yarn.NodeStateProto
+	(*QueueInfoProto)(nil),                         // 62: spindle.hadoop.yarn.QueueInfoProto
+	(*ContainerLaunchContextProto)(nil),            // 63: spindle.hadoop.yarn.ContainerLaunchContextProto
+	(*SerializedExceptionProto)(nil),               // 64: spindle.hadoop.yarn.SerializedExceptionProto
+	(*StringBytesMapProto)(nil),                    // 65: spindle.hadoop.yarn.StringBytesMapProto
 }
 var file_yarnpb_hadoopyarn_yarn_service_protos_proto_depIdxs = []int32{
-	35, // 0: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.maximumCapability:type_name -> spindle.hadoop.yarn.ResourceProto
-	36, // 1: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
-	37, // 2: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.containers_from_previous_attempts:type_name -> spindle.hadoop.yarn.ContainerProto
+	37, // 0: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.maximumCapability:type_name -> spindle.hadoop.yarn.ResourceProto
+	38, // 1: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.application_ACLs:type_name -> spindle.hadoop.yarn.ApplicationACLMapProto
+	39, // 2: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.containers_from_previous_attempts:type_name -> spindle.hadoop.yarn.ContainerProto
 	7,  // 3: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.nm_tokens_from_previous_attempts:type_name -> spindle.hadoop.yarn.NMTokenProto
 	0,  // 4: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.scheduler_resource_types:type_name -> spindle.hadoop.yarn.SchedulerResourceTypes
-	38, // 5: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.resource_profiles:type_name -> spindle.hadoop.yarn.ResourceProfilesProto
-	39, // 6: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.resource_types:type_name -> spindle.hadoop.yarn.ResourceTypeInfoProto
-	40, // 7: spindle.hadoop.yarn.FinishApplicationMasterRequestProto.final_application_status:type_name -> spindle.hadoop.yarn.FinalApplicationStatusProto
-	41, // 8: spindle.hadoop.yarn.AllocateRequestProto.ask:type_name -> spindle.hadoop.yarn.ResourceRequestProto
-	42, // 9: spindle.hadoop.yarn.AllocateRequestProto.release:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	43, // 10: spindle.hadoop.yarn.AllocateRequestProto.blacklist_request:type_name -> spindle.hadoop.yarn.ResourceBlacklistRequestProto
-	44, // 11: spindle.hadoop.yarn.AllocateRequestProto.scheduling_requests:type_name -> spindle.hadoop.yarn.SchedulingRequestProto
-	45, // 12: spindle.hadoop.yarn.NMTokenProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
-	46, // 13: spindle.hadoop.yarn.NMTokenProto.token:type_name -> spindle.hadoop.common.TokenProto
-	47, // 14: spindle.hadoop.yarn.AllocateResponseProto.a_m_command:type_name -> spindle.hadoop.yarn.AMCommandProto
-	37, // 15: spindle.hadoop.yarn.AllocateResponseProto.allocated_containers:type_name -> spindle.hadoop.yarn.ContainerProto
-	48, // 16: spindle.hadoop.yarn.AllocateResponseProto.completed_container_statuses:type_name -> spindle.hadoop.yarn.ContainerStatusProto
-	35, // 17: spindle.hadoop.yarn.AllocateResponseProto.limit:type_name -> spindle.hadoop.yarn.ResourceProto
-	49, // 18: spindle.hadoop.yarn.AllocateResponseProto.updated_nodes:type_name -> spindle.hadoop.yarn.NodeReportProto
-	50, // 19: spindle.hadoop.yarn.AllocateResponseProto.preempt:type_name -> spindle.hadoop.yarn.PreemptionMessageProto
+	40, // 5: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.resource_profiles:type_name -> spindle.hadoop.yarn.ResourceProfilesProto
+	41, // 6: spindle.hadoop.yarn.RegisterApplicationMasterResponseProto.resource_types:type_name -> spindle.hadoop.yarn.ResourceTypeInfoProto
+	42, // 7: spindle.hadoop.yarn.FinishApplicationMasterRequestProto.final_application_status:type_name -> spindle.hadoop.yarn.FinalApplicationStatusProto
+	43, // 8: spindle.hadoop.yarn.AllocateRequestProto.ask:type_name -> spindle.hadoop.yarn.ResourceRequestProto
+	44, // 9: spindle.hadoop.yarn.AllocateRequestProto.release:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	45, // 10: spindle.hadoop.yarn.AllocateRequestProto.blacklist_request:type_name -> spindle.hadoop.yarn.ResourceBlacklistRequestProto
+	46, // 11: spindle.hadoop.yarn.AllocateRequestProto.scheduling_requests:type_name -> spindle.hadoop.yarn.SchedulingRequestProto
+	47, // 12: spindle.hadoop.yarn.NMTokenProto.nodeId:type_name -> spindle.hadoop.yarn.NodeIdProto
+	48, // 13: spindle.hadoop.yarn.NMTokenProto.token:type_name -> spindle.hadoop.common.TokenProto
+	49, // 14: spindle.hadoop.yarn.AllocateResponseProto.a_m_command:type_name -> spindle.hadoop.yarn.AMCommandProto
+	39, // 15: spindle.hadoop.yarn.AllocateResponseProto.allocated_containers:type_name -> spindle.hadoop.yarn.ContainerProto
+	50, // 16: spindle.hadoop.yarn.AllocateResponseProto.completed_container_statuses:type_name -> spindle.hadoop.yarn.ContainerStatusProto
+	37, // 17: spindle.hadoop.yarn.AllocateResponseProto.limit:type_name -> spindle.hadoop.yarn.ResourceProto
+	51, // 18: spindle.hadoop.yarn.AllocateResponseProto.updated_nodes:type_name -> spindle.hadoop.yarn.NodeReportProto
+	52, // 19: spindle.hadoop.yarn.AllocateResponseProto.preempt:type_name -> spindle.hadoop.yarn.PreemptionMessageProto
 	7,  // 20: spindle.hadoop.yarn.AllocateResponseProto.nm_tokens:type_name -> spindle.hadoop.yarn.NMTokenProto
-	46, // 21: spindle.hadoop.yarn.AllocateResponseProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
-	51, // 22: spindle.hadoop.yarn.AllocateResponseProto.application_priority:type_name -> spindle.hadoop.yarn.PriorityProto
-	37, // 23: spindle.hadoop.yarn.AllocateResponseProto.containers_from_previous_attempts:type_name -> spindle.hadoop.yarn.ContainerProto
-	52, // 24: spindle.hadoop.yarn.AllocateResponseProto.rejected_scheduling_requests:type_name -> spindle.hadoop.yarn.RejectedSchedulingRequestProto
-	53, // 25: spindle.hadoop.yarn.GetNewApplicationResponseProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	35, // 26: spindle.hadoop.yarn.GetNewApplicationResponseProto.maximumCapability:type_name -> spindle.hadoop.yarn.ResourceProto
-	53, // 27: spindle.hadoop.yarn.GetApplicationReportRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	54, // 28: spindle.hadoop.yarn.GetApplicationReportResponseProto.application_report:type_name -> spindle.hadoop.yarn.ApplicationReportProto
-	55, // 29: spindle.hadoop.yarn.SubmitApplicationRequestProto.application_submission_context:type_name -> spindle.hadoop.yarn.ApplicationSubmissionContextProto
-	53, // 30: spindle.hadoop.yarn.KillApplicationRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
-	56, // 31: spindle.hadoop.yarn.GetClusterMetricsResponseProto.cluster_metrics:type_name -> spindle.hadoop.yarn.YarnClusterMetricsProto
-	57, // 32: spindle.hadoop.yarn.GetApplicationsRequestProto.application_states:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
-	1,  // 33: spindle.hadoop.yarn.GetApplicationsRequestProto.scope:type_name -> spindle.hadoop.yarn.ApplicationsRequestScopeProto
-	54, // 34: spindle.hadoop.yarn.GetApplicationsResponseProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
-	58, // 35: spindle.hadoop.yarn.GetClusterNodesRequestProto.nodeStates:type_name -> spindle.hadoop.yarn.NodeStateProto
-	49, // 36: spindle.hadoop.yarn.GetClusterNodesResponseProto.nodeReports:type_name -> spindle.hadoop.yarn.NodeReportProto
-	59, // 37: spindle.hadoop.yarn.GetQueueInfoResponseProto.queueInfo:type_name -> spindle.hadoop.yarn.QueueInfoProto
-	39, // 38: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto.resource_type_info:type_name -> spindle.hadoop.yarn.ResourceTypeInfoProto
-	60, // 39: spindle.hadoop.yarn.StartContainerRequestProto.container_launch_context:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
-	46, // 40: spindle.hadoop.yarn.StartContainerRequestProto.container_token:type_name -> spindle.hadoop.common.TokenProto
-	27, // 41: spindle.hadoop.yarn.StartContainersRequestProto.start_container_request:type_name -> spindle.hadoop.yarn.StartContainerRequestProto
-	42, // 42: spindle.hadoop.yarn.ContainerExceptionMapProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	61, // 43: spindle.hadoop.yarn.ContainerExceptionMapProto.exception:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
-	62, // 44: spindle.hadoop.yarn.StartContainersResponseProto.services_meta_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
-	42, // 45: spindle.hadoop.yarn.StartContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	29, // 46: spindle.hadoop.yarn.StartContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
-	42, // 47: spindle.hadoop.yarn.StopContainersRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	42, // 48: spindle.hadoop.yarn.StopContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	29, // 49: spindle.hadoop.yarn.StopContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
-	42, // 50: spindle.hadoop.yarn.GetContainerStatusesRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
-	48, // 51: spindle.hadoop.yarn.GetContainerStatusesResponseProto.status:type_name -> spindle.hadoop.yarn.ContainerStatusProto
-	29, // 52: spindle.hadoop.yarn.GetContainerStatusesResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
-	53, // [53:53] is the sub-list for method output_type
-	53, // [53:53] is the sub-list for method input_type
-	53, // [53:53] is the sub-list for extension type_name
-	53, // [53:53] is the sub-list for extension extendee
-	0,  // [0:53] is the sub-list for field type_name
+	48, // 21: spindle.hadoop.yarn.AllocateResponseProto.am_rm_token:type_name -> spindle.hadoop.common.TokenProto
+	53, // 22: spindle.hadoop.yarn.AllocateResponseProto.application_priority:type_name -> spindle.hadoop.yarn.PriorityProto
+	39, // 23: spindle.hadoop.yarn.AllocateResponseProto.containers_from_previous_attempts:type_name -> spindle.hadoop.yarn.ContainerProto
+	54, // 24: spindle.hadoop.yarn.AllocateResponseProto.rejected_scheduling_requests:type_name -> spindle.hadoop.yarn.RejectedSchedulingRequestProto
+	55, // 25: spindle.hadoop.yarn.GetNewApplicationResponseProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	37, // 26: spindle.hadoop.yarn.GetNewApplicationResponseProto.maximumCapability:type_name -> spindle.hadoop.yarn.ResourceProto
+	55, // 27: spindle.hadoop.yarn.GetApplicationReportRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	56, // 28: spindle.hadoop.yarn.GetApplicationReportResponseProto.application_report:type_name -> spindle.hadoop.yarn.ApplicationReportProto
+	55, // 29: spindle.hadoop.yarn.GetApplicationAttemptsRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	57, // 30: spindle.hadoop.yarn.GetApplicationAttemptsResponseProto.application_attempts:type_name -> spindle.hadoop.yarn.ApplicationAttemptReportProto
+	58, // 31: spindle.hadoop.yarn.SubmitApplicationRequestProto.application_submission_context:type_name -> spindle.hadoop.yarn.ApplicationSubmissionContextProto
+	55, // 32: spindle.hadoop.yarn.KillApplicationRequestProto.application_id:type_name -> spindle.hadoop.yarn.ApplicationIdProto
+	59, // 33: spindle.hadoop.yarn.GetClusterMetricsResponseProto.cluster_metrics:type_name -> spindle.hadoop.yarn.YarnClusterMetricsProto
+	60, // 34: spindle.hadoop.yarn.GetApplicationsRequestProto.application_states:type_name -> spindle.hadoop.yarn.YarnApplicationStateProto
+	1,  // 35: spindle.hadoop.yarn.GetApplicationsRequestProto.scope:type_name -> spindle.hadoop.yarn.ApplicationsRequestScopeProto
+	56, // 36: spindle.hadoop.yarn.GetApplicationsResponseProto.applications:type_name -> spindle.hadoop.yarn.ApplicationReportProto
+	61, // 37: spindle.hadoop.yarn.GetClusterNodesRequestProto.nodeStates:type_name -> spindle.hadoop.yarn.NodeStateProto
+	51, // 38: spindle.hadoop.yarn.GetClusterNodesResponseProto.nodeReports:type_name -> spindle.hadoop.yarn.NodeReportProto
+	62, // 39: spindle.hadoop.yarn.GetQueueInfoResponseProto.queueInfo:type_name -> spindle.hadoop.yarn.QueueInfoProto
+	41, // 40: spindle.hadoop.yarn.GetAllResourceTypeInfoResponseProto.resource_type_info:type_name -> spindle.hadoop.yarn.ResourceTypeInfoProto
+	63, // 41: spindle.hadoop.yarn.StartContainerRequestProto.container_launch_context:type_name -> spindle.hadoop.yarn.ContainerLaunchContextProto
+	48, // 42: spindle.hadoop.yarn.StartContainerRequestProto.container_token:type_name -> spindle.hadoop.common.TokenProto
+	29, // 43: spindle.hadoop.yarn.StartContainersRequestProto.start_container_request:type_name -> spindle.hadoop.yarn.StartContainerRequestProto
+	44, // 44: spindle.hadoop.yarn.ContainerExceptionMapProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	64, // 45: spindle.hadoop.yarn.ContainerExceptionMapProto.exception:type_name -> spindle.hadoop.yarn.SerializedExceptionProto
+	65, // 46: spindle.hadoop.yarn.StartContainersResponseProto.services_meta_data:type_name -> spindle.hadoop.yarn.StringBytesMapProto
+	44, // 47: spindle.hadoop.yarn.StartContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	31, // 48: spindle.hadoop.yarn.StartContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
+	44, // 49: spindle.hadoop.yarn.StopContainersRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	44, // 50: spindle.hadoop.yarn.StopContainersResponseProto.succeeded_requests:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	31, // 51: spindle.hadoop.yarn.StopContainersResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
+	44, // 52: spindle.hadoop.yarn.GetContainerStatusesRequestProto.container_id:type_name -> spindle.hadoop.yarn.ContainerIdProto
+	50, // 53: spindle.hadoop.yarn.GetContainerStatusesResponseProto.status:type_name -> spindle.hadoop.yarn.ContainerStatusProto
+	31, // 54: spindle.hadoop.yarn.GetContainerStatusesResponseProto.failed_requests:type_name -> spindle.hadoop.yarn.ContainerExceptionMapProto
+	55, // [55:55] is the sub-list for method output_type
+	55, // [55:55] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_yarnpb_hadoopyarn_yarn_service_protos_proto_init() }
@@ -2312,7 +2409,7 @@ func file_yarnpb_hadoopyarn_yarn_service_protos_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDesc), len(file_yarnpb_hadoopyarn_yarn_service_protos_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   33,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

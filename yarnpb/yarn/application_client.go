@@ -56,5 +56,12 @@ func (a *ApplicationClient) GetQueueInfo(ctx context.Context, req *hadoopyarn.Ge
 	return invoke[hadoopyarn.GetQueueInfoResponseProto](ctx, a.c, "getQueueInfo", req, readOnly)
 }
 
+// GetApplicationAttempts lists an application's attempts as the RM
+// records them: each one's state, finish time and diagnostics (which
+// name its AM container's exit status).
+func (a *ApplicationClient) GetApplicationAttempts(ctx context.Context, req *hadoopyarn.GetApplicationAttemptsRequestProto) (*hadoopyarn.GetApplicationAttemptsResponseProto, error) {
+	return invoke[hadoopyarn.GetApplicationAttemptsResponseProto](ctx, a.c, "getApplicationAttempts", req, readOnly)
+}
+
 // Close closes the connection.
 func (a *ApplicationClient) Close() error { return a.c.Close() }

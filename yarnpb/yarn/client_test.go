@@ -93,6 +93,10 @@ func TestApplicationClientMethodsMatchTheProtocol(t *testing.T) {
 			return err
 		},
 		func() error { _, err := c.GetQueueInfo(ctx, &hadoopyarn.GetQueueInfoRequestProto{}); return err },
+		func() error {
+			_, err := c.GetApplicationAttempts(ctx, &hadoopyarn.GetApplicationAttemptsRequestProto{})
+			return err
+		},
 	}
 	for i, call := range calls {
 		if err := call(); err != nil {
