@@ -3,8 +3,6 @@ package appmaster
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -12,7 +10,6 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
-	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // recordWait bounds the AM's question to the RM about its application's
@@ -49,12 +46,12 @@ type attemptJudge struct {
 // record of its application's attempts.
 func newAttemptJudge(ctx context.Context, conf *config.Config, c container, session bool, log logrus.FieldLogger) attemptJudge {
 	j := attemptJudge{log: log}
-	id, err := yarn.ParseContainerID(os.Getenv("CONTAINER_ID"))
+	attempt, err := ownAttempt()
 	if err != nil {
-		j.unjudged = fmt.Errorf("CONTAINER_ID: %w", err)
+		j.unjudged = err
 		return j
 	}
-	j.own = id.GetAppAttemptId().GetAttemptId()
+	j.own = attempt.GetAttemptId()
 	asked, err := settings.AppAttempts(conf, session)
 	if err != nil {
 		j.unjudged = err
@@ -74,7 +71,7 @@ func newAttemptJudge(ctx context.Context, conf *config.Config, c container, sess
 	go func() {
 		rctx, cancel := context.WithTimeout(ctx, recordWait)
 		defer cancel()
-		attempts, err := attemptsOnRecord(rctx, conf, c.hconf, id.GetAppAttemptId().GetApplicationId())
+		attempts, err := attemptsOnRecord(rctx, conf, c.hconf, attempt.GetApplicationId())
 		if err != nil {
 			log.WithError(err).Warn("cannot read the application's attempts from the RM: a termination will leave it to a next attempt, if YARN starts one, without unregistering")
 		} else {

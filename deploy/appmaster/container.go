@@ -51,6 +51,16 @@ func readContainer() (container, error) {
 	return container{hconf: hconf, user: yarnapp.User(os.LookupEnv), host: host, creds: creds, secret: secret, amrm: amrm[0]}, nil
 }
 
+// ownAttempt is the application attempt the AM runs as, from its own
+// container's id (YARN's CONTAINER_ID).
+func ownAttempt() (*hadoopyarn.ApplicationAttemptIdProto, error) {
+	id, err := yarn.ParseContainerID(os.Getenv("CONTAINER_ID"))
+	if err != nil {
+		return nil, fmt.Errorf("CONTAINER_ID: %w", err)
+	}
+	return id.GetAppAttemptId(), nil
+}
+
 // sessionSecret is the secret a session's clients prove they hold.
 func (c container) sessionSecret() ([]byte, error) {
 	s, ok := c.creds.FindSecret(yarnapp.SessionSecretAlias)

@@ -9,7 +9,6 @@ import (
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
-	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // journalStore is where the AM keeps its journal (am/journal): journal/
@@ -33,7 +32,7 @@ func journalStore(c container, log logrus.FieldLogger) (journal.Store, int, func
 		log.Warn("no journal on a Kerberos cluster: if this attempt fails, the next starts the work over")
 		return nil, 0, func() {}
 	}
-	id, err := yarn.ParseContainerID(os.Getenv("CONTAINER_ID"))
+	attempt, err := ownAttempt()
 	if err != nil {
 		return none(err, "no journal, without this attempt's number to write it under")
 	}
@@ -46,5 +45,5 @@ func journalStore(c container, log logrus.FieldLogger) (journal.Store, int, func
 		st.Close()
 		return none(err, "no journal")
 	}
-	return store, int(id.GetAppAttemptId().GetAttemptId()), func() { st.Close() }
+	return store, int(attempt.GetAttemptId()), func() { st.Close() }
 }

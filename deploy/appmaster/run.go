@@ -188,8 +188,8 @@ func openLog(conf *config.Config, env Env, appID string) (logrus.FieldLogger, fu
 		closeLog = func() { file.Close() }
 	}
 	log := logger.WithField("app", appID)
-	if id, err := yarn.ParseContainerID(os.Getenv("CONTAINER_ID")); err == nil {
-		log = log.WithField("attempt", yarn.ApplicationAttemptID(id.GetAppAttemptId()))
+	if attempt, err := ownAttempt(); err == nil {
+		log = log.WithField("attempt", yarn.ApplicationAttemptID(attempt))
 	} else {
 		log.WithError(err).Warn("CONTAINER_ID does not name the AM's container")
 	}
