@@ -16,7 +16,7 @@
 //			switch ev := ev.(type) {
 //			case executorUp:   s.AddExecutor(now, ev.spec)
 //			case executorLost: s.RemoveExecutor(now, ev.id, ev.loss)
-//			case taskEnded:    s.TaskFinished(now, ev.attempt, ev.result)
+//			case taskEnded:    s.TaskFinished(now, ev.executor, ev.attempt, ev.result)
 //			case submit:       s.SubmitJob(now, ev.spec)
 //			}
 //		case <-timer.C: // armed from s.Wakeup(now)

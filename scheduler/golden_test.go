@@ -30,7 +30,8 @@ var update = flag.Bool("update", false, "rewrite testdata/scenarios/*.txt with t
 //	submit name=j pool=p
 //	    (input lines: stage NAME tasks=N cpus=C gpus=G after=a,b
 //	     profile=P attempts=A hosts=h1,h2 executors=e1)
-//	finish s0/1#0 ok|fail|blameless|killed reason=...
+//	finish s0/1#0 ok|fail|blameless|killed on=e1 reason=...
+//	    (on= the reporting executor; by default the one running it)
 //	restore s0/1                  (succeeded in an earlier AM attempt)
 //	adopt s0/1#2 on=e1 gpus=0,1   (running there since an earlier one)
 //	cancel job=0 reason=...
@@ -133,7 +134,8 @@ func (g *golden) event(s *Scheduler, a *scenario.Args) (string, error) {
 		call = func() error { return s.RemoveExecutor(g.now, id, loss) }
 	case "finish":
 		attempt, r := goldenFinish(a)
-		call = func() error { return s.TaskFinished(g.now, attempt, r) }
+		on := ExecutorID(a.String("on", string(runsOn(s, attempt))))
+		call = func() error { return s.TaskFinished(g.now, on, attempt, r) }
 	case "cancel":
 		id, reason := JobID(a.Int("job", 0)), a.String("reason", "")
 		call = func() error { return s.CancelJob(id, reason) }

@@ -164,8 +164,9 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 	// A gang task's success counts once its whole run's does (place.go).
 	final := r.Outcome == scheduler.Succeeded && j != nil && c.DoneOnReport(st.Attempt.Task.Stage)
 	// A report for an attempt the scheduler already wrote off (its
-	// executor was declared lost) changes nothing.
-	if err := c.sched.TaskFinished(now, st.Attempt, r); err == nil {
+	// executor was declared lost), or one another executor runs, changes
+	// nothing.
+	if err := c.sched.TaskFinished(now, x.id, st.Attempt, r); err == nil {
 		c.usage.taskEnded(now, x)
 		if final {
 			j.succeeded++

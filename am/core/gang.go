@@ -152,7 +152,7 @@ func (c *Core) endUnlaunched(now time.Time, id scheduler.ExecutorID, a scheduler
 		g.unlaunched = map[scheduler.AttemptID]bool{}
 	}
 	g.unlaunched[a] = true
-	if err := c.sched.TaskFinished(now, a, r); err == nil {
+	if err := c.sched.TaskFinished(now, id, a, r); err == nil {
 		if x := c.execs[id]; x != nil {
 			c.usage.taskEnded(now, x)
 		}

@@ -28,7 +28,7 @@ func (c *Core) place(now time.Time) {
 			launch, err := c.launch(l, st)
 			if err != nil {
 				st.job.sum.Failures++
-				c.sched.TaskFinished(now, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error(), Permanent: true})
+				c.sched.TaskFinished(now, l.Executor, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error(), Permanent: true})
 				unbuilt = true
 				continue
 			}
