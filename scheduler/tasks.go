@@ -63,6 +63,7 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 	default:
 		t.failures++
 		j.failedAttempts++
+		s.out.Failures = append(s.out.Failures, TaskID{st.id, idx})
 		if !r.Permanent {
 			s.hostFailure(now, h) // a task that could not start says nothing of its host
 		}
