@@ -50,7 +50,7 @@ func (d *Driver) journalSucceeded(b *wire.StatusBatch) {
 }
 
 // journalGangDone journals the tasks of gangs whose whole run succeeded.
-func (d *Driver) journalGangDone(done []core.DoneTask) {
+func (d *Driver) journalGangDone(done []core.JobTask) {
 	if d.cfg.Journal == nil {
 		return
 	}

@@ -112,7 +112,7 @@ func (d *Driver) startOver(now time.Time, r *Resumption) error {
 	for _, ct := range r.Kept {
 		kept = append(kept, d.kept(ct))
 	}
-	d.core.Kept(now, kept, 0)
+	d.core.Kept(now, kept, 0, 0)
 	if d.cfg.Journal != nil {
 		var ended []int
 		for _, j := range r.State.Jobs {
@@ -147,7 +147,7 @@ func (d *Driver) adoptKept(ctx context.Context, now time.Time, r *Resumption, ke
 		cts = append(cts, k)
 	}
 	d.log.WithField("containers", len(cts)).Info("taking over the containers YARN kept from the previous attempt")
-	d.core.Kept(now, cts, r.Wait)
+	d.core.Kept(now, cts, r.Wait, 0)
 }
 
 // rejoin dials a kept executor until it answers or the wait is over,

@@ -291,7 +291,7 @@ func (c *Core) gangTasksDone(done []scheduler.TaskID) {
 	for _, id := range done {
 		if st := c.stages[id.Stage]; st != nil {
 			st.job.succeeded++
-			c.rd.GangTasksDone = append(c.rd.GangTasksDone, DoneTask{Job: st.job.id, TaskRef: TaskRef{StageIndex: st.index, Index: id.Index}})
+			c.rd.GangTasksDone = append(c.rd.GangTasksDone, JobTask{Job: st.job.id, TaskRef: TaskRef{StageIndex: st.index, Index: id.Index}})
 		}
 	}
 }

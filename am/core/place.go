@@ -22,7 +22,7 @@ func (c *Core) place(now time.Time) {
 		for _, l := range rd.Launches {
 			st := c.stages[l.Attempt.Task.Stage]
 			st.job.sum.Attempts++
-			if l.Attempt.Attempt > 0 {
+			if l.Attempt.Attempt > c.firstAttempt { // numbered past this AM attempt's first (ids.go)
 				st.job.sum.Retries++
 			}
 			launch, err := c.launch(l, st)
@@ -58,6 +58,8 @@ func (c *Core) place(now time.Time) {
 			c.gangTimedOut(t)
 		}
 		c.gangTasksDone(rd.GangTasksDone)
+		// Before the jobs that ended below, whose stages go with them.
+		c.taskFailures(rd.Failures)
 		for _, id := range rd.StagesSucceeded {
 			if st := c.stages[id]; st != nil {
 				c.notice(Notice{Job: st.job.spec.Name, Stage: st.spec.Name,
@@ -69,6 +71,16 @@ func (c *Core) place(now time.Time) {
 		}
 		if !unbuilt && !again {
 			return
+		}
+	}
+}
+
+// taskFailures passes on the counted failures the scheduler lists, for
+// the journal.
+func (c *Core) taskFailures(failed []scheduler.TaskID) {
+	for _, id := range failed {
+		if st := c.stages[id.Stage]; st != nil {
+			c.rd.TaskFailures = append(c.rd.TaskFailures, JobTask{Job: st.job.id, TaskRef: TaskRef{StageIndex: st.index, Index: id.Index}})
 		}
 	}
 }

@@ -38,7 +38,11 @@ type Ready struct {
 	// GangTasksDone are the tasks of gangs whose whole run succeeded:
 	// only now is their success final (a gang task's own report of
 	// success is not: DoneOnReport), for the journal to record.
-	GangTasksDone []DoneTask
+	GangTasksDone []JobTask
+	// TaskFailures are the tasks whose attempts failed counted against
+	// them, once per failure, for the journal to record: the AM's next
+	// attempt counts them again (ResumedJob.Failures).
+	TaskFailures []JobTask
 	// Finished are the jobs that ended.
 	Finished []Summary
 	// JobsEnded, in a session, are the jobs that ended, each with the

@@ -112,6 +112,9 @@ func Format(rd core.Ready, now time.Time) string {
 	for _, t := range rd.GangTasksDone {
 		fmt.Fprintf(&b, "done job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
 	}
+	for _, t := range rd.TaskFailures {
+		fmt.Fprintf(&b, "failed job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
+	}
 	for _, f := range rd.Finished {
 		fmt.Fprintf(&b, "finished %s succeeded=%v tasks=%d attempts=%d failures=%d retries=%d", f.Job, f.Succeeded, f.Tasks, f.Attempts, f.Failures, f.Retries)
 		if f.Reason != "" {
