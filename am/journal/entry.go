@@ -6,7 +6,10 @@ type Entry struct {
 	ExecutorGone string    `json:"executorGone,omitempty"`
 	Job          *Job      `json:"job,omitempty"`
 	TaskDone     *TaskDone `json:"taskDone,omitempty"`
-	JobEnded     *int      `json:"jobEnded,omitempty"`
+	// TaskFailed is one failure counted against a task: the next attempt
+	// counts it again (once per failure, until the task succeeds).
+	TaskFailed *TaskDone `json:"taskFailed,omitempty"`
+	JobEnded   *int      `json:"jobEnded,omitempty"`
 	// NextJob says the job ids below it are taken, ended jobs' too: a
 	// snapshot, which keeps no ended job, ends with it.
 	NextJob *int `json:"nextJob,omitempty"`
@@ -54,8 +57,8 @@ type Shape struct {
 	GPUs     int   `json:"gpus"`
 }
 
-// TaskDone is a task that succeeded: stage is the stage's index in its
-// job's spec, index the task's.
+// TaskDone is a task that succeeded (or, in TaskFailed, failed): stage
+// is the stage's index in its job's spec, index the task's.
 type TaskDone struct {
 	Job   int `json:"job"`
 	Stage int `json:"stage"`
@@ -65,7 +68,8 @@ type TaskDone struct {
 // set counts the fields an entry sets.
 func (e Entry) set() int {
 	n := 0
-	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.JobEnded != nil, e.NextJob != nil, e.NextStage != nil} {
+	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TaskDone != nil, e.TaskFailed != nil, e.JobEnded != nil,
+		e.NextJob != nil, e.NextStage != nil} {
 		if ok {
 			n++
 		}

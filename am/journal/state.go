@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"slices"
@@ -26,6 +27,8 @@ type JobState struct {
 	// Done are its tasks that succeeded, each once.
 	Done []TaskDone
 	done map[TaskDone]bool
+	// Failed counts the failures of its tasks that have not succeeded.
+	Failed map[TaskDone]int
 }
 
 // NewState is the state of an application that journalled nothing yet.
@@ -58,6 +61,8 @@ func (s *State) Apply(e Entry) error {
 		return s.submitted(*e.Job)
 	case e.TaskDone != nil:
 		return s.taskDone(*e.TaskDone)
+	case e.TaskFailed != nil:
+		return s.taskFailed(*e.TaskFailed)
 	case e.JobEnded != nil:
 		return s.ended(*e.JobEnded)
 	case e.NextStage != nil:
@@ -96,7 +101,7 @@ func (s *State) submitted(j Job) error {
 	}
 	s.NextJob = j.ID + 1
 	s.NextStage = max(s.NextStage, j.FirstStage+len(j.StageProfiles))
-	s.Jobs = append(s.Jobs, &JobState{Job: j, done: map[TaskDone]bool{}})
+	s.Jobs = append(s.Jobs, &JobState{Job: j, done: map[TaskDone]bool{}, Failed: map[TaskDone]int{}})
 	return nil
 }
 
@@ -114,18 +119,38 @@ func (s *State) job(id int) (*JobState, error) {
 }
 
 func (s *State) taskDone(t TaskDone) error {
-	j, err := s.job(t.Job)
+	j, err := s.task(t)
 	if err != nil || j == nil {
 		return err // an ended job's task changes nothing
-	}
-	if t.Stage < 0 || t.Stage >= len(j.StageProfiles) || t.Index < 0 {
-		return fmt.Errorf("job %d has no stage %d task %d", t.Job, t.Stage, t.Index)
 	}
 	if !j.done[t] {
 		j.done[t] = true
 		j.Done = append(j.Done, t)
 	}
+	delete(j.Failed, t) // its failures count no more
 	return nil
+}
+
+func (s *State) taskFailed(t TaskDone) error {
+	j, err := s.task(t)
+	if err != nil || j == nil || j.done[t] {
+		return err
+	}
+	j.Failed[t]++
+	return nil
+}
+
+// task finds task t's job: live, ended (nil, nil), or an error for a
+// job never submitted or a task it does not have.
+func (s *State) task(t TaskDone) (*JobState, error) {
+	j, err := s.job(t.Job)
+	if err != nil || j == nil {
+		return nil, err
+	}
+	if t.Stage < 0 || t.Stage >= len(j.StageProfiles) || t.Index < 0 {
+		return nil, fmt.Errorf("job %d has no stage %d task %d", t.Job, t.Stage, t.Index)
+	}
+	return j, nil
 }
 
 func (s *State) ended(id int) error {
@@ -150,11 +175,25 @@ func (s *State) Entries() []Entry {
 		for _, t := range j.Done {
 			out = append(out, Entry{TaskDone: &TaskDone{Job: t.Job, Stage: t.Stage, Index: t.Index}})
 		}
+		for _, t := range sortedTasks(j.Failed) {
+			for range j.Failed[t] {
+				out = append(out, Entry{TaskFailed: &TaskDone{Job: t.Job, Stage: t.Stage, Index: t.Index}})
+			}
+		}
 	}
 	if s.NextJob > 0 {
 		next, stage := s.NextJob, s.NextStage
 		out = append(out, Entry{NextJob: &next}, Entry{NextStage: &stage})
 	}
+	return out
+}
+
+func sortedTasks(m map[TaskDone]int) []TaskDone {
+	out := make([]TaskDone, 0, len(m))
+	for t := range m {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b TaskDone) int { return cmp.Or(cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Index, b.Index)) })
 	return out
 }
 
