@@ -38,7 +38,7 @@ var update = flag.Bool("update", false, "rewrite testdata/scenarios/*.txt with t
 //	attempts from=1000            (this AM attempt's first attempt number)
 //	cancel job=0 reason=...
 //	advance 3s
-//	ready | why job=0 | demand profile=0 | executors | wakeup
+//	ready | held (Ready placing nothing) | why job=0 | demand profile=0 | executors | wakeup
 //	progress job=0 | progress pool=NAME
 func TestGolden(t *testing.T) {
 	scenario.TestDir(t, filepath.Join("testdata", "scenarios"), *update, func() scenario.Step {
@@ -115,6 +115,8 @@ func (g *golden) step(b scenario.Block) (string, error) {
 		return "now +" + g.now.Sub(t0).String(), nil
 	case "ready":
 		return goldenReady(s.Ready(g.now)), a.Err()
+	case "held":
+		return goldenReady(s.Held(g.now)), a.Err()
 	case "why", "demand", "executors", "wakeup", "progress":
 		return g.query(a)
 	}

@@ -20,6 +20,22 @@ func (s *Scheduler) Ready(now time.Time) Ready {
 		s.checkUnschedulable(now)
 	}
 	s.place(now)
+	return s.take()
+}
+
+// Held returns every decision since the last call, as Ready does, but
+// places nothing, nor lets a waiting gang's try time out: for a caller
+// that may start no task yet (an ApplicationMaster attempt awaiting its
+// predecessor's executors), whose kills, failures and jobs that ended
+// must still be carried out.
+func (s *Scheduler) Held(now time.Time) Ready {
+	s.expireExclusions(now)
+	s.endBackoffs(now)
+	return s.take()
+}
+
+// take hands out the decisions so far.
+func (s *Scheduler) take() Ready {
 	rd := s.out
 	// Double-buffered: what events append from now on must not overwrite
 	// the batch the caller is still carrying out.

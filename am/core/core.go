@@ -207,9 +207,7 @@ func (c *Core) Ready(now time.Time) Ready {
 		c.allocate(now)
 		c.nextTick = now.Add(c.cfg.AllocationTick)
 	}
-	if !c.holding(now) {
-		c.place(now)
-	}
+	c.place(now, !c.holding(now))
 	if c.final != nil {
 		c.end()
 		return c.take()

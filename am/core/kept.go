@@ -72,7 +72,7 @@ func (c *Core) Kept(now time.Time, kept []KeptContainer, wait, stopped time.Dura
 		return
 	}
 	c.kept.stopWait = stopped
-	released := len(c.kept.released)
+	awaited, released := len(c.kept.awaiting), len(c.kept.released)
 	for _, ct := range kept {
 		prof, ok := c.profile(ct.Profile)
 		why := ""
@@ -97,7 +97,7 @@ func (c *Core) Kept(now time.Time, kept []KeptContainer, wait, stopped time.Dura
 		}
 		c.kept.awaiting[scheduler.ExecutorID(ct.ID)] = true
 	}
-	if len(c.kept.awaiting) > 0 {
+	if len(c.kept.awaiting) > awaited {
 		c.kept.awaitUntil = now.Add(wait)
 		c.notice(Notice{Message: fmt.Sprintf("awaiting %d executors of the previous attempt for up to %v before placing tasks", len(c.kept.awaiting), wait)})
 	}

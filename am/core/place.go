@@ -12,10 +12,17 @@ import (
 // place runs the scheduler's rounds until nothing more changes: an
 // attempt whose command cannot be built fails at once (every attempt
 // would), and the round after carries out what that failure decided.
-func (c *Core) place(now time.Time) {
+// Held (!placing), it places nothing, and carries out what the
+// scheduler decided all the same: kills, jobs that ended.
+func (c *Core) place(now time.Time, placing bool) {
 	defer clear(c.gangs.unlaunched) // the kills of those come in the round after
 	for {
-		rd := c.sched.Ready(now)
+		var rd scheduler.Ready
+		if placing {
+			rd = c.sched.Ready(now)
+		} else {
+			rd = c.sched.Held(now)
+		}
 		unbuilt := false
 		first := len(c.rd.Launches)
 		hosts, gang := map[scheduler.AttemptID]string{}, map[scheduler.AttemptID]bool{}
