@@ -10,9 +10,9 @@ import (
 
 // The loop journals, for the AM's next attempt (am/journal,
 // docs/reliability.md), each job submitted, each task that succeeded (a
-// gang's tasks once their whole run has: core.DoneOnReport), each job
-// that ended, and each executor that registered with a rejoin address
-// and its container's end. The journal's writer takes them without
+// gang's tasks once their whole run has: core.DoneOnReport), each
+// failure counted against a task, each job that ended, and each executor
+// that registered with a rejoin address and its container's end. The journal's writer takes them without
 // waiting and writes them from its own goroutine.
 
 func (d *Driver) journalJob(id scheduler.JobID, spec *jobspec.Job) {
@@ -56,6 +56,17 @@ func (d *Driver) journalGangDone(done []core.JobTask) {
 	}
 	for _, t := range done {
 		d.cfg.Journal.Append(journal.Entry{TaskDone: &journal.TaskDone{Job: int(t.Job), Stage: t.StageIndex, Index: t.Index}})
+	}
+}
+
+// journalFailures journals the failures counted against tasks, one
+// entry each: the next attempt counts them again.
+func (d *Driver) journalFailures(failed []core.JobTask) {
+	if d.cfg.Journal == nil {
+		return
+	}
+	for _, t := range failed {
+		d.cfg.Journal.Append(journal.Entry{TaskFailed: &journal.TaskDone{Job: int(t.Job), Stage: t.StageIndex, Index: t.Index}})
 	}
 }
 
