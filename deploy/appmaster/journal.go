@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/journal"
+	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
 )
@@ -16,10 +17,15 @@ import (
 // whichever node, finds. The function returned closes it. On a Kerberos
 // cluster the AM has only delegation tokens, which the HDFS client that
 // writes files cannot use (removeWithToken): there is no journal, and a
-// next attempt starts its work over (docs/reliability.md).
-func journalStore(c container, log logrus.FieldLogger) (journal.Store, func()) {
+// next attempt starts its work over (docs/reliability.md); nor with
+// spindle.yarn.am.journal false.
+func journalStore(c container, conf *config.Config, log logrus.FieldLogger) (journal.Store, func()) {
 	dir, ok := os.LookupEnv("SPINDLE_STAGING_DIR")
 	if !ok {
+		return nil, func() {}
+	}
+	if on, err := conf.Bool("spindle.yarn.am.journal"); err == nil && !on {
+		log.Warn("no journal (spindle.yarn.am.journal=false): if this attempt fails, the next starts the work over")
 		return nil, func() {}
 	}
 	if method, _ := c.hconf.Authentication(); method == hadoopconf.AuthKerberos {

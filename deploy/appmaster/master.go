@@ -83,6 +83,14 @@ type appMaster struct {
 	// before to register again before it places tasks.
 	Journal   journal.Store
 	AdoptWait time.Duration
+	// Attempt is this AM's attempt of the application (from 1; 0:
+	// unknown, taken as the first): it numbers new jobs, stages and task
+	// attempts in ranges of its own (am/core's ids.go). KeptStopWait
+	// bounds how long the containers it releases of those YARN kept
+	// hold placement (core.Core.Kept): their executors' rejoin timeout
+	// and their tasks' grace to stop.
+	Attempt      int
+	KeptStopWait time.Duration
 	// Terminated, when set, ends when the AM is told to stop from outside
 	// (the NodeManager's SIGTERM: an NM shutting down, a decommission,
 	// the AM's container preempted or killed) in an attempt YARN will
@@ -132,9 +140,14 @@ func runAppMaster(ctx context.Context, a appMaster) (core.Summary, error) {
 	}
 	var journalDone <-chan struct{}
 	stopJournal := func() {}
+	kept := reg.resp.GetContainersFromPreviousAttempts()
 	if a.Journal != nil {
-		dcfg.Journal, dcfg.Resume, journalDone, stopJournal = takeOver(ctx, a, reg.resp.GetContainersFromPreviousAttempts())
+		dcfg.Journal, dcfg.Resume, journalDone, stopJournal = takeOver(ctx, a, kept)
 		defer func() { stopJournal(); <-journalDone }()
+	} else {
+		// No journal to go on with: the containers YARN kept are still
+		// taken over, released, before any of their tasks starts again.
+		dcfg.Resume = resumption(a, journal.NewState(a.Core.AppID), kept)
 	}
 	var stopHistory func()
 	dcfg.Observe, stopHistory = am.StartHistory(ctx, a.History, a.Log)

@@ -156,7 +156,7 @@ func attemptContext(ctx context.Context, conf *config.Config, c container, log l
 // systems.
 func (a *appMaster) stores(conf *config.Config, c container, appID string, session bool) (func(), error) {
 	var closeJournal, closeHistory func()
-	a.Journal, closeJournal = journalStore(c, a.Log)
+	a.Journal, closeJournal = journalStore(c, conf, a.Log)
 	var err error
 	if a.History, closeHistory, err = appHistory(conf, c, appID, session, a.Log); err != nil {
 		closeJournal()
@@ -167,6 +167,12 @@ func (a *appMaster) stores(conf *config.Config, c container, appID string, sessi
 		closeAll()
 		return nil, err
 	}
+	rejoin, err := conf.Duration("spindle.yarn.executor.rejoinTimeout")
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	a.KeptStopWait = keptStopWait(rejoin)
 	pools := a.Core.Scheduler.Pools
 	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, pools) }
 	log := a.Log
@@ -229,7 +235,7 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 // page's guard.
 func newAppMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
 	a appMaster, err error) {
-	a = appMaster{Secret: c.secret, Host: c.host, Log: log}
+	a = appMaster{Secret: c.secret, Host: c.host, Log: log, Attempt: c.attempt}
 	if a.ExecutorEnv, err = settings.ExecutorEnv(conf); err != nil {
 		return a, err
 	}

@@ -3,11 +3,8 @@ package appmaster
 import (
 	"context"
 
-	"github.com/sirupsen/logrus"
-
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/journal"
-	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
@@ -15,21 +12,15 @@ import (
 // starts this attempt's journal writer on from it. kept are the
 // containers YARN kept from them. A journal that is refused (corrupt,
 // another application's) is logged and replaced: the work it described
-// starts over, and the containers kept are released.
+// starts over, and the containers kept are released, no task starting
+// until they are gone (resumption).
 func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProto) (*journal.Writer, *am.Resumption, <-chan struct{}, context.CancelFunc) {
 	st, next, err := journal.Load(ctx, a.Journal, a.Core.AppID)
 	if err != nil {
 		a.Log.WithError(err).Error("the journal of the previous attempt is refused: its work starts over")
 		st = journal.NewState(a.Core.AppID)
 	}
-	var r *am.Resumption
-	if len(st.Jobs) > 0 || len(kept) > 0 {
-		r = &am.Resumption{State: st, Kept: kept, Wait: a.AdoptWait, Dial: func(ctx context.Context, addr string) (*wire.Conn, error) {
-			return wire.Dial(ctx, "tcp", addr, a.Secret)
-		}}
-		a.Log.WithFields(logrus.Fields{"jobs": len(st.Jobs), "kept_containers": len(kept), "journalled_executors": len(st.Executors)}).
-			Info("going on with the previous attempt's work")
-	}
+	r := resumption(a, st, kept)
 	w := journal.NewWriter(a.Journal, st, next, a.Log)
 	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
