@@ -415,6 +415,7 @@ func (d *Driver) carryOut(ctx context.Context, rd core.Ready) (sum core.Summary,
 	}
 	if d.rm != nil {
 		d.startContainers(ctx, rd.StartContainers)
+		d.stopKept(ctx, rd.StopKept)
 		if rd.Allocate != nil {
 			d.allocate(ctx, rd.Allocate)
 		}

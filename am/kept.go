@@ -46,6 +46,27 @@ func (d *Driver) adoptKept(ctx context.Context, now time.Time, r *Resumption, ke
 	d.core.Kept(now, cts, r.Wait, r.Stop)
 }
 
+// stopKept has the NodeManagers of kept containers the core released
+// stop them, and tells the core of each once its NodeManager says it is
+// gone: the RM's word that it completed comes before it is.
+func (d *Driver) stopKept(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		ct := d.rm.containers[id]
+		if ct == nil {
+			continue
+		}
+		d.log.WithField("container", id).Info("stopping a container of the previous attempt; no task starts until it has stopped")
+		d.rm.y.Launcher.Stop(ctx, ct, func(err error) {
+			switch {
+			case err == nil:
+				d.send(keptStopped{id})
+			case ctx.Err() == nil:
+				d.log.WithField("container", id).WithError(err).Warn("a container of the previous attempt not known stopped: tasks wait for its executor's rejoin timeout")
+			}
+		})
+	}
+}
+
 // rejoin dials a kept executor until it answers or the wait is over,
 // then serves it as one that connected: it registers again, with the
 // attempts it still runs.

@@ -120,47 +120,67 @@ func awaitDial(t *testing.T, dialled <-chan string, addr string) {
 	}
 }
 
-// acceptingNM is a NodeManager that starts every container it is asked
-// to (nothing runs: the test's executors register themselves), and the
-// NMToken that reaches it.
-func acceptingNM(t *testing.T) (*hadoopyarn.NodeIdProto, *hadoopyarn.NMTokenProto) {
-	nm := &ipctest.Server{Protocol: yarn.ContainerManagementProtocol, Handler: func(string, []byte) (proto.Message, error) {
+// fakeNM is a NodeManager that starts every container it is asked to
+// (nothing runs: the test's executors register themselves) and, asked
+// to stop one, says it runs until gone is set, then that it completed.
+type fakeNM struct {
+	node    *hadoopyarn.NodeIdProto
+	token   *hadoopyarn.NMTokenProto
+	gone    atomic.Bool
+	stopped atomic.Int32 // stopContainers calls
+}
+
+func startNM(t *testing.T) *fakeNM {
+	n := &fakeNM{}
+	srv := &ipctest.Server{Protocol: yarn.ContainerManagementProtocol, Handler: func(method string, _ []byte) (proto.Message, error) {
+		switch method {
+		case "stopContainers":
+			n.stopped.Add(1)
+			return &hadoopyarn.StopContainersResponseProto{}, nil
+		case "getContainerStatuses":
+			state := hadoopyarn.ContainerStateProto_C_RUNNING
+			if n.gone.Load() {
+				state = hadoopyarn.ContainerStateProto_C_COMPLETE
+			}
+			return &hadoopyarn.GetContainerStatusesResponseProto{Status: []*hadoopyarn.ContainerStatusProto{{State: state.Enum()}}}, nil
+		}
 		return &hadoopyarn.StartContainersResponseProto{}, nil
 	}}
-	host, port, err := net.SplitHostPort(nm.Start(t))
+	host, port, err := net.SplitHostPort(srv.Start(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, _ := strconv.Atoi(port)
-	node := &hadoopyarn.NodeIdProto{Host: proto.String(host), Port: proto.Int32(int32(p))}
-	return node, &hadoopyarn.NMTokenProto{NodeId: node, Token: &hadoopcommon.TokenProto{Identifier: []byte{}, Password: []byte{},
+	n.node = &hadoopyarn.NodeIdProto{Host: proto.String(host), Port: proto.Int32(int32(p))}
+	n.token = &hadoopyarn.NMTokenProto{NodeId: n.node, Token: &hadoopcommon.TokenProto{Identifier: []byte{}, Password: []byte{},
 		Kind: proto.String(yarn.NMTokenKind), Service: proto.String(host + ":" + port)}}
+	return n
 }
 
 // With no journal to go on (none on a Kerberos cluster or switched off,
 // or one refused), the containers YARN kept are still taken over: they
-// are released, and no task starts, on an executor that registered
-// meanwhile too, until YARN reports them completed, for their executors
-// may run the very tasks the attempt starts over (issue 33, point 2).
-// The job run anew takes an id, and its attempts numbers, of AM attempt
-// 2's range: no earlier attempt's (point 3).
+// are released and their NodeManagers told to stop them, and no task
+// starts, on an executor that registered meanwhile too, until the
+// NodeManager says the container stopped, for its executor may run the
+// very tasks the attempt starts over (issue 33, point 2). The RM's word
+// that the container completed, which comes at once, does not do. The
+// job run anew takes an id, and its attempts numbers, of AM attempt 2's
+// range: no earlier attempt's (point 3).
 func TestKeptContainersWithoutAJournalHoldTheTasksUntilGone(t *testing.T) {
+	nm := startNM(t)
 	kept, _ := keptContainer(2)
-	node, token := acceptingNM(t)
-	var gone atomic.Bool
+	kept.NodeId = nm.node
 	f := &amtest.FakeRM{Respond: func(n int, req *hadoopyarn.AllocateRequestProto) *hadoopyarn.AllocateResponseProto {
-		switch {
-		case n == 0:
-			return &hadoopyarn.AllocateResponseProto{AllocatedContainers: []*hadoopyarn.ContainerProto{{Id: amtest.ContainerID(5), NodeId: node,
-				AllocationRequestId: proto.Int64(req.GetAsk()[0].GetAllocationRequestId())}}, NmTokens: []*hadoopyarn.NMTokenProto{token}}
-		case gone.Load():
-			gone.Store(false)
-			return &hadoopyarn.AllocateResponseProto{CompletedContainerStatuses: []*hadoopyarn.ContainerStatusProto{{ContainerId: kept.Id,
-				State: hadoopyarn.ContainerStateProto_C_COMPLETE.Enum(), ExitStatus: proto.Int32(-100), Diagnostics: proto.String("Container released by application")}}}
+		if n > 0 {
+			return &hadoopyarn.AllocateResponseProto{}
 		}
-		return &hadoopyarn.AllocateResponseProto{}
+		return &hadoopyarn.AllocateResponseProto{AllocatedContainers: []*hadoopyarn.ContainerProto{{Id: amtest.ContainerID(5), NodeId: nm.node,
+			AllocationRequestId: proto.Int64(req.GetAsk()[0].GetAllocationRequestId())}},
+			CompletedContainerStatuses: []*hadoopyarn.ContainerStatusProto{{ContainerId: kept.Id, State: hadoopyarn.ContainerStateProto_C_COMPLETE.Enum(),
+				ExitStatus: proto.Int32(-100), Diagnostics: proto.String("Container released by application")}}}
 	}}
-	d := amtest.Start(t, amtest.Tasks(t, 2, "true"), amtest.WithYARN(f), amtest.WithCore(func(c *core.Config) { c.AMAttempt = 2 }),
+	tokens := func(y *am.YARN) { y.Launcher.AddTokens([]*hadoopyarn.NMTokenProto{nm.token}) }
+	d := amtest.Start(t, amtest.Tasks(t, 2, "true"), amtest.WithYARN(f, tokens), amtest.WithCore(func(c *core.Config) { c.AMAttempt = 2 }),
 		amtest.WithConfig(func(c *am.Config) {
 			c.Resume = &am.Resumption{State: journal.NewState(keptApp), Kept: []*hadoopyarn.ContainerProto{kept}, Wait: time.Minute, Stop: time.Minute}
 		}))
@@ -173,12 +193,12 @@ func TestKeptContainersWithoutAJournalHoldTheTasksUntilGone(t *testing.T) {
 	if rel := f.Requests()[0].GetRelease(); len(rel) != 1 || rel[0].GetId() != 2 {
 		t.Fatalf("the first allocate releases %v; want the kept container 2", rel)
 	}
-	gone.Store(true)
+	nm.gone.Store(true)
 	ls := e.Launches(t)
 	if len(ls) != 2 || ls[0].GetJobId() != core.IDsPerAMAttempt || ls[0].GetStageId() != core.IDsPerAMAttempt || ls[0].GetAttempt() != core.AttemptsPerAMAttempt {
 		t.Fatalf("launches %v; want 2 of job %d, stage %d, attempt %d", ls, core.IDsPerAMAttempt, core.IDsPerAMAttempt, core.AttemptsPerAMAttempt)
 	}
-	if gone.Load() {
-		t.Fatal("tasks launched before the kept container was reported completed")
+	if nm.stopped.Load() == 0 {
+		t.Fatal("the kept container's NodeManager was never told to stop it")
 	}
 }

@@ -30,8 +30,9 @@ type Resumption struct {
 	// register again.
 	Wait time.Duration
 	// Stop bounds how long placement waits for the kept containers it
-	// releases to be reported completed: by then an executor no attempt
-	// reached has stopped its tasks itself (core.Core.Kept).
+	// releases to have stopped, as their NodeManagers say: by then an
+	// executor no attempt reached has stopped its tasks itself
+	// (core.Core.Kept).
 	Stop time.Duration
 	// Dial reaches an executor's rejoin listener (wire.Dial with the
 	// executors' secret).

@@ -201,7 +201,6 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 	k.inflight = nil
 	c.nodesLost(now, res.Nodes)
 	for _, done := range res.Completed {
-		c.keptGone(done.Container)
 		x := k.forget(done.Container)
 		if x == nil {
 			continue // released before it started: nothing ran there

@@ -35,7 +35,8 @@
 //     PortPicked with the port its gang's rank 0 asked it for; Rejected
 //     for a connection refused before registering; on YARN, Allocated
 //     with the RM's answer, LaunchFailed when a NodeManager would not
-//     start a container, Resynced after registering again with an RM
+//     start a container, KeptStopped when one says a container of
+//     StopKept is gone, Resynced after registering again with an RM
 //     that forgot the application, Fail when the application cannot go
 //     on.
 //  3. After a burst of inputs (all those waiting, so that many reports
@@ -43,10 +44,10 @@
 //  4. Carry out the batch in its order: ask for the PortRequests'
 //     ports, feeding each answer back; send Launches (batched per
 //     executor), Kills and Drains; Disconnect executors; start
-//     containers; send the Allocate, feeding its answer back; journal
-//     GangTasksDone and TaskFailures; report Finished jobs; tell the executors in
-//     JobsEnded (a session's) which of their jobs ended; log the
-//     Notices.
+//     containers; have the NodeManagers stop StopKept's; send the
+//     Allocate, feeding its answer back; journal GangTasksDone and
+//     TaskFailures; report Finished jobs; tell the executors in JobsEnded
+//     (a session's) which of their jobs ended; log the Notices.
 //  5. Sleep until Ready.Next or the next input, whichever comes first,
 //     and call Ready again then.
 //  6. On Unregister, carry out the rest of that batch, unregister from

@@ -16,10 +16,13 @@ import (
 // known gone. A kept container this attempt cannot reach (the journal
 // does not name its executor: no journal, or one refused), or whose
 // executor did not register again in time, is released, and placement
-// waits on until YARN reports it completed, its executor and the tasks
-// under it ended (docs/containment.md). That wait is bounded: an
+// waits on until its NodeManager says it stopped (Ready.StopKept,
+// KeptStopped), its executor and the tasks under it ended
+// (docs/containment.md). The RM's word that a released container
+// completed does not do: it comes as soon as the RM has it, before the
+// NodeManager has even heard of the release. The wait is bounded: an
 // executor no attempt reached stops its tasks itself once its rejoin
-// timeout has passed, so by then nothing of it runs whatever YARN says.
+// timeout has passed, so by then nothing of it runs whatever anyone says.
 
 // KeptContainer is an executor container of an earlier attempt that YARN
 // kept for this one, with what the journal says of it.
@@ -47,8 +50,8 @@ type takeover struct {
 	// registered again; placement waits for them until awaitUntil.
 	awaiting   map[scheduler.ExecutorID]bool
 	awaitUntil time.Time
-	// released are the kept containers released and not yet reported
-	// completed; placement waits for them until goneBy, stopWait after
+	// released are the kept containers released and not yet known
+	// stopped; placement waits for them until goneBy, stopWait after
 	// the last was released (Kept's stopped).
 	released map[string]bool
 	goneBy   time.Time
@@ -63,9 +66,10 @@ type takeover struct {
 // might be one an executor not yet back still runs); then the
 // containers still missing are released and whatever ran there runs
 // again. The containers it releases, now or then, hold placement until
-// YARN reports them completed, or for stopped at most: the time by which
-// an executor no attempt reached has stopped its tasks itself (its
-// rejoin timeout, and their grace to stop). Zero holds nothing.
+// their NodeManagers say they stopped (Ready.StopKept, KeptStopped), or
+// for stopped at most: the time by which an executor no attempt reached
+// has stopped its tasks itself (its rejoin timeout, and their grace to
+// stop). Zero holds nothing.
 func (c *Core) Kept(now time.Time, kept []KeptContainer, wait, stopped time.Duration) {
 	k := c.yarn
 	if k == nil {
@@ -117,6 +121,7 @@ func (c *Core) releaseKept(now time.Time, id, node, why string) {
 		t.released = map[string]bool{}
 	}
 	t.released[id] = true
+	c.rd.StopKept = append(c.rd.StopKept, id)
 	if by := now.Add(t.stopWait); by.After(t.goneBy) {
 		t.goneBy = by
 	}
@@ -126,20 +131,21 @@ func (c *Core) releaseKept(now time.Time, id, node, why string) {
 // since there were before of them.
 func (c *Core) noticeReleased(before int) {
 	if n := len(c.kept.released); n > before {
-		c.notice(Notice{Message: fmt.Sprintf("placing no task until the %d released containers of the previous attempt are reported completed, for up to %v: their executors may still run its tasks", n, c.kept.stopWait)})
+		c.notice(Notice{Message: fmt.Sprintf("placing no task until the %d released containers of the previous attempt have stopped, for up to %v: their executors may still run its tasks", n, c.kept.stopWait)})
 	}
 }
 
-// keptGone notes a container YARN reports completed: a released kept
-// one holds placement no more.
-func (c *Core) keptGone(id string) {
+// KeptStopped says a kept container the core released (Ready.StopKept)
+// is gone: its NodeManager says it completed, its executor and the tasks
+// under it ended. It holds placement no more.
+func (c *Core) KeptStopped(now time.Time, id string) {
 	t := &c.kept
 	if !t.released[id] {
 		return
 	}
 	delete(t.released, id)
 	if len(t.released) == 0 {
-		c.notice(Notice{Message: "the released containers of the previous attempt are gone"})
+		c.notice(Notice{Message: "the released containers of the previous attempt have stopped"})
 	}
 }
 
@@ -183,8 +189,7 @@ func (c *Core) awaitingKept(now time.Time) bool {
 }
 
 // awaitingGone says whether placement waits for released kept
-// containers to be reported completed; at the end of the wait it waits
-// no more.
+// containers to have stopped; at the end of the wait it waits no more.
 func (c *Core) awaitingGone(now time.Time) bool {
 	t := &c.kept
 	if len(t.released) == 0 {
@@ -193,7 +198,7 @@ func (c *Core) awaitingGone(now time.Time) bool {
 	if now.Before(t.goneBy) {
 		return true
 	}
-	c.notice(Notice{Warning: true, Message: fmt.Sprintf("placing tasks: %d released containers of the previous attempt not reported completed in %v; their executors have stopped their tasks by now",
+	c.notice(Notice{Warning: true, Message: fmt.Sprintf("placing tasks: %d released containers of the previous attempt not known stopped in %v; their executors have stopped their tasks by now",
 		len(t.released), t.stopWait)})
 	t.released = nil
 	return false

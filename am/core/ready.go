@@ -31,6 +31,10 @@ type Ready struct {
 	// StartContainers start `spindle executor` in allocated containers;
 	// a start that fails is reported with LaunchFailed.
 	StartContainers []ContainerStart
+	// StopKept are the containers of an earlier attempt released (kept.go)
+	// whose NodeManagers are to stop them: report each with KeptStopped
+	// once its NodeManager says it completed.
+	StopKept []string
 	// Allocate, when set, is the next heartbeat to the ResourceManager;
 	// its answer comes back with Allocated (or Resynced, or Fail). No
 	// other is asked for while it is out.

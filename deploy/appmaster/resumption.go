@@ -36,7 +36,7 @@ func resumption(a appMaster, st *journal.State, kept []*hadoopyarn.ContainerProt
 const keptStopSlack = 3 * time.Second
 
 // keptStopWait bounds how long a kept container this attempt released
-// holds placement while YARN has not reported it completed: its
+// holds placement while its NodeManager has not said it stopped: its
 // executor, which no attempt reached, stops its tasks itself within
 // rejoin (spindle.yarn.executor.rejoinTimeout) of losing its
 // ApplicationMaster, before this attempt began, and they end within

@@ -102,6 +102,9 @@ func Format(rd core.Ready, now time.Time) string {
 	for _, s := range rd.StartContainers {
 		fmt.Fprintf(&b, "start %s on %s profile=%d gpus=%v\n", s.Container, s.Node, s.Profile.ID, s.GPUIndices)
 	}
+	for _, id := range rd.StopKept {
+		fmt.Fprintf(&b, "stop-kept %s\n", id)
+	}
 	if a := rd.Allocate; a != nil {
 		var asks []string
 		for _, k := range a.Asks {
