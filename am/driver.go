@@ -95,6 +95,9 @@ type Driver struct {
 	loopCtx context.Context
 	// observed are this turn's events for the history (observing.go).
 	observed []history.Event
+	// journalled are the executors the journal named as this attempt
+	// began (resume.go).
+	journalled map[string]journal.Executor
 }
 
 // New returns a driver for executors connecting to cfg.Executors.
@@ -209,6 +212,7 @@ func (d *Driver) turn(now time.Time, sum *core.Summary) core.Ready {
 		*sum = s
 	}
 	d.journalGangDone(rd.GangTasksDone)
+	d.journalFailures(rd.TaskFailures)
 	d.journalEnded(rd.Finished)
 	d.observeReady(now, &rd)
 	d.observeTurn()
@@ -411,6 +415,7 @@ func (d *Driver) carryOut(ctx context.Context, rd core.Ready) (sum core.Summary,
 	}
 	if d.rm != nil {
 		d.startContainers(ctx, rd.StartContainers)
+		d.stopKept(ctx, rd.StopKept)
 		if rd.Allocate != nil {
 			d.allocate(ctx, rd.Allocate)
 		}

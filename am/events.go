@@ -120,6 +120,12 @@ func (ev launchFailed) feed(d *Driver, now time.Time) {
 	d.core.LaunchFailed(now, ev.container, ev.err.Error())
 }
 
+// keptStopped is a container of an earlier attempt, released, that its
+// NodeManager says is gone (kept.go).
+type keptStopped struct{ container string }
+
+func (ev keptStopped) feed(d *Driver, now time.Time) { d.core.KeptStopped(now, ev.container) }
+
 // freshCredentials carries delegation tokens fetched while the
 // application runs, from the goroutine that fetched them to the loop,
 // which owns them from then on (credentials.go).

@@ -10,9 +10,9 @@ import (
 
 // The loop journals, for the AM's next attempt (am/journal,
 // docs/reliability.md), each job submitted, each task that succeeded (a
-// gang's tasks once their whole run has: core.DoneOnReport), each job
-// that ended, and each executor that registered with a rejoin address
-// and its container's end. The journal's writer takes them without
+// gang's tasks once their whole run has: core.DoneOnReport), each
+// failure counted against a task, each job that ended, and each executor
+// that registered with a rejoin address and its container's end. The journal's writer takes them without
 // waiting and writes them from its own goroutine.
 
 func (d *Driver) journalJob(id scheduler.JobID, spec *jobspec.Job) {
@@ -50,12 +50,23 @@ func (d *Driver) journalSucceeded(b *wire.StatusBatch) {
 }
 
 // journalGangDone journals the tasks of gangs whose whole run succeeded.
-func (d *Driver) journalGangDone(done []core.DoneTask) {
+func (d *Driver) journalGangDone(done []core.JobTask) {
 	if d.cfg.Journal == nil {
 		return
 	}
 	for _, t := range done {
 		d.cfg.Journal.Append(journal.TaskDone(int(t.Job), t.StageIndex, t.Index))
+	}
+}
+
+// journalFailures journals the failures counted against tasks, one
+// entry each: the next attempt counts them again.
+func (d *Driver) journalFailures(failed []core.JobTask) {
+	if d.cfg.Journal == nil {
+		return
+	}
+	for _, t := range failed {
+		d.cfg.Journal.Append(journal.Entry{TaskFailed: &journal.TaskRef{Job: int(t.Job), Stage: t.StageIndex, Index: t.Index}})
 	}
 }
 

@@ -1,11 +1,12 @@
 package am
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
-
-	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/jobspec"
@@ -16,9 +17,10 @@ import (
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
-// Resumption is what an AM attempt takes over from the one before it
-// (docs/reliability.md): the state its journal says, and the executor
-// containers YARN kept.
+// Resumption is what an AM attempt takes over from the ones before it
+// (docs/reliability.md): the state its journal says (none without one:
+// on a Kerberos cluster, switched off, or refused), and the executor
+// containers YARN kept, which are taken over either way (kept.go).
 type Resumption struct {
 	State *journal.State
 	// Kept are the containers the registration (or a later allocate)
@@ -27,6 +29,11 @@ type Resumption struct {
 	// Wait bounds how long placement waits for the kept executors to
 	// register again.
 	Wait time.Duration
+	// Stop bounds how long placement waits for the kept containers it
+	// releases to have stopped, as their NodeManagers say: by then an
+	// executor no attempt reached has stopped its tasks itself
+	// (core.Core.Kept).
+	Stop time.Duration
 	// Dial reaches an executor's rejoin listener (wire.Dial with the
 	// executors' secret).
 	Dial func(ctx context.Context, addr string) (*wire.Conn, error)
@@ -52,20 +59,14 @@ func (d *Driver) resumeOrStartOver(ctx context.Context) (map[scheduler.JobID]boo
 // containers, dialling their executors. A job the core refuses leaves it
 // half-resumed: the error says so, and the caller starts over.
 func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[scheduler.JobID]bool, error) {
+	// What the journal says of the executors as this attempt begins:
+	// the journal's own state forgets those it is told are gone (below),
+	// which an allocate may yet name (keptLater).
+	d.journalled = maps.Clone(r.State.Executors)
 	resumed := map[scheduler.JobID]bool{}
 	for _, j := range r.State.Jobs {
-		spec, err := jobspec.Parse(j.Spec, fmt.Sprintf("job %d of the journal", j.ID), jobspec.Defaults{})
+		rj, err := resumedJob(j)
 		if err != nil {
-			return nil, err
-		}
-		rj := core.ResumedJob{ID: scheduler.JobID(j.ID), FirstStage: scheduler.StageID(j.FirstStage), Spec: spec}
-		for _, p := range j.StageProfiles {
-			rj.StageProfiles = append(rj.StageProfiles, scheduler.ProfileID(p))
-		}
-		for _, sh := range j.StageShapes {
-			rj.StageShapes = append(rj.StageShapes, scheduler.Profile{Cores: sh.Cores, MemoryMB: sh.MemoryMB, GPUs: sh.GPUs})
-		}
-		if rj.Done, err = doneTasks(j, spec); err != nil {
 			return nil, err
 		}
 		if err := d.core.Resume(now, rj); err != nil {
@@ -92,6 +93,30 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 		d.journalGone(id)
 	}
 	return resumed, nil
+}
+
+// resumedJob is a job of the journal as the core resumes it.
+func resumedJob(j *journal.JobState) (core.ResumedJob, error) {
+	spec, err := jobspec.Parse(j.Spec, fmt.Sprintf("job %d of the journal", j.ID), jobspec.Defaults{})
+	if err != nil {
+		return core.ResumedJob{}, err
+	}
+	rj := core.ResumedJob{ID: scheduler.JobID(j.ID), FirstStage: scheduler.StageID(j.FirstStage), Spec: spec}
+	for _, p := range j.StageProfiles {
+		rj.StageProfiles = append(rj.StageProfiles, scheduler.ProfileID(p))
+	}
+	for _, sh := range j.StageShapes {
+		rj.StageShapes = append(rj.StageShapes, scheduler.Profile{Cores: sh.Cores, MemoryMB: sh.MemoryMB, GPUs: sh.GPUs})
+	}
+	if rj.Done, err = doneTasks(j, spec); err != nil {
+		return core.ResumedJob{}, err
+	}
+	for _, t := range slices.SortedFunc(maps.Keys(j.Failed), func(a, b journal.TaskRef) int {
+		return cmp.Or(cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Index, b.Index))
+	}) {
+		rj.Failures = append(rj.Failures, core.TaskFailures{TaskRef: core.TaskRef{StageIndex: t.Stage, Index: t.Index}, Count: j.Failed[t]})
+	}
+	return rj, nil
 }
 
 // doneTasks are job j's succeeded tasks, each within its stage of spec:
@@ -130,11 +155,12 @@ func (d *Driver) startOver(now time.Time, r *Resumption) error {
 	if err := c.NumberFrom(scheduler.JobID(r.State.NextJob), scheduler.StageID(r.State.NextStage)); err != nil {
 		return err
 	}
+	d.journalled = nil            // none is adopted: an allocate's later ones are released too
 	var kept []core.KeptContainer // none journalled: each is released
 	for _, ct := range r.Kept {
 		kept = append(kept, d.kept(ct))
 	}
-	d.core.Kept(now, kept, 0)
+	d.core.Kept(now, kept, 0, r.Stop)
 	if d.cfg.Journal != nil {
 		var ended []int
 		for _, j := range r.State.Jobs {
@@ -145,75 +171,4 @@ func (d *Driver) startOver(now time.Time, r *Resumption) error {
 		}
 	}
 	return nil
-}
-
-// kept notes a container YARN kept, so that a release can name it, and
-// describes it to the core as the journal does not know it.
-func (d *Driver) kept(ct *hadoopyarn.ContainerProto) core.KeptContainer {
-	c := allocatedContainer(ct, d.rm.y.PortInNodeName)
-	d.rm.containers[c.ID] = ct
-	return core.KeptContainer{ID: c.ID, Node: c.Node, NodeName: c.NodeName}
-}
-
-// adoptKept hands the core the kept containers, with what the journal
-// says of each, and dials the executors it knows the addresses of.
-func (d *Driver) adoptKept(ctx context.Context, now time.Time, r *Resumption, kept []*hadoopyarn.ContainerProto) {
-	var cts []core.KeptContainer
-	for _, ct := range kept {
-		k := d.kept(ct)
-		if x, known := r.State.Executors[k.ID]; known {
-			k.Journalled, k.Profile, k.GPUIndices = true, scheduler.ProfileID(x.Profile), x.GPUIndices
-			k.AccelIndices = assignedIndices(x.AccelIndices)
-			go d.rejoin(ctx, r, k.ID, x.Address)
-		}
-		cts = append(cts, k)
-	}
-	d.log.WithField("containers", len(cts)).Info("taking over the containers YARN kept from the previous attempt")
-	d.core.Kept(now, cts, r.Wait)
-}
-
-// rejoin dials a kept executor until it answers or the wait is over,
-// then serves it as one that connected: it registers again, with the
-// attempts it still runs.
-func (d *Driver) rejoin(ctx context.Context, r *Resumption, id, addr string) {
-	log := d.log.WithFields(logrus.Fields{"executor": id, "address": addr})
-	deadline := time.Now().Add(r.Wait)
-	for {
-		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		conn, err := r.Dial(dctx, addr)
-		cancel()
-		if err == nil {
-			log.Info("reached an executor of the previous attempt")
-			d.serve(conn)
-			return
-		}
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			log.WithError(err).Warn("an executor of the previous attempt could not be reached")
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-// keptLater takes over containers of the previous attempts that an
-// allocate names (an RM that restarted learns of them from the
-// NodeManagers as they come back).
-func (d *Driver) keptLater(now time.Time, resp *hadoopyarn.AllocateResponseProto) {
-	kept := resp.GetContainersFromPreviousAttempts()
-	if len(kept) == 0 || d.cfg.Resume == nil {
-		return
-	}
-	var fresh []*hadoopyarn.ContainerProto
-	for _, ct := range kept {
-		if d.rm.containers[yarn.ContainerID(ct.GetId())] == nil {
-			fresh = append(fresh, ct)
-		}
-	}
-	if len(fresh) > 0 {
-		d.adoptKept(d.loopCtx, now, d.cfg.Resume, fresh)
-	}
 }

@@ -2,7 +2,9 @@ package integration
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -81,6 +83,73 @@ func TestFaultAMRestartKeepsTheWork(t *testing.T) {
 			t.Logf("%s: %d runs, %d started after the AM died; %s", tc.name, len(runs), after, figures(runs, tasks, kill, time.Now()))
 		})
 	}
+}
+
+// Without a journal (spindle.yarn.am.journal=false, as on a Kerberos
+// cluster, which has none) an ApplicationMaster that dies mid-job leaves
+// attempt 2 nothing to go on with: it runs the job over from the start,
+// under a job id and attempt numbers of its own range. Its executors,
+// which YARN kept and attempt 2 cannot reach, may still run attempt 1's
+// tasks, the very tasks attempt 2 starts first (the AM dies as the
+// first six run): attempt 2 releases their containers, has their
+// NodeManagers stop them and starts no task until each says it has. No
+// task runs twice at once (a run killed with its container, which
+// records no end, lasted until the last of attempt 1's executors'
+// processes was gone), every run after the fault is attempt 2's, in a
+// container of its own, and the job succeeds.
+func TestFaultAMRestartWithoutAJournalRunsNoTaskTwiceAtOnce(t *testing.T) {
+	c := testcluster.Get(t)
+	const tasks = 18
+	dir := t.TempDir()
+	args := append(append([]string{}, amRestartArgs...), "--conf", "spindle.yarn.am.journal=false", recordingSpec(t, dir, "am-no-journal", tasks, 4))
+	cmd, out := startOn(t, c, args...)
+	defer cmd.Process.Kill()
+	var app string
+	waitFor(t, 2*time.Minute, "six tasks to start", func() bool {
+		m := submittedID.FindStringSubmatch(out.String())
+		b, _ := os.ReadFile(filepath.Join(dir, "record"))
+		if m != nil {
+			app = m[1]
+		}
+		return app != "" && strings.Count(string(b), "start ") >= 6
+	})
+	am := amProcess(t, app)
+	amContainer := envValue(environ(am), "CONTAINER_ID")
+	var kept []int // attempt 1's executors and what runs under them
+	for _, pid := range applicationProcesses(app) {
+		if ct := envValue(environ(pid), "CONTAINER_ID"); strings.Contains(ct, "_01_") && ct != amContainer {
+			kept = append(kept, pid)
+		}
+	}
+	kill := time.Now()
+	syscall.Kill(am, syscall.SIGKILL)
+	gone := watchGone(t, kept, 3*time.Minute)
+	if _, err := exited(t, cmd, 4*time.Minute); err != nil {
+		t.Fatalf("the submitter: %v; want the job to succeed in attempt 2\n%s", err, out.String())
+	}
+	checkAttempt(t, c, app, 2)
+	deadBy := gone()
+	runs := readRuns(t, dir)
+	if missing := finished(runs, tasks); len(missing) > 0 {
+		t.Errorf("tasks %v never succeeded", missing)
+	}
+	if twice := twiceAtOnce(runs, deadBy); len(twice) > 0 {
+		t.Errorf("tasks ran twice at once:\n%s", strings.Join(twice, "\n"))
+	}
+	after := 0
+	for _, r := range runs {
+		if r.Start.After(kill) {
+			after++
+			if !strings.Contains(r.Container, "_02_") || r.Attempt < 1000 {
+				t.Errorf("%v: after the AM died; want attempt 2's, in its own container, numbered from 1000", r)
+			}
+		}
+	}
+	if after < tasks {
+		t.Errorf("%d runs after the AM died; want the job run over, %d or more", after, tasks)
+	}
+	t.Logf("%d runs, %d after the AM died; attempt 1's executors gone %.1fs after the kill; %s",
+		len(runs), after, deadBy.Sub(kill).Seconds(), figures(runs, tasks, kill, deadBy))
 }
 
 // A session's AM that dies loses no client's job: its next attempt

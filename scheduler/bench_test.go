@@ -84,22 +84,23 @@ func BenchmarkPlacementSteadyStateDRF(b *testing.B) {
 func benchSteadyState(b *testing.B, s *Scheduler, how func(AttemptID) TaskResult) {
 	rd := s.Ready(t0)
 	running := make([]AttemptID, 0, len(rd.Launches))
+	on := make([]ExecutorID, 0, len(rd.Launches))
 	for _, l := range rd.Launches {
-		running = append(running, l.Attempt)
+		running, on = append(running, l.Attempt), append(on, l.Executor)
 	}
 	next := 0
 	now := t0
 	b.ReportAllocs()
 	for b.Loop() {
 		now = now.Add(time.Millisecond)
-		if err := s.TaskFinished(now, running[next], how(running[next])); err != nil {
+		if err := s.TaskFinished(now, on[next], running[next], how(running[next])); err != nil {
 			b.Fatal(err)
 		}
 		rd := s.Ready(now)
 		if len(rd.Launches) != 1 {
 			b.Fatalf("%d launches after one task ended, want 1", len(rd.Launches))
 		}
-		running[next] = rd.Launches[0].Attempt
+		running[next], on[next] = rd.Launches[0].Attempt, rd.Launches[0].Executor
 		next = (next + 1) % len(running)
 	}
 }

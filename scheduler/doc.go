@@ -16,7 +16,7 @@
 //			switch ev := ev.(type) {
 //			case executorUp:   s.AddExecutor(now, ev.spec)
 //			case executorLost: s.RemoveExecutor(now, ev.id, ev.loss)
-//			case taskEnded:    s.TaskFinished(now, ev.attempt, ev.result)
+//			case taskEnded:    s.TaskFinished(now, ev.executor, ev.attempt, ev.result)
 //			case submit:       s.SubmitJob(now, ev.spec)
 //			}
 //		case <-timer.C: // armed from s.Wakeup(now)
@@ -31,13 +31,16 @@
 // containers), the caller brings the scheduler to where the previous
 // attempt left it before placing anything: it submits each job that had
 // not ended (NumberFrom keeps its ids), calls RestoreSucceeded for each
-// task the journal says succeeded, a stage's parents before it, and,
-// as each kept executor registers again (AddExecutor), Adopt for each
-// attempt it still runs, with the GPU addresses it holds. A call that
-// does not fit (the task succeeded or runs already, the executor has no
-// room, the addresses are not free) is refused and changes nothing: the
-// caller stops that attempt. Both are correct between Ready calls too,
-// but a task placed since the restart is no longer restorable.
+// task the journal says succeeded, a stage's parents before it, and
+// RestoreFailures for the failures it says the others had (Ready's
+// Failures, as they happened), NumberAttemptsFrom with the range of
+// attempt numbers that is its own, and, as each kept executor registers
+// again (AddExecutor), Adopt for each attempt it still runs, with the
+// GPU addresses it holds. A call that does not fit (the task succeeded
+// or runs already, the executor has no room, the addresses are not
+// free) is refused and changes nothing: the caller stops that attempt.
+// These are correct between Ready calls too, but a task placed since
+// the restart is no longer restorable.
 //
 // The same events at the same times give the same decisions: ties are broken
 // by ids, never by map order or chance. Queries (Demand, Executors,

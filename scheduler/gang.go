@@ -242,6 +242,7 @@ func (s *Scheduler) gangEnded(st *stage, t *task, idx int, r TaskResult) bool {
 	if !r.Blameless {
 		st.gangFailures++
 		st.job.failedAttempts++
+		s.out.Failures = append(s.out.Failures, TaskID{st.id, idx})
 		if r.Permanent || st.gangFailures >= st.maxFailures {
 			t.state = taskAbandoned
 			s.endJob(st.job, fmt.Sprintf("gang stage %q failed %s; last failure: task %d: %s", st.spec.Name, times(st.gangFailures), idx, r.Reason))

@@ -311,3 +311,32 @@ func TestGangCountsRestoredTasks(t *testing.T) {
 		t.Fatalf("stages %v finished %+v", rd.StagesSucceeded, rd.Finished)
 	}
 }
+
+// A gang stage's failures in earlier ApplicationMaster attempts count
+// against the stage, whichever task had them: one more failure of any
+// of its tasks then fails the job at maxAttempts; restored failures
+// that reach it fail the job at once.
+func TestGangRestoredFailuresCountForTheStage(t *testing.T) {
+	h := newHarness(t, Config{MaxTaskFailures: 2})
+	twoGPUExecs(h, 1)
+	h.submit(gangJob(t, "g", 2))
+	h.must(h.s.RestoreFailures(TaskID{0, 1}, 1))
+	if p, _ := h.s.JobProgress(0); p.FailedAttempts != 1 || p.Pending != 2 {
+		t.Fatalf("progress %+v after a restored failure", p)
+	}
+	rd := h.ready()
+	if got := fmtLaunches(rd.Launches); got != "s0/0#0@e1[0] s0/1#0@e1[1]" {
+		t.Fatalf("launches %s", got)
+	}
+	h.fail(rd.Launches[0], "exit status 1")
+	rd = h.ready()
+	if len(rd.Finished) != 1 || !strings.Contains(rd.Finished[0].Reason, `gang stage "g" failed 2 times`) {
+		t.Fatalf("finished %+v, want the job failed by its second failure", rd.Finished)
+	}
+	h.submit(gangJob(t, "again", 2))
+	h.must(h.s.RestoreFailures(TaskID{1, 0}, 2))
+	rd = h.ready()
+	if len(rd.Launches) != 0 || len(rd.Finished) != 1 || rd.Finished[0].Reason != `gang stage "again" failed 2 times, in earlier attempts of the ApplicationMaster` {
+		t.Fatalf("launched %s, finished %+v", fmtLaunches(rd.Launches), rd.Finished)
+	}
+}

@@ -92,6 +92,9 @@ func goldenReady(rd Ready) string {
 	for _, k := range rd.Kills {
 		out = append(out, fmt.Sprintf("kill s%d/%d#%d on %s: %s", k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Executor, k.Reason))
 	}
+	for _, id := range rd.Failures {
+		out = append(out, fmt.Sprintf("failure counted s%d/%d", id.Stage, id.Index))
+	}
 	for _, st := range rd.StagesSucceeded {
 		out = append(out, fmt.Sprintf("stage s%d succeeded", st))
 	}

@@ -30,12 +30,15 @@ var update = flag.Bool("update", false, "rewrite testdata/scenarios/*.txt with t
 //	submit name=j pool=p
 //	    (input lines: stage NAME tasks=N cpus=C gpus=G after=a,b
 //	     profile=P attempts=A hosts=h1,h2 executors=e1)
-//	finish s0/1#0 ok|fail|blameless|killed reason=...
+//	finish s0/1#0 ok|fail|blameless|killed on=e1 reason=...
+//	    (on= the reporting executor; by default the one running it)
 //	restore s0/1                  (succeeded in an earlier AM attempt)
+//	failures s0/1 n=2             (failed twice in earlier AM attempts)
 //	adopt s0/1#2 on=e1 gpus=0,1   (running there since an earlier one)
+//	attempts from=1000            (this AM attempt's first attempt number)
 //	cancel job=0 reason=...
 //	advance 3s
-//	ready | why job=0 | demand profile=0 | executors | wakeup
+//	ready | held (Ready placing nothing) | why job=0 | demand profile=0 | executors | wakeup
 //	progress job=0 | progress pool=NAME
 func TestGolden(t *testing.T) {
 	scenario.TestDir(t, filepath.Join("testdata", "scenarios"), *update, func() scenario.Step {
@@ -99,7 +102,7 @@ func (g *golden) step(b scenario.Block) (string, error) {
 		return "", err
 	}
 	switch a.Cmd {
-	case "profile", "executor", "remove", "finish", "cancel", "restore", "adopt":
+	case "profile", "executor", "remove", "finish", "cancel", "restore", "failures", "adopt", "attempts":
 		return g.event(s, a)
 	case "submit":
 		return g.submit(s, a, b.Input)
@@ -112,6 +115,8 @@ func (g *golden) step(b scenario.Block) (string, error) {
 		return "now +" + g.now.Sub(t0).String(), nil
 	case "ready":
 		return goldenReady(s.Ready(g.now)), a.Err()
+	case "held":
+		return goldenReady(s.Held(g.now)), a.Err()
 	case "why", "demand", "executors", "wakeup", "progress":
 		return g.query(a)
 	}
@@ -133,7 +138,8 @@ func (g *golden) event(s *Scheduler, a *scenario.Args) (string, error) {
 		call = func() error { return s.RemoveExecutor(g.now, id, loss) }
 	case "finish":
 		attempt, r := goldenFinish(a)
-		call = func() error { return s.TaskFinished(g.now, attempt, r) }
+		on := ExecutorID(a.String("on", string(runsOn(s, attempt))))
+		call = func() error { return s.TaskFinished(g.now, on, attempt, r) }
 	case "cancel":
 		id, reason := JobID(a.Int("job", 0)), a.String("reason", "")
 		call = func() error { return s.CancelJob(id, reason) }
@@ -141,6 +147,14 @@ func (g *golden) event(s *Scheduler, a *scenario.Args) (string, error) {
 		var id TaskID
 		goldenScan(a, "s%d/%d", "s<stage>/<index>", &id.Stage, &id.Index)
 		call = func() error { return s.RestoreSucceeded(g.now, id) }
+	case "failures":
+		var id TaskID
+		goldenScan(a, "s%d/%d", "s<stage>/<index>", &id.Stage, &id.Index)
+		n := a.Int("n", 1)
+		call = func() error { return s.RestoreFailures(id, n) }
+	case "attempts":
+		first := a.Int("from", 0)
+		call = func() error { return s.NumberAttemptsFrom(first) }
 	case "adopt":
 		var at AttemptID
 		goldenScan(a, "s%d/%d#%d", "s<stage>/<index>#<attempt>", &at.Task.Stage, &at.Task.Index, &at.Attempt)

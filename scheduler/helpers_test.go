@@ -68,7 +68,7 @@ func (h *harness) ready() Ready {
 
 func (h *harness) finish(a AttemptID, r TaskResult) {
 	h.t.Helper()
-	if err := h.s.TaskFinished(h.now, a, r); err != nil {
+	if err := h.s.TaskFinished(h.now, runsOn(h.s, a), a, r); err != nil {
 		h.t.Fatalf("TaskFinished(%v): %v", a, err)
 	}
 }
@@ -412,6 +412,20 @@ func checkRank[T rankable[T]](r *rank[T], what string) string {
 		if i > 0 && x.ranksBefore(r.heap[(i-1)/2]) {
 			return fmt.Sprintf("%s: out of order at %d", what, i)
 		}
+	}
+	return ""
+}
+
+// runsOn is the executor s runs attempt a's task on ("" when none):
+// where a test's report of a comes from, as the executor running it
+// would send it.
+func runsOn(s *Scheduler, a AttemptID) ExecutorID {
+	st := s.stages[a.Task.Stage]
+	if st == nil {
+		return ""
+	}
+	if t := st.task(a.Task.Index); t != nil && t.exec != nil {
+		return t.exec.spec.ID
 	}
 	return ""
 }

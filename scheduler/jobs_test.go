@@ -206,7 +206,7 @@ func TestMaxFailuresFailsJob(t *testing.T) {
 	if rd := h.ready(); len(rd.Finished) != 0 || len(rd.Launches) != 0 {
 		t.Fatalf("more after the job ended: %+v", rd)
 	}
-	err := h.s.TaskFinished(h.now, running[0].Attempt, TaskResult{})
+	err := h.s.TaskFinished(h.now, running[0].Executor, running[0].Attempt, TaskResult{})
 	if !errors.Is(err, ErrStaleAttempt) {
 		t.Fatalf("second report: %v, want ErrStaleAttempt", err)
 	}
@@ -309,7 +309,7 @@ func TestExecutorLost(t *testing.T) {
 		t.Fatalf("progress %+v", p)
 	}
 	for _, l := range onE1 {
-		if err := h.s.TaskFinished(h.now, l.Attempt, TaskResult{}); !errors.Is(err, ErrStaleAttempt) {
+		if err := h.s.TaskFinished(h.now, l.Executor, l.Attempt, TaskResult{}); !errors.Is(err, ErrStaleAttempt) {
 			t.Fatalf("report from the lost executor: %v", err)
 		}
 	}
@@ -415,12 +415,16 @@ func TestStaleReports(t *testing.T) {
 		{TaskID{l.Attempt.Task.Stage, 2}, 0},
 		{l.Attempt.Task, 1},
 	} {
-		if err := h.s.TaskFinished(h.now, a, TaskResult{}); !errors.Is(err, ErrStaleAttempt) {
+		if err := h.s.TaskFinished(h.now, l.Executor, a, TaskResult{}); !errors.Is(err, ErrStaleAttempt) {
 			t.Fatalf("%v: %v", a, err)
 		}
 	}
+	// Only the executor running an attempt says how it ended.
+	if err := h.s.TaskFinished(h.now, "e2", l.Attempt, TaskResult{Outcome: Succeeded}); !errors.Is(err, ErrStaleAttempt) {
+		t.Fatalf("a report of %v from another executor: %v", l.Attempt, err)
+	}
 	h.fail(l, "x")
-	if err := h.s.TaskFinished(h.now, l.Attempt, TaskResult{}); !errors.Is(err, ErrStaleAttempt) {
+	if err := h.s.TaskFinished(h.now, l.Executor, l.Attempt, TaskResult{}); !errors.Is(err, ErrStaleAttempt) {
 		t.Fatalf("second report of a failed attempt: %v", err)
 	}
 	if msg := checkInternal(h.s); msg != "" {

@@ -20,10 +20,27 @@ func (s *Scheduler) Ready(now time.Time) Ready {
 		s.checkUnschedulable(now)
 	}
 	s.place(now)
+	return s.take()
+}
+
+// Held returns every decision since the last call, as Ready does, but
+// places nothing, nor lets a waiting gang's try time out: for a caller
+// that may start no task yet (an ApplicationMaster attempt awaiting its
+// predecessor's executors), whose kills, failures and jobs that ended
+// must still be carried out.
+func (s *Scheduler) Held(now time.Time) Ready {
+	s.expireExclusions(now)
+	s.endBackoffs(now)
+	return s.take()
+}
+
+// take hands out the decisions so far.
+func (s *Scheduler) take() Ready {
 	rd := s.out
 	// Double-buffered: what events append from now on must not overwrite
 	// the batch the caller is still carrying out.
-	s.out = Ready{Launches: s.spare.Launches[:0], Kills: s.spare.Kills[:0], StagesSucceeded: s.spare.StagesSucceeded[:0], Finished: s.spare.Finished[:0], GangTimeouts: s.spare.GangTimeouts[:0], GangTasksDone: s.spare.GangTasksDone[:0]}
+	s.out = Ready{Launches: s.spare.Launches[:0], Kills: s.spare.Kills[:0], StagesSucceeded: s.spare.StagesSucceeded[:0], Finished: s.spare.Finished[:0], GangTimeouts: s.spare.GangTimeouts[:0], GangTasksDone: s.spare.GangTasksDone[:0],
+		Failures: s.spare.Failures[:0]}
 	s.spare = rd
 	return rd
 }
@@ -190,8 +207,10 @@ func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, addrs []strin
 	t := st.at(int32(idx))
 	ex.occupy(st, t, idx, addrs, accels)
 	t.state = taskRunning
-	attempt := int(t.attempts)
-	t.attempts++
+	// A task's attempts go on from the last one it had, or from this
+	// ApplicationMaster attempt's first number (NumberAttemptsFrom).
+	attempt := max(int(t.attempts), s.firstAttempt)
+	t.attempts = int32(attempt + 1)
 	st.running++
 	st.job.running++
 	st.job.pool.running++

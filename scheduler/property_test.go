@@ -356,7 +356,7 @@ func (w *world) finish(a AttemptID, r TaskResult) {
 	// That much the ledger asks the scheduler.
 	j := w.scheds[0].jobs[task.job]
 	abandoned := w.running[a].killed || j == nil || j.ended
-	if err := w.each("TaskFinished", func(s *Scheduler) error { return s.TaskFinished(w.now, a, r) }); err != nil {
+	if err := w.each("TaskFinished", func(s *Scheduler) error { return s.TaskFinished(w.now, runsOn(s, a), a, r) }); err != nil {
 		w.fatalf("TaskFinished %v: %v", a, err)
 	}
 	switch {
@@ -398,7 +398,7 @@ func (w *world) staleReport() {
 		return cmp.Or(cmp.Compare(a.Task.Stage, b.Task.Stage), cmp.Compare(a.Task.Index, b.Task.Index), cmp.Compare(a.Attempt, b.Attempt))
 	})
 	a := as[w.rng.IntN(len(as))]
-	err := w.each("stale TaskFinished", func(s *Scheduler) error { return s.TaskFinished(w.now, a, TaskResult{}) })
+	err := w.each("stale TaskFinished", func(s *Scheduler) error { return s.TaskFinished(w.now, runsOn(s, a), a, TaskResult{}) })
 	if !errors.Is(err, ErrStaleAttempt) {
 		w.fatalf("report of ended attempt %v: %v, want ErrStaleAttempt", a, err)
 	}

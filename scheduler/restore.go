@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -35,18 +36,54 @@ func (s *Scheduler) RestoreSucceeded(now time.Time, id TaskID) error {
 	return nil
 }
 
+// RestoreFailures counts n failures against task id that its attempts
+// in earlier attempts of the application had (Ready's Failures, as the
+// caller recorded them): they count towards its stage's maxAttempts as
+// if they had happened here, and a task whose failures reach it fails
+// its job, as its last failure would have. A gang stage's failures are
+// its own, whichever task had them (gang.go). It is refused, with
+// nothing changed, for what RestoreSucceeded refuses and for n below 1.
+func (s *Scheduler) RestoreFailures(id TaskID, n int) error {
+	st, err := s.restorable(id)
+	switch {
+	case err != nil:
+		return fmt.Errorf("restoring %d failures of stage %d task %d: %w", n, id.Stage, id.Index, err)
+	case n < 1:
+		return fmt.Errorf("restoring %d failures of stage %d task %d: want 1 or more", n, id.Stage, id.Index)
+	}
+	j := st.job
+	j.failedAttempts += n
+	if st.isGang() {
+		st.gangFailures += n
+		if st.gangFailures >= st.maxFailures {
+			s.endJob(j, fmt.Sprintf("gang stage %q failed %s, in earlier attempts of the ApplicationMaster", st.spec.Name, times(st.gangFailures)))
+		}
+		return nil
+	}
+	t := s.unqueue(st, id.Index)
+	t.failures = uint8(min(int(t.failures)+n, MaxAttemptsLimit))
+	if int(t.failures) >= st.maxFailures {
+		t.state = taskAbandoned
+		s.endJob(j, fmt.Sprintf("task %d of stage %q failed %s, in earlier attempts of the ApplicationMaster", id.Index, st.spec.Name, times(int(t.failures))))
+		return nil
+	}
+	s.requeue(st, t, id.Index)
+	return nil
+}
+
 // Adopt records that attempt id runs on executor ex, holding the GPU
 // addresses addrs, as an earlier attempt of the application launched it.
 // It holds its cores and exactly those addresses (a share of one, for a
 // fractional request) until its TaskFinished, or ex's removal, which end
 // it as they would an attempt placed here. The task's next attempt, if it
-// needs one, is numbered id.Attempt+1; the failures of its earlier ones
-// are not known, so none counts against it. It is refused, with nothing
-// changed, for what RestoreSucceeded refuses, an attempt number of
-// MaxAttemptsLimit or more, an executor that is not registered, disabled
-// or of another profile than the stage's, one without the free cores, and
-// addresses that are not the executor's, not free enough, or not as many
-// as the stage asks.
+// needs one, is numbered id.Attempt+1, or from NumberAttemptsFrom's
+// first if that is higher; the failures of its earlier ones count as
+// far as RestoreFailures says. It is refused, with nothing changed, for
+// what RestoreSucceeded refuses, a negative attempt number or one past
+// what a task's attempts are numbered to, an executor that is not
+// registered, disabled or of another profile than the stage's, one
+// without the free cores, and addresses that are not the executor's,
+// not free enough, or not as many as the stage asks.
 func (s *Scheduler) Adopt(now time.Time, ex ExecutorID, id AttemptID, addrs []string) error {
 	return s.AdoptHolding(now, ex, id, addrs, nil)
 }
@@ -61,8 +98,8 @@ func (s *Scheduler) AdoptHolding(now time.Time, ex ExecutorID, id AttemptID, add
 }
 
 func (s *Scheduler) adopt(exID ExecutorID, id AttemptID, addrs []string, accels []Assigned) error {
-	if id.Attempt < 0 || id.Attempt >= MaxAttemptsLimit {
-		return fmt.Errorf("attempt number %d: want 0 to %d (a task has at most %d attempts)", id.Attempt, MaxAttemptsLimit-1, MaxAttemptsLimit)
+	if id.Attempt < 0 || id.Attempt >= math.MaxInt32-1 {
+		return fmt.Errorf("attempt number %d: want 0 to %d", id.Attempt, math.MaxInt32-2)
 	}
 	st, err := s.restorable(id.Task)
 	if err != nil {

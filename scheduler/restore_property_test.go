@@ -230,7 +230,7 @@ func (r *restarted) drain() {
 			r.t.Fatalf("%d jobs left after the drain", len(r.b.jobs))
 		}
 		for _, a := range sortedAttempts(r.held) {
-			r.must(r.b.TaskFinished(r.w.now, a, TaskResult{Outcome: Succeeded}))
+			r.must(r.b.TaskFinished(r.w.now, runsOn(r.b, a), a, TaskResult{Outcome: Succeeded}))
 			r.done[a.Task]++
 		}
 		clear(r.held)

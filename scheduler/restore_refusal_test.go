@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -51,7 +52,19 @@ func adopting(ex string, a AttemptID, addrs ...string) func(h *harness) error {
 	return func(h *harness) error { return h.s.Adopt(h.now, ExecutorID(ex), a, addrs) }
 }
 
+func failing(stage StageID, idx, n int) func(h *harness) error {
+	return func(h *harness) error { return h.s.RestoreFailures(TaskID{stage, idx}, n) }
+}
+
 func nothing(*harness) {}
+
+var failureRefusals = []refusal{
+	{"no failure", nothing, failing(firstStage, 0, 0), []string{"restoring 0 failures of stage 0 task 0: want 1 or more"}},
+	{"failures of a task that succeeded", func(h *harness) { h.restore(firstStage, 2) }, failing(firstStage, 2, 1), []string{"task already succeeded"}},
+	{"failures of a task running", func(h *harness) { h.adopt("e2", attempt(firstStage, 3, 5), "1") }, failing(firstStage, 3, 1), []string{"task already running: attempt 5 on executor e2"}},
+	{"failures of a task launched here", func(h *harness) { h.ready() }, failing(firstStage, 1, 1), []string{"task already running: attempt 0 on executor e2"}},
+	{"failures in a stage not runnable", nothing, failing(secondStage, 0, 1), []string{`stage "second" is not runnable yet`}},
+}
 
 var taskRefusals = []refusal{
 	{"unknown stage", nothing, restoring(7, 0), []string{"stage 7 task 0", "no such stage"}},
@@ -75,7 +88,7 @@ var taskRefusals = []refusal{
 
 var adoptRefusals = []refusal{
 	{"what a restore refuses", func(h *harness) { h.restore(firstStage, 1) }, adopting("e1", attempt(firstStage, 1, 0), "0"), []string{"stage 0 task 1 attempt 0 on executor e1", "task already succeeded"}},
-	{"attempt at the limit", nothing, adopting("e1", attempt(firstStage, 0, MaxAttemptsLimit), "0"), []string{"attempt number 100: want 0 to 99"}},
+	{"attempt at the limit", nothing, adopting("e1", attempt(firstStage, 0, math.MaxInt32-1), "0"), []string{"attempt number 2147483646: want 0 to 2147483645"}},
 	{"attempt below zero", nothing, adopting("e1", attempt(firstStage, 0, -1), "0"), []string{"attempt number -1"}},
 	{"executor unknown", nothing, adopting("e9", attempt(firstStage, 0, 0), "0"), []string{"executor e9 is not registered"}},
 	{"executor removed", func(h *harness) { h.must(h.s.RemoveExecutor(h.now, "e1", ExecutorLoss{Reason: "gone"})) }, adopting("e1", attempt(firstStage, 0, 0), "0"), []string{"executor e1 is not registered"}},
@@ -113,7 +126,7 @@ var adoptRefusals = []refusal{
 // Every refusal names what and why, and changes nothing: the state is as
 // it was, and what is placed next is what would have been.
 func TestRestoreRefusals(t *testing.T) {
-	for _, rs := range [][]refusal{taskRefusals, adoptRefusals} {
+	for _, rs := range [][]refusal{taskRefusals, adoptRefusals, failureRefusals} {
 		for _, r := range rs {
 			t.Run(r.name, func(t *testing.T) {
 				h, twin := refusalHarness(t), refusalHarness(t)

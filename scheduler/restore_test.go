@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -274,17 +275,36 @@ func TestAdoptedAttemptEnds(t *testing.T) {
 	}
 }
 
-// The attempt number is bounded as a task's attempts are: the last one
-// allowed is adopted, and runs again numbered past it.
+// The attempt number is bounded by what the scheduler keeps of it: the
+// last one allowed is adopted, and runs again numbered past it; a
+// negative one is refused.
 func TestAdoptAttemptLimit(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.exec("e1", "h1", 2)
 	h.submit(oneStage("j", 2, 1, GPURequest{}))
-	wantErr(t, h.s.Adopt(h.now, "e1", attempt(0, 0, MaxAttemptsLimit), nil), "attempt number 100: want 0 to 99")
-	h.adopt("e1", attempt(0, 0, MaxAttemptsLimit-1))
+	wantErr(t, h.s.Adopt(h.now, "e1", attempt(0, 0, -1), nil), "attempt number -1: want 0 to 2147483645")
+	wantErr(t, h.s.Adopt(h.now, "e1", attempt(0, 0, math.MaxInt32-1), nil), "attempt number 2147483646: want 0 to 2147483645")
+	h.adopt("e1", attempt(0, 0, math.MaxInt32-2))
 	h.must(h.s.RemoveExecutor(h.now, "e1", ExecutorLoss{Reason: "preempted"}))
 	h.exec("e2", "h2", 2)
-	if got := fmtLaunches(h.ready().Launches); got != "s0/0#100@e2[] s0/1#0@e2[]" {
+	if got := fmtLaunches(h.ready().Launches); got != "s0/0#2147483646@e2[] s0/1#0@e2[]" {
+		t.Fatalf("launches %s", got)
+	}
+}
+
+// An ApplicationMaster attempt's range of attempt numbers holds for
+// adopted tasks too: one adopted from an earlier range runs again at
+// this range's first number, one numbered past it goes on from its own.
+func TestAdoptedTasksGoOnInTheAttemptsRange(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.must(h.s.NumberAttemptsFrom(1000))
+	h.exec("e1", "h1", 3)
+	h.submit(oneStage("j", 3, 1, GPURequest{}))
+	h.adopt("e1", attempt(0, 0, 5))
+	h.adopt("e1", attempt(0, 1, 1200))
+	h.must(h.s.RemoveExecutor(h.now, "e1", ExecutorLoss{Reason: "preempted"}))
+	h.exec("e2", "h2", 3)
+	if got := fmtLaunches(h.ready().Launches); got != "s0/1#1201@e2[] s0/0#1000@e2[] s0/2#1000@e2[]" {
 		t.Fatalf("launches %s", got)
 	}
 }

@@ -30,8 +30,10 @@ type Scheduler struct {
 
 	jobSeq   JobID
 	stageSeq StageID
-	round    uint64
-	out      Ready
+	// firstAttempt numbers a task's first attempt here (job_ids.go).
+	firstAttempt int
+	round        uint64
+	out          Ready
 	// spare holds the slices of the Ready last returned: events until the
 	// next Ready append to out, so the caller's batch stays intact.
 	spare Ready

@@ -5,9 +5,13 @@ import (
 	"time"
 )
 
-// TaskFinished reports how an attempt ended. A report for an attempt that
-// is not running returns ErrStaleAttempt and changes nothing.
-func (s *Scheduler) TaskFinished(now time.Time, id AttemptID, r TaskResult) error {
+// TaskFinished reports how an attempt ended, as executor on reports it.
+// A report for an attempt that is not running, or that runs on another
+// executor than on, returns ErrStaleAttempt and changes nothing: only
+// the executor running an attempt says how it ended (a kept executor of
+// an earlier ApplicationMaster attempt may report a task and attempt
+// number that run elsewhere now).
+func (s *Scheduler) TaskFinished(now time.Time, on ExecutorID, id AttemptID, r TaskResult) error {
 	st := s.stages[id.Task.Stage]
 	if st == nil {
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
@@ -17,6 +21,9 @@ func (s *Scheduler) TaskFinished(now time.Time, id AttemptID, r TaskResult) erro
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
 	}
 	ex := t.exec
+	if ex.spec.ID != on {
+		return fmt.Errorf("%v: reported by executor %s, it runs on %s: %w", id, on, ex.spec.ID, ErrStaleAttempt)
+	}
 	if err := ex.vacate(now, st, t); err != nil {
 		return err
 	}
@@ -56,6 +63,7 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 	default:
 		t.failures++
 		j.failedAttempts++
+		s.out.Failures = append(s.out.Failures, TaskID{st.id, idx})
 		if !r.Permanent {
 			s.hostFailure(now, h) // a task that could not start says nothing of its host
 		}

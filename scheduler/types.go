@@ -146,6 +146,11 @@ type Ready struct {
 	// index order: a gang task's success is final only then (gang.go),
 	// so only then may the caller record it as done for good.
 	GangTasksDone []TaskID
+	// Failures are the tasks whose attempts failed counted against them
+	// (not blamelessly), once per failure, in the order they did: for
+	// the caller to record, so that an ApplicationMaster's next attempt
+	// counts them too (RestoreFailures).
+	Failures []TaskID
 }
 
 // Config is the scheduler's configuration.

@@ -13,7 +13,11 @@ import (
 // for every process that runs one: the AM, local mode, a session and
 // `spindle sim`.
 type Config struct {
-	AppID     string
+	AppID string
+	// AMAttempt is the ApplicationMaster's attempt of the application,
+	// from 1 (0: the first, as in local mode): it numbers its new jobs,
+	// stages and task attempts in ranges of its own (ids.go).
+	AMAttempt int
 	Scheduler scheduler.Config
 	// Profiles are the shapes of the executors; the first is the default.
 	Profiles []scheduler.Profile

@@ -32,13 +32,17 @@ type Core struct {
 	// history are the last JobHistory jobs that ended (jobs.go).
 	history []JobInfo
 
+	// firstJob, firstStage and firstAttempt start this AM attempt's
+	// ranges of ids (ids.go).
+	firstJob     scheduler.JobID
+	firstStage   scheduler.StageID
+	firstAttempt int
+
 	yarn *containers // nil in local mode
 	// gangs are the gang launches held for their port (gang.go).
 	gangs gangState
-	// awaiting are the kept containers (resume.go) whose executors have
-	// not registered again; placement waits for them until awaitUntil.
-	awaiting   map[scheduler.ExecutorID]bool
-	awaitUntil time.Time
+	// kept is the takeover of an earlier attempt's containers (kept.go).
+	kept takeover
 
 	// failing is why the application cannot go on (Fail), while its jobs
 	// are cancelled; final is set once it is over; ended once Ready has
@@ -84,13 +88,20 @@ func New(cfg Config) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	firstJob, firstStage, firstAttempt, err := idRanges(cfg.AMAttempt)
+	if err != nil {
+		return nil, err
+	}
+	if err := sched.NumberAttemptsFrom(firstAttempt); err != nil {
+		return nil, err
+	}
 	for _, p := range cfg.Profiles {
 		if err := sched.AddProfile(p); err != nil {
 			return nil, err
 		}
 	}
 	c := &Core{cfg: cfg, sched: sched, execs: map[scheduler.ExecutorID]*executor{}, departing: map[scheduler.ExecutorID]*executor{},
-		jobs: map[scheduler.JobID]*job{}, stages: map[scheduler.StageID]*stageOf{}}
+		jobs: map[scheduler.JobID]*job{}, stages: map[scheduler.StageID]*stageOf{}, firstJob: firstJob, firstStage: firstStage, firstAttempt: firstAttempt}
 	if cfg.Allocation != nil {
 		if c.alloc, err = dynalloc.New(*cfg.Allocation); err != nil {
 			return nil, err
@@ -105,8 +116,15 @@ func New(cfg Config) (*Core, error) {
 // Submit adds a job. stageProfiles gives each of its stages, in order, the
 // profile of the executors its tasks run on; nil gives each stage the
 // first profile whose executors can hold one of its tasks, and refuses a
-// job with a stage that none can, naming the stage and the profiles.
+// job with a stage that none can, naming the stage and the profiles. It
+// takes the next id of this AM attempt's range (ids.go).
 func (c *Core) Submit(now time.Time, spec *jobspec.Job, stageProfiles []scheduler.ProfileID) (scheduler.JobID, error) {
+	c.numberNewJobs()
+	return c.submit(now, spec, stageProfiles)
+}
+
+// submit adds a job under the next id the scheduler gives.
+func (c *Core) submit(now time.Time, spec *jobspec.Job, stageProfiles []scheduler.ProfileID) (scheduler.JobID, error) {
 	switch {
 	case c.final != nil:
 		return 0, fmt.Errorf("the application has ended: %s", c.final.Diagnostics)
@@ -189,9 +207,7 @@ func (c *Core) Ready(now time.Time) Ready {
 		c.allocate(now)
 		c.nextTick = now.Add(c.cfg.AllocationTick)
 	}
-	if !c.holding(now) {
-		c.place(now)
-	}
+	c.place(now, !c.holding(now))
 	if c.final != nil {
 		c.end()
 		return c.take()
@@ -258,8 +274,11 @@ func (c *Core) next(now time.Time) time.Time {
 	if c.alloc != nil {
 		earliest(c.nextTick)
 	}
-	if len(c.awaiting) > 0 {
-		earliest(c.awaitUntil)
+	if len(c.kept.awaiting) > 0 {
+		earliest(c.kept.awaitUntil)
+	}
+	if len(c.kept.released) > 0 {
+		earliest(c.kept.goneBy)
 	}
 	if c.yarn != nil && c.yarn.inflight == nil {
 		earliest(c.yarn.nextAt)

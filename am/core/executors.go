@@ -73,7 +73,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 	}
 	x := &executor{id: r.Executor, lastSeen: now, sum: s}
 	c.execs[r.Executor] = x
-	if c.awaiting[r.Executor] || len(r.Running) > 0 {
+	if c.kept.awaiting[r.Executor] || len(r.Running) > 0 {
 		c.adopt(now, x, r.Running)
 	}
 	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v%s", r.Cores, r.GPUs, assignedText(r.Accels))})
@@ -117,7 +117,7 @@ func (c *Core) Statuses(now time.Time, id scheduler.ExecutorID, sts []TaskStatus
 	}
 	// A kept executor's first batch after it registered again says what
 	// ended while it had no driver: placement waited for it (resume.go).
-	delete(c.awaiting, id)
+	delete(c.kept.awaiting, id)
 }
 
 // Seen notes an executor's heartbeat.
@@ -164,8 +164,9 @@ func (c *Core) taskStatus(now time.Time, x *executor, st TaskStatus) {
 	// A gang task's success counts once its whole run's does (place.go).
 	final := r.Outcome == scheduler.Succeeded && j != nil && c.DoneOnReport(st.Attempt.Task.Stage)
 	// A report for an attempt the scheduler already wrote off (its
-	// executor was declared lost) changes nothing.
-	if err := c.sched.TaskFinished(now, st.Attempt, r); err == nil {
+	// executor was declared lost), or one another executor runs, changes
+	// nothing.
+	if err := c.sched.TaskFinished(now, x.id, st.Attempt, r); err == nil {
 		c.usage.taskEnded(now, x)
 		if final {
 			j.succeeded++

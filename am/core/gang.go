@@ -152,7 +152,7 @@ func (c *Core) endUnlaunched(now time.Time, id scheduler.ExecutorID, a scheduler
 		g.unlaunched = map[scheduler.AttemptID]bool{}
 	}
 	g.unlaunched[a] = true
-	if err := c.sched.TaskFinished(now, a, r); err == nil {
+	if err := c.sched.TaskFinished(now, id, a, r); err == nil {
 		if x := c.execs[id]; x != nil {
 			c.usage.taskEnded(now, x)
 		}
@@ -291,7 +291,7 @@ func (c *Core) gangTasksDone(done []scheduler.TaskID) {
 	for _, id := range done {
 		if st := c.stages[id.Stage]; st != nil {
 			st.job.succeeded++
-			c.rd.GangTasksDone = append(c.rd.GangTasksDone, DoneTask{Job: st.job.id, TaskRef: TaskRef{StageIndex: st.index, Index: id.Index}})
+			c.rd.GangTasksDone = append(c.rd.GangTasksDone, JobTask{Job: st.job.id, TaskRef: TaskRef{StageIndex: st.index, Index: id.Index}})
 		}
 	}
 }

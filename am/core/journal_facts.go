@@ -64,9 +64,10 @@ func (c *Core) DoneOnReport(id scheduler.StageID) bool {
 	return !c.sched.LaunchesAsGang(id)
 }
 
-// DoneTask is a task whose success is final, by its job and its stage's
-// place in the job.
-type DoneTask struct {
+// JobTask is a task by its job and its stage's place in the job, as the
+// journal names it: one whose success is final (GangTasksDone), or one
+// that failed (TaskFailures).
+type JobTask struct {
 	Job scheduler.JobID
 	TaskRef
 }

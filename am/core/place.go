@@ -12,23 +12,30 @@ import (
 // place runs the scheduler's rounds until nothing more changes: an
 // attempt whose command cannot be built fails at once (every attempt
 // would), and the round after carries out what that failure decided.
-func (c *Core) place(now time.Time) {
+// Held (!placing), it places nothing, and carries out what the
+// scheduler decided all the same: kills, jobs that ended.
+func (c *Core) place(now time.Time, placing bool) {
 	defer clear(c.gangs.unlaunched) // the kills of those come in the round after
 	for {
-		rd := c.sched.Ready(now)
+		var rd scheduler.Ready
+		if placing {
+			rd = c.sched.Ready(now)
+		} else {
+			rd = c.sched.Held(now)
+		}
 		unbuilt := false
 		first := len(c.rd.Launches)
 		hosts, gang := map[scheduler.AttemptID]string{}, map[scheduler.AttemptID]bool{}
 		for _, l := range rd.Launches {
 			st := c.stages[l.Attempt.Task.Stage]
 			st.job.sum.Attempts++
-			if l.Attempt.Attempt > 0 {
+			if l.Attempt.Attempt > c.firstAttempt { // numbered past this AM attempt's first (ids.go)
 				st.job.sum.Retries++
 			}
 			launch, err := c.launch(l, st)
 			if err != nil {
 				st.job.sum.Failures++
-				c.sched.TaskFinished(now, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error(), Permanent: true})
+				c.sched.TaskFinished(now, l.Executor, l.Attempt, scheduler.TaskResult{Outcome: scheduler.Failed, Reason: err.Error(), Permanent: true})
 				unbuilt = true
 				continue
 			}
@@ -58,6 +65,8 @@ func (c *Core) place(now time.Time) {
 			c.gangTimedOut(t)
 		}
 		c.gangTasksDone(rd.GangTasksDone)
+		// Before the jobs that ended below, whose stages go with them.
+		c.taskFailures(rd.Failures)
 		for _, id := range rd.StagesSucceeded {
 			if st := c.stages[id]; st != nil {
 				c.notice(Notice{Job: st.job.spec.Name, Stage: st.spec.Name,
@@ -69,6 +78,16 @@ func (c *Core) place(now time.Time) {
 		}
 		if !unbuilt && !again {
 			return
+		}
+	}
+}
+
+// taskFailures passes on the counted failures the scheduler lists, for
+// the journal.
+func (c *Core) taskFailures(failed []scheduler.TaskID) {
+	for _, id := range failed {
+		if st := c.stages[id.Stage]; st != nil {
+			c.rd.TaskFailures = append(c.rd.TaskFailures, JobTask{Job: st.job.id, TaskRef: TaskRef{StageIndex: st.index, Index: id.Index}})
 		}
 	}
 }

@@ -31,6 +31,10 @@ type Ready struct {
 	// StartContainers start `spindle executor` in allocated containers;
 	// a start that fails is reported with LaunchFailed.
 	StartContainers []ContainerStart
+	// StopKept are the containers of an earlier attempt released (kept.go)
+	// whose NodeManagers are to stop them: report each with KeptStopped
+	// once its NodeManager says it completed.
+	StopKept []string
 	// Allocate, when set, is the next heartbeat to the ResourceManager;
 	// its answer comes back with Allocated (or Resynced, or Fail). No
 	// other is asked for while it is out.
@@ -38,7 +42,11 @@ type Ready struct {
 	// GangTasksDone are the tasks of gangs whose whole run succeeded:
 	// only now is their success final (a gang task's own report of
 	// success is not: DoneOnReport), for the journal to record.
-	GangTasksDone []DoneTask
+	GangTasksDone []JobTask
+	// TaskFailures are the tasks whose attempts failed counted against
+	// them, once per failure, for the journal to record: the AM's next
+	// attempt counts them again (ResumedJob.Failures).
+	TaskFailures []JobTask
 	// Finished are the jobs that ended.
 	Finished []Summary
 	// JobsEnded, in a session, are the jobs that ended, each with the

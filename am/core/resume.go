@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
@@ -11,10 +10,11 @@ import (
 
 // An ApplicationMaster's next attempt goes on with its predecessor's
 // work (docs/reliability.md): it resumes the jobs the journal says had
-// not ended, with the tasks that had succeeded done (Resume); it takes
-// over the executor containers YARN kept (Kept), placing no task until
-// their executors have registered again with the attempts they still
-// run, which it adopts (Registration.Running), or until a wait runs out.
+// not ended, with the tasks that had succeeded done and the failures of
+// the others counted (Resume); it takes over the executor containers
+// YARN kept (Kept, kept.go), placing no task until their executors have
+// registered again with the attempts they still run, which it adopts
+// (Registration.Running), or until their containers are gone.
 // What such an executor ran to success while it had no driver is
 // reported after it registers, for an attempt this core never placed:
 // the task's success stands all the same.
@@ -30,6 +30,16 @@ type ResumedJob struct {
 	StageShapes []scheduler.Profile
 	// Done are its tasks that succeeded, in the order they did.
 	Done []TaskRef
+	// Failures are the counted failures its other tasks had (Ready's
+	// TaskFailures, as the journal summed them): they count against
+	// them again. Those of a task in Done are passed over.
+	Failures []TaskFailures
+}
+
+// TaskFailures is how many counted failures a task had.
+type TaskFailures struct {
+	TaskRef
+	Count int
 }
 
 // NumberFrom makes job and stage the ids of the next job submitted and
@@ -54,7 +64,7 @@ func (c *Core) Resume(now time.Time, j ResumedJob) error {
 	if err := c.restoreShapes(j); err != nil {
 		return fmt.Errorf("resuming job %d: %w", j.ID, err)
 	}
-	id, err := c.Submit(now, j.Spec, j.StageProfiles)
+	id, err := c.submit(now, j.Spec, j.StageProfiles)
 	if err != nil {
 		return fmt.Errorf("resuming job %d: %w", j.ID, err)
 	}
@@ -68,111 +78,33 @@ func (c *Core) Resume(now time.Time, j ResumedJob) error {
 		}
 		c.jobs[id].succeeded++
 	}
+	if err := c.restoreFailures(id, stages, j); err != nil {
+		return fmt.Errorf("resuming job %d: %w", id, err)
+	}
 	c.notice(Notice{Job: j.Spec.Name, Message: fmt.Sprintf("job %d resumed from the previous attempt: %d tasks had succeeded", id, len(j.Done))})
 	return nil
 }
 
-// KeptContainer is an executor container of an earlier attempt that YARN
-// kept for this one, with what the journal says of it.
-type KeptContainer struct {
-	ID, Node, NodeName string
-	Profile            scheduler.ProfileID
-	GPUIndices         []string
-	AccelIndices       []scheduler.Assigned
-	// Journalled says the journal knows its executor. Without that the
-	// AM has no address to reach it at: the container is released.
-	Journalled bool
-}
-
-// RunningAttempt is an attempt a rejoining executor still runs, by the
-// ids the attempt that launched it gave, which Resume keeps.
-type RunningAttempt struct {
-	Attempt scheduler.AttemptID
-	GPUs    []string
-	Accels  []scheduler.Assigned
-}
-
-// Kept takes over the containers an earlier attempt ran: they hold their
-// GPU indices and count towards their profiles' targets. Until each
-// journalled one's executor has registered again and sent its first
-// batch of statuses (what ended while it had no driver, maybe none), or
-// until wait has passed, no task is placed (a task placed meanwhile might be one an
-// executor not yet back still runs); then the containers still missing
-// are released and whatever ran there runs again.
-func (c *Core) Kept(now time.Time, kept []KeptContainer, wait time.Duration) {
-	k := c.yarn
-	if k == nil {
-		return
+// restoreFailures counts the failures j's tasks had again, but those of
+// tasks that succeeded after.
+func (c *Core) restoreFailures(id scheduler.JobID, stages []scheduler.StageID, j ResumedJob) error {
+	done := map[TaskRef]bool{}
+	for _, t := range j.Done {
+		done[t] = true
 	}
-	for _, ct := range kept {
-		prof, ok := c.profile(ct.Profile)
-		why := ""
-		switch {
-		case !ct.Journalled:
-			why = "the journal does not name its executor"
-		case !ok:
-			why = fmt.Sprintf("profile %d is not this configuration's", ct.Profile)
-		default:
-			if err := k.takeDevices(ct.Node, ct.GPUIndices, ct.AccelIndices); err != nil {
-				why = err.Error()
-			}
-		}
-		k.health.seen(ct.Node, ct.NodeName)
-		if why != "" {
-			k.release = append(k.release, ct.ID)
-			c.notice(Notice{Warning: true, Container: ct.ID, Node: ct.Node, Message: "kept container released: " + why})
+	for _, f := range j.Failures {
+		if done[f.TaskRef] {
 			continue
 		}
-		k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: prof, gpus: ct.GPUIndices, accels: ct.AccelIndices}
-		if c.awaiting == nil {
-			c.awaiting = map[scheduler.ExecutorID]bool{}
+		if f.StageIndex < 0 || f.StageIndex >= len(stages) {
+			return fmt.Errorf("it has no stage %d", f.StageIndex)
 		}
-		c.awaiting[scheduler.ExecutorID(ct.ID)] = true
-	}
-	if len(c.awaiting) > 0 {
-		c.awaitUntil = now.Add(wait)
-		c.notice(Notice{Message: fmt.Sprintf("awaiting %d executors of the previous attempt for up to %v before placing tasks", len(c.awaiting), wait)})
-	}
-}
-
-func (c *Core) profile(id scheduler.ProfileID) (scheduler.Profile, bool) {
-	for _, p := range c.cfg.Profiles {
-		if p.ID == id {
-			return p, true
+		if err := c.sched.RestoreFailures(scheduler.TaskID{Stage: stages[f.StageIndex], Index: f.Index}, f.Count); err != nil {
+			return err
 		}
+		c.jobs[id].sum.Failures += f.Count
 	}
-	return scheduler.Profile{}, false
-}
-
-// holding says whether placement waits for kept executors; at the end
-// of the wait it releases the containers of those that never came.
-func (c *Core) holding(now time.Time) bool {
-	if len(c.awaiting) == 0 {
-		return false
-	}
-	if now.Before(c.awaitUntil) {
-		return true
-	}
-	for _, id := range sortedIDs(c.awaiting) {
-		if c.execs[id] != nil {
-			continue // back, if quiet since: it goes on as any executor
-		}
-		if x := c.yarn.forget(string(id)); x != nil {
-			c.yarn.release = append(c.yarn.release, string(id))
-			c.notice(Notice{Warning: true, Container: string(id), Node: x.node, Message: "kept container released: its executor did not register again in time"})
-		}
-	}
-	c.awaiting = nil
-	return false
-}
-
-func sortedIDs(m map[scheduler.ExecutorID]bool) []scheduler.ExecutorID {
-	ids := make([]scheduler.ExecutorID, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, k int) bool { return ids[i] < ids[k] })
-	return ids
+	return nil
 }
 
 // adopt takes over the attempts a rejoining executor x still runs; one

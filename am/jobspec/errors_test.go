@@ -222,6 +222,9 @@ func TestArgumentsAtExecsBound(t *testing.T) {
 		// The last of 10 tasks is "9": at the bound; of 11, "10": past it.
 		{"a template at the bound", spec("{name: a, tasks: 10, command: [echo, '{{.Index}}" + at[1:] + "']}"), ""},
 		{"a template past it", spec("{name: a, tasks: 11, command: [echo, '{{.Index}}" + at[1:] + "']}"), "job.yaml:3: stages[0].command[1]: " + bound},
+		// An attempt number is at most 2147483647, ten digits.
+		{"an attempt's template at the bound", spec("{name: a, tasks: 1, command: [echo, '{{.Attempt}}" + at[10:] + "']}"), ""},
+		{"an attempt's template past it", spec("{name: a, tasks: 1, command: [echo, '{{.Attempt}}" + at[9:] + "']}"), "job.yaml:3: stages[0].command[1]: " + bound},
 	} {
 		_, err := Parse([]byte(c.spec), "job.yaml", Defaults{})
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {

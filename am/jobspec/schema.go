@@ -2,6 +2,7 @@ package jobspec
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -212,8 +213,9 @@ const maxArgBytes = 32*4096 - 1
 // checkTemplate tries text, a command element or an env value (after a
 // prefix of its "NAME=" bytes), on the stage's first task: text that does
 // not parse, names a field a task does not have or fails to expand is an
-// error now rather than at every task; and on its last task's last
-// attempt, whose numbers are the longest, for exec's bound on a string.
+// error now rather than at every task; and on its last task's widest
+// attempt number (an AM attempt numbers its task attempts in a range of
+// its own: am/core's ids.go), for exec's bound on a string.
 func (d *decoder) checkTemplate(line int, path, text string, sample Task, prefix int) {
 	if d.checked[text] >= prefix+1 {
 		return
@@ -223,7 +225,7 @@ func (d *decoder) checkTemplate(line int, path, text string, sample Task, prefix
 		return
 	}
 	longest := sample
-	longest.Index, longest.Attempt = max(sample.Count-1, 0), scheduler.MaxAttemptsLimit-1
+	longest.Index, longest.Attempt = max(sample.Count-1, 0), math.MaxInt32
 	if out, err := expand(text, longest); err == nil && prefix+len(out) > maxArgBytes {
 		what := "argument"
 		if prefix > 0 {

@@ -12,7 +12,9 @@ import (
 
 // Task is what a template in a stage's command or env sees: {{.Index}} and
 // so on. Index and Attempt count from 0, as SPINDLE_TASK_INDEX and
-// SPINDLE_ATTEMPT do.
+// SPINDLE_ATTEMPT do; an ApplicationMaster's next attempt numbers its
+// task attempts from a range of its own (1000 in the second: am/core's
+// ids.go).
 type Task struct {
 	Job     string // the job's name
 	Stage   string // the stage's name

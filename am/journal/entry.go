@@ -6,7 +6,10 @@ type Entry struct {
 	ExecutorGone string     `json:"executorGone,omitempty"`
 	Job          *Job       `json:"job,omitempty"`
 	TasksDone    *TasksDone `json:"tasksDone,omitempty"`
-	JobEnded     *int       `json:"jobEnded,omitempty"`
+	// TaskFailed is one failure counted against a task: the next attempt
+	// counts it again (once per failure, until the task succeeds).
+	TaskFailed *TaskRef `json:"taskFailed,omitempty"`
+	JobEnded   *int     `json:"jobEnded,omitempty"`
 	// NextJob says the job ids below it are taken, ended jobs' too: a
 	// snapshot, which keeps no ended job, ends with it.
 	NextJob *int `json:"nextJob,omitempty"`
@@ -73,10 +76,19 @@ func TaskDone(job, stage, index int) Entry {
 	return Entry{TasksDone: d}
 }
 
+// TaskRef names one task: stage is the stage's index in its job's spec,
+// index the task's.
+type TaskRef struct {
+	Job   int `json:"job"`
+	Stage int `json:"stage"`
+	Index int `json:"index"`
+}
+
 // set counts the fields an entry sets.
 func (e Entry) set() int {
 	n := 0
-	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TasksDone != nil, e.JobEnded != nil, e.NextJob != nil, e.NextStage != nil} {
+	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TasksDone != nil, e.TaskFailed != nil, e.JobEnded != nil,
+		e.NextJob != nil, e.NextStage != nil} {
 		if ok {
 			n++
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,37 @@ func doneCount(j *JobState) int {
 		n += j.Done[s].Len()
 	}
 	return n
+}
+
+func failed(j, s, i int) Entry { return Entry{TaskFailed: &TaskRef{Job: j, Stage: s, Index: i}} }
+
+// A task's failures read back counted, in a snapshot too; a task that
+// succeeded since has none, and an ended job's are gone with it.
+func TestTaskFailuresReadBack(t *testing.T) {
+	ctx := context.Background()
+	store := Dir(t.TempDir())
+	w := writer(store, NewState(app))
+	w.Append(job(1), job(2), failed(1, 0, 3), failed(1, 1, 0), failed(1, 0, 3), failed(1, 0, 4), done(1, 0, 4), failed(2, 0, 0), ended(2))
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := map[TaskRef]int{{Job: 1, Stage: 0, Index: 3}: 2, {Job: 1, Stage: 1, Index: 0}: 1}
+	st, err := Load(ctx, store, app)
+	if err != nil || len(st.Jobs) != 1 || !maps.Equal(st.Jobs[0].Failed, want) {
+		t.Fatalf("%v, jobs %+v; want job 1 alone, failures %v", err, st.Jobs, want)
+	}
+	again := NewState(app)
+	for _, e := range st.Entries() {
+		if err := again.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !maps.Equal(again.Jobs[0].Failed, want) {
+		t.Fatalf("from a snapshot: failures %v, want %v", again.Jobs[0].Failed, want)
+	}
+	if err := again.Apply(failed(1, 2, 0)); err == nil {
+		t.Fatal("a failure of a stage job 1 does not have was applied")
+	}
 }
 
 // A writer's journal, read back, says what was appended: live jobs with

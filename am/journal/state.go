@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"slices"
@@ -26,6 +27,8 @@ type JobState struct {
 	// Done are its tasks that succeeded, stage by stage in its spec's
 	// order.
 	Done []Tasks
+	// Failed counts the failures of its tasks that have not succeeded.
+	Failed map[TaskRef]int
 }
 
 // NewState is the state of an application that journalled nothing yet.
@@ -58,6 +61,8 @@ func (s *State) Apply(e Entry) error {
 		return s.submitted(*e.Job)
 	case e.TasksDone != nil:
 		return s.tasksDone(e.TasksDone)
+	case e.TaskFailed != nil:
+		return s.taskFailed(*e.TaskFailed)
 	case e.JobEnded != nil:
 		return s.ended(*e.JobEnded)
 	case e.NextStage != nil:
@@ -96,7 +101,7 @@ func (s *State) submitted(j Job) error {
 	}
 	s.NextJob = j.ID + 1
 	s.NextStage = max(s.NextStage, j.FirstStage+len(j.StageProfiles))
-	s.Jobs = append(s.Jobs, &JobState{Job: j, Done: make([]Tasks, len(j.StageProfiles))})
+	s.Jobs = append(s.Jobs, &JobState{Job: j, Done: make([]Tasks, len(j.StageProfiles)), Failed: map[TaskRef]int{}})
 	return nil
 }
 
@@ -125,7 +130,35 @@ func (s *State) tasksDone(t *TasksDone) error {
 		return fmt.Errorf("job %d stage %d: tasks done, but no task", t.Job, t.Stage)
 	}
 	j.Done[t.Stage].addAll(&t.Tasks)
+	// Their failures count no more.
+	for r := range j.Failed {
+		if r.Stage == t.Stage && j.Done[t.Stage].Has(r.Index) {
+			delete(j.Failed, r)
+		}
+	}
 	return nil
+}
+
+func (s *State) taskFailed(t TaskRef) error {
+	j, err := s.task(t)
+	if err != nil || j == nil || j.Done[t.Stage].Has(t.Index) {
+		return err
+	}
+	j.Failed[t]++
+	return nil
+}
+
+// task finds task t's job: live, ended (nil, nil), or an error for a
+// job never submitted or a task it does not have.
+func (s *State) task(t TaskRef) (*JobState, error) {
+	j, err := s.job(t.Job)
+	if err != nil || j == nil {
+		return nil, err
+	}
+	if t.Stage < 0 || t.Stage >= len(j.StageProfiles) || t.Index < 0 {
+		return nil, fmt.Errorf("job %d has no stage %d task %d", t.Job, t.Stage, t.Index)
+	}
+	return j, nil
 }
 
 func (s *State) ended(id int) error {
@@ -153,6 +186,11 @@ func (s *State) Entries() []Entry {
 				out = append(out, Entry{TasksDone: &TasksDone{Job: j.ID, Stage: stage, Tasks: j.Done[stage].clone()}})
 			}
 		}
+		for _, t := range sortedTasks(j.Failed) {
+			for range j.Failed[t] {
+				out = append(out, Entry{TaskFailed: &TaskRef{Job: t.Job, Stage: t.Stage, Index: t.Index}})
+			}
+		}
 	}
 	return append(out, s.ids()...)
 }
@@ -165,6 +203,15 @@ func (s *State) ids() []Entry {
 	}
 	next, stage := s.NextJob, s.NextStage
 	return []Entry{{NextJob: &next}, {NextStage: &stage}}
+}
+
+func sortedTasks(m map[TaskRef]int) []TaskRef {
+	out := make([]TaskRef, 0, len(m))
+	for t := range m {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b TaskRef) int { return cmp.Or(cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Index, b.Index)) })
+	return out
 }
 
 func sortedKeys(m map[string]Executor) []string {

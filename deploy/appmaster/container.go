@@ -23,7 +23,10 @@ type container struct {
 	hconf *hadoopconf.Conf
 	user  string
 	host  string // NM_HOST
-	creds *credentials.Credentials
+	// attempt is the AM's attempt of the application, from its own
+	// container's id (CONTAINER_ID); 0 when that does not read.
+	attempt int
+	creds   *credentials.Credentials
 	// secret is the application secret executors authenticate with;
 	// amrm the AM's token for the RM.
 	secret []byte
@@ -48,7 +51,11 @@ func readContainer() (container, error) {
 		return container{}, errors.New("the container's credentials hold no AMRMToken")
 	}
 	host, _ := os.LookupEnv("NM_HOST")
-	return container{hconf: hconf, user: yarnapp.User(os.LookupEnv), host: host, creds: creds, secret: secret, amrm: amrm[0]}, nil
+	c := container{hconf: hconf, user: yarnapp.User(os.LookupEnv), host: host, creds: creds, secret: secret, amrm: amrm[0]}
+	if attempt, err := ownAttempt(); err == nil {
+		c.attempt = int(attempt.GetAttemptId())
+	}
+	return c, nil
 }
 
 // ownAttempt is the application attempt the AM runs as, from its own

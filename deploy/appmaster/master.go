@@ -79,12 +79,19 @@ type appMaster struct {
 	// Journal, when set, keeps what the AM's next attempt needs to go
 	// on with this one's work (am/journal, docs/reliability.md), and
 	// holds what the attempt before this one left; this attempt writes
-	// its segments under JournalAttempt, its number. AdoptWait bounds
-	// how long this attempt waits for the executors YARN kept from the
-	// one before to register again before it places tasks.
-	Journal        journal.Store
-	JournalAttempt int
-	AdoptWait      time.Duration
+	// its segments under Attempt, its number. AdoptWait bounds how long
+	// this attempt waits for the executors YARN kept from the one
+	// before to register again before it places tasks.
+	Journal   journal.Store
+	AdoptWait time.Duration
+	// Attempt is this AM's attempt of the application (from 1; 0:
+	// unknown, taken as the first): it numbers new jobs, stages and task
+	// attempts in ranges of its own (am/core's ids.go), and its journal
+	// segments. KeptStopWait bounds how long the containers it releases
+	// of those YARN kept hold placement (core.Core.Kept): their
+	// executors' rejoin timeout and their tasks' grace to stop.
+	Attempt      int
+	KeptStopWait time.Duration
 	// Terminated, when set, ends when the AM is told to stop from outside
 	// (the NodeManager's SIGTERM: an NM shutting down, a decommission,
 	// the AM's container preempted or killed) in an attempt not known to
@@ -137,9 +144,14 @@ func runAppMaster(ctx context.Context, a appMaster) (core.Summary, error) {
 	defer stopHistory()
 	var journalDone <-chan struct{}
 	stopJournal := func() {}
+	kept := reg.resp.GetContainersFromPreviousAttempts()
 	if a.Journal != nil {
-		dcfg.Journal, dcfg.Resume, journalDone, stopJournal = takeOver(ctx, a, reg.resp.GetContainersFromPreviousAttempts(), dcfg.Observe.Metrics)
+		dcfg.Journal, dcfg.Resume, journalDone, stopJournal = takeOver(ctx, a, kept, dcfg.Observe.Metrics)
 		defer func() { stopJournal(); <-journalDone }()
+	} else {
+		// No journal to go on with: the containers YARN kept are still
+		// taken over, released, before any of their tasks starts again.
+		dcfg.Resume = resumption(a, journal.NewState(a.Core.AppID), kept)
 	}
 	driver, err := am.New(dcfg)
 	if err != nil {

@@ -46,6 +46,7 @@ func driverConfig(a appMaster, ls amListeners, reg registration) (am.Config, err
 		}}
 	coreCfg := a.Core
 	coreCfg.Containers = &containers
+	coreCfg.AMAttempt = a.Attempt
 	dcfg := am.Config{Core: coreCfg, Executors: ls.executors, YARN: y, Log: a.Log, Clients: ls.clients, PoolNotice: a.PoolNotice}
 	y.Launcher.AddTokens(reg.resp.GetNmTokensFromPreviousAttempts())
 	if key := reg.resp.GetClientToAmTokenMasterKey(); ls.clients != nil && len(key) > 0 {

@@ -143,7 +143,7 @@ func jobAndRules(conf *config.Config, appID string, session bool, log logrus.Fie
 // systems.
 func (a *appMaster) stores(conf *config.Config, c container, appID string, session bool) (func(), error) {
 	var closeJournal, closeHistory func()
-	a.Journal, a.JournalAttempt, closeJournal = journalStore(c, a.Log)
+	a.Journal, closeJournal = journalStore(c, conf, a.Log)
 	var err error
 	if a.History, closeHistory, err = appHistory(conf, c, appID, session, a.Log); err != nil {
 		closeJournal()
@@ -154,6 +154,12 @@ func (a *appMaster) stores(conf *config.Config, c container, appID string, sessi
 		closeAll()
 		return nil, err
 	}
+	rejoin, err := conf.Duration("spindle.yarn.executor.rejoinTimeout")
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	a.KeptStopWait = keptStopWait(rejoin)
 	pools := a.Core.Scheduler.Pools
 	a.PoolNotice = func(pool string) string { return settings.UndefinedPoolNotice(conf, pool, pools) }
 	log := a.Log
@@ -216,7 +222,7 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 // page's guard.
 func newAppMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
 	a appMaster, err error) {
-	a = appMaster{Secret: c.secret, Host: c.host, Log: log}
+	a = appMaster{Secret: c.secret, Host: c.host, Log: log, Attempt: c.attempt}
 	if a.ExecutorEnv, err = settings.ExecutorEnv(conf); err != nil {
 		return a, err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/journal"
-	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
@@ -25,20 +24,14 @@ const journalReadWait = 30 * time.Second
 // it writes. kept are the containers YARN kept from them. A journal
 // that is refused (corrupt, another application's) is logged and
 // replaced: the work it described starts over, and the containers kept
-// are released. One that cannot be read for journalReadWait is treated
-// alike, but its segments are kept: this attempt's own, under its own
-// attempt's names, take precedence over them.
+// are released, no task starting until they are gone (resumption). One
+// that cannot be read for journalReadWait is treated alike, but its
+// segments are kept: this attempt's own, under its own attempt's names,
+// take precedence over them.
 func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProto, meter journal.Meter) (*journal.Writer, *am.Resumption, <-chan struct{}, context.CancelFunc) {
 	st, known := readJournal(ctx, a.Journal, a.Core.AppID, a.Log)
-	var r *am.Resumption
-	if len(st.Jobs) > 0 || len(kept) > 0 {
-		r = &am.Resumption{State: st, Kept: kept, Wait: a.AdoptWait, Dial: func(ctx context.Context, addr string) (*wire.Conn, error) {
-			return wire.Dial(ctx, "tcp", addr, a.Secret)
-		}}
-		a.Log.WithFields(logrus.Fields{"jobs": len(st.Jobs), "kept_containers": len(kept), "journalled_executors": len(st.Executors)}).
-			Info("going on with the previous attempt's work")
-	}
-	w := journal.NewWriter(journal.WriterConfig{Store: a.Journal, Attempt: a.JournalAttempt, KeepEarlier: !known, Log: a.Log, Meter: meter}, st)
+	r := resumption(a, st, kept)
+	w := journal.NewWriter(journal.WriterConfig{Store: a.Journal, Attempt: a.Attempt, KeepEarlier: !known, Log: a.Log, Meter: meter}, st)
 	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {

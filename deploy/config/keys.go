@@ -174,6 +174,8 @@ var registry = []Key{
 		Meaning: "ApplicationMaster attempts, capped by the cluster's yarn.resourcemanager.am.max-attempts (YARN's default 2); a session's default is 10 (docs/reliability.md)"},
 	{Name: "spindle.yarn.am.keepContainers", Default: "true", Kind: KindBool,
 		Meaning: "keep the executors' containers when the ApplicationMaster fails: its next attempt adopts them and their running tasks (docs/reliability.md)"},
+	{Name: "spindle.yarn.am.journal", Default: "true", Kind: KindBool,
+		Meaning: "journal the ApplicationMaster's work in the staging directory for its next attempt to go on with (docs/reliability.md); false: a next attempt starts the work over, releasing the containers YARN kept and waiting for their end (a Kerberos cluster has no journal either way)"},
 	{Name: "spindle.yarn.am.adoptTimeout", Default: "30s", Kind: KindDuration, Unit: time.Second, check: positiveDuration,
 		Meaning: "how long an ApplicationMaster's next attempt waits for the executors YARN kept to register again before it places tasks; those not back by then are released and their tasks run again"},
 	{Name: "spindle.yarn.executor.rejoinTimeout", Default: "60s", Kind: KindDuration, Unit: time.Second,

@@ -88,6 +88,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.log.level":                                          "info",
 		"spindle.yarn.maxAppAttempts":                                2,
 		"spindle.yarn.am.keepContainers":                             true,
+		"spindle.yarn.am.journal":                                    true,
 		"spindle.yarn.am.adoptTimeout":                               30 * time.Second,
 		"spindle.yarn.executor.rejoinTimeout":                        60 * time.Second,
 		"spindle.yarn.am.attemptFailuresValidityInterval":            time.Duration(0),

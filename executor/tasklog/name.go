@@ -24,7 +24,9 @@ const (
 // prints), stage the stage's place among the job's stages in its spec
 // (from 0, so that any stage name is safe in a file name), task the
 // task's index and attempt its attempt, both from 0 (SPINDLE_TASK_INDEX,
-// SPINDLE_ATTEMPT). A job's files all start with JobPrefix(job).
+// SPINDLE_ATTEMPT; an ApplicationMaster's next attempt numbers jobs and
+// attempts from ranges of its own, so no two attempts share a name). A
+// job's files all start with JobPrefix(job).
 func Name(job int64, stage, task, attempt int) string {
 	return fmt.Sprintf("%sstage%d-task%d-attempt%d", JobPrefix(job), stage, task, attempt)
 }

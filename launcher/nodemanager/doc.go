@@ -5,5 +5,8 @@
 // the command) plus what is the container's own: its executor id and GPU
 // indices. Launches run in parallel, a bounded number at a time, and
 // authenticate with the NMToken the RM sent for each node, kept for the
-// application's lifetime because the RM sends it only once.
+// application's lifetime because the RM sends it only once. It stops the
+// containers an earlier ApplicationMaster attempt left that this one
+// releases, too, and says when each is gone (stop.go): the RM's word
+// that a released container completed comes before it is.
 package nodemanager

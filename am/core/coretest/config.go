@@ -43,6 +43,7 @@ func (s *script) config(a *scenario.Args, input []scenario.Input) error {
 			RampDownDelay: 5 * time.Second}
 	}
 	cfg.Session = a.Flag("session")
+	cfg.AMAttempt = a.Int("amattempt", 0)
 	if err := a.Err(); err != nil {
 		return err
 	}

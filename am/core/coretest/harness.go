@@ -102,6 +102,9 @@ func Format(rd core.Ready, now time.Time) string {
 	for _, s := range rd.StartContainers {
 		fmt.Fprintf(&b, "start %s on %s profile=%d gpus=%v\n", s.Container, s.Node, s.Profile.ID, s.GPUIndices)
 	}
+	for _, id := range rd.StopKept {
+		fmt.Fprintf(&b, "stop-kept %s\n", id)
+	}
 	if a := rd.Allocate; a != nil {
 		var asks []string
 		for _, k := range a.Asks {
@@ -111,6 +114,9 @@ func Format(rd core.Ready, now time.Time) string {
 	}
 	for _, t := range rd.GangTasksDone {
 		fmt.Fprintf(&b, "done job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
+	}
+	for _, t := range rd.TaskFailures {
+		fmt.Fprintf(&b, "failed job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
 	}
 	for _, f := range rd.Finished {
 		fmt.Fprintf(&b, "finished %s succeeded=%v tasks=%d attempts=%d failures=%d retries=%d", f.Job, f.Succeeded, f.Tasks, f.Attempts, f.Failures, f.Retries)

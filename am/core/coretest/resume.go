@@ -11,10 +11,11 @@ import (
 )
 
 // resume reads "resume job=J stage=S name=j tasks=N gpus=G mem=M
-// profile=P shape=C,M,G done=0/1,0/3": job J, its first stage S (of
-// profile P as journalled, of shape C cores, M MiB, G GPUs where the
-// journal has it; else fitted), with the tasks done (stage index/task
-// index).
+// attempts=A profile=P shape=C,M,G done=0/1,0/3 failed=0/2:1,0/4:2":
+// job J, its first stage S (of profile P as journalled, of shape C
+// cores, M MiB, G GPUs where the journal has it; else fitted), with the
+// tasks done (stage index/task index) and the counted failures others
+// had (stage index/task index:count).
 func (s *script) resume(a *scenario.Args) (string, error) {
 	h := s.h
 	j := core.ResumedJob{ID: scheduler.JobID(a.Int("job", 0)), FirstStage: scheduler.StageID(a.Int("stage", 0))}
@@ -29,13 +30,20 @@ func (s *script) resume(a *scenario.Args) (string, error) {
 		}
 		j.StageShapes = []scheduler.Profile{p}
 	}
-	d := jobspec.Defaults{CPUs: a.Int("cpus", 1), GPUs: a.Float("gpus", 0), MaxAttempts: 4}
+	d := jobspec.Defaults{CPUs: a.Int("cpus", 1), GPUs: a.Float("gpus", 0), MaxAttempts: a.Int("attempts", 4)}
 	for _, t := range a.List("done") {
 		var r core.TaskRef
 		if _, err := fmt.Sscanf(t, "%d/%d", &r.StageIndex, &r.Index); err != nil {
 			a.Fail("done %q: want stage index/task index", t)
 		}
 		j.Done = append(j.Done, r)
+	}
+	for _, t := range a.List("failed") {
+		var f core.TaskFailures
+		if _, err := fmt.Sscanf(t, "%d/%d:%d", &f.StageIndex, &f.Index, &f.Count); err != nil {
+			a.Fail("failed %q: want stage index/task index:count", t)
+		}
+		j.Failures = append(j.Failures, f)
 	}
 	if err := a.Err(); err != nil {
 		return "", err
@@ -52,10 +60,10 @@ func (s *script) resume(a *scenario.Args) (string, error) {
 	return fmt.Sprintf("job %d stages %v", j.ID, h.Core.JobStages(j.ID)), nil
 }
 
-// kept reads "kept wait=D" and its lines "container ID node=N name=M
+// kept reads "kept wait=D stop=D" and its lines "container ID node=N name=M
 // profile=P gpus=0,1 [unjournalled]".
 func (s *script) kept(a *scenario.Args, input []scenario.Input) error {
-	wait := a.Duration("wait", 0)
+	wait, stop := a.Duration("wait", 0), a.Duration("stop", 0)
 	if err := a.Err(); err != nil {
 		return err
 	}
@@ -74,7 +82,7 @@ func (s *script) kept(a *scenario.Args, input []scenario.Input) error {
 		}
 		kept = append(kept, k)
 	}
-	s.h.Core.Kept(s.h.Now, kept, wait)
+	s.h.Core.Kept(s.h.Now, kept, wait, stop)
 	return nil
 }
 

@@ -74,6 +74,9 @@ func (s *script) event(a *scenario.Args) error {
 	case "launch-failed":
 		id, why := a.String("id", ""), a.String("why", "")
 		call = func() { h.Core.LaunchFailed(h.Now, id, why) }
+	case "kept-stopped":
+		id := a.String("id", "")
+		call = func() { h.Core.KeptStopped(h.Now, id) }
 	case "resynced":
 		call = func() { h.Core.Resynced(h.Now) }
 	case "fail":
