@@ -64,16 +64,23 @@ func TestSignalledTreeOutlivesItsShell(t *testing.T) {
 	}
 	for _, stubborn := range []bool{false, true} {
 		os.Remove(dir + "/ready")
+		os.Remove(dir + "/stubborn")
 		script := child
+		ready := []string{dir + "/ready"}
 		if stubborn {
-			script = "sh -c \"trap '' TERM; while :; do sleep 0.05; done\" & " + child
+			// It says so once it ignores SIGTERM: signalled before, it
+			// would die of it.
+			script = "sh -c \"trap '' TERM; touch " + dir + "/stubborn; while :; do sleep 0.05; done\" & " + child
+			ready = append(ready, dir+"/stubborn")
 		}
 		p, err := Start(Spec{Argv: sh(script), Env: env(), Grace: 50 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, err := os.Stat(dir + "/ready"); err != nil; _, err = os.Stat(dir + "/ready") {
-			time.Sleep(10 * time.Millisecond)
+		for _, f := range ready {
+			for _, err := os.Stat(f); err != nil; _, err = os.Stat(f) {
+				time.Sleep(10 * time.Millisecond)
+			}
 		}
 		p.Signal(syscall.SIGTERM)
 		if stubborn {
