@@ -163,6 +163,27 @@ func succeededAgain(runs []taskRun, at time.Time) []string {
 	return out
 }
 
+// notRunOn lists the runs that were running at at (a fault) and did not
+// run on to succeed, and the later runs of their tasks: a kill and a
+// rerun of work the fault should have left alone.
+func notRunOn(runs []taskRun, at time.Time) []string {
+	var out []string
+	for _, r := range runs {
+		if r.Start.After(at) || !r.End.IsZero() && r.End.Before(at) {
+			continue
+		}
+		if r.How != "ok" {
+			out = append(out, r.String()+": running at the fault, it did not run on to succeed")
+		}
+		for _, again := range runs {
+			if again.Task == r.Task && again.Start.After(at) {
+				out = append(out, again.String()+": ran again, though "+r.String()+" was running at the fault")
+			}
+		}
+	}
+	return out
+}
+
 // figures says what a fault cost, for docs/reliability.md: the time from
 // the fault to the next task's start, the runs beyond one per task, and
 // the GPU-seconds of work thrown away (runs that did not end "ok", one
