@@ -157,7 +157,7 @@ func startNM(t *testing.T) *fakeNM {
 	return n
 }
 
-// With no journal to go on (none on a Kerberos cluster or switched off,
+// With no journal to go on (switched off, a keytab's failed login,
 // or one refused), the containers YARN kept are still taken over: they
 // are released and their NodeManagers told to stop them, and no task
 // starts, on an executor that registered meanwhile too, until the

@@ -85,8 +85,8 @@ func TestFaultAMRestartKeepsTheWork(t *testing.T) {
 	}
 }
 
-// Without a journal (spindle.yarn.am.journal=false, as on a Kerberos
-// cluster, which has none) an ApplicationMaster that dies mid-job leaves
+// Without a journal (spindle.yarn.am.journal=false) an
+// ApplicationMaster that dies mid-job leaves
 // attempt 2 nothing to go on with: it runs the job over from the start,
 // under a job id and attempt numbers of its own range. Its executors,
 // which YARN kept and attempt 2 cannot reach, may still run attempt 1's

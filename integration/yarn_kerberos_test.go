@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -140,6 +142,81 @@ func TestKerberosSubmitWithoutTicketFailsFast(t *testing.T) {
 	}
 	if took > 10*time.Second {
 		t.Errorf("the refusal took %s; a missing ticket is known before dialing anything", took)
+	}
+}
+
+// An ApplicationMaster SIGKILLed mid-job on the Kerberized cluster
+// leaves its work to the next attempt as on any cluster
+// (TestFaultAMRestartKeepsTheWork), with its journal where its login
+// lets it write one: with a keytab shipped, files written through
+// colinmarc/hdfs logged in with it; with the delegation tokens only,
+// extended attributes in the NameNode. Attempt 2 takes the job over: no
+// task that had succeeded runs again, the tasks running at the kill run
+// on to their end, the tasks after it run in attempt 1's containers
+// (kept), and none runs twice at once.
+func TestKerberosAMKillKeepsTheWork(t *testing.T) {
+	k := kerberizedCluster(t, "privacy")
+	k.kinit(t) // the tokens-only submission's login
+	for _, tc := range []struct {
+		name  string
+		login []string // the submission's flags that ship a keytab
+		said  string   // what attempt 1's AM says of its journal
+	}{
+		{"keytab", k.keytabConf(), ""},
+		{"tokens-only", nil, "with delegation tokens only, the journal is kept in the NameNode's extended attributes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const tasks = 30
+			dir := t.TempDir()
+			// Three executors of two one-GPU slots, the AM beside them.
+			args := append([]string{"submit", "--master", "yarn", "--conf", "spindle.executor.instances=3", "--conf", "spindle.executor.cores=2",
+				"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.memory=512m"}, tc.login...)
+			cmd, out := startSpindle(t, k.env, append(args, recordingSpec(t, dir, "kerberos-am-"+tc.name, tasks, 2))...)
+			defer cmd.Process.Kill()
+			var app string
+			waitFor(t, 3*time.Minute, "eight tasks to succeed", func() bool {
+				m := submittedID.FindStringSubmatch(out.String())
+				b, _ := os.ReadFile(filepath.Join(dir, "record"))
+				if m != nil {
+					app = m[1]
+				}
+				return m != nil && strings.Count(string(b), " ok\n") >= 8
+			})
+			kill := time.Now()
+			syscall.Kill(amProcess(t, app), syscall.SIGKILL)
+			if _, err := exited(t, cmd, 3*time.Minute); err != nil || !strings.Contains(out.String(), app+" FINISHED") {
+				t.Fatalf("the submitter: %v; want the job to succeed in attempt 2\n%s", err, out.String())
+			}
+			log := amLog(t, k.c, app)
+			if !regexp.MustCompile(`previous attempt's work".*\bjobs=1\b`).MatchString(log) || !strings.Contains(log, tc.said) ||
+				strings.Contains(log, "no journal") || strings.Contains(log, "is refused") {
+				t.Errorf("the AMs' logs do not show attempt 2 resuming the job from the journal (%q):\n%s", tc.said, log)
+			}
+			runs := readRuns(t, dir)
+			if missing := finished(runs, tasks); len(missing) > 0 {
+				t.Errorf("tasks %v never succeeded", missing)
+			}
+			running, broken := keptRunning(runs, kill)
+			for _, bad := range slices.Concat(succeededAgain(runs, kill), broken, twiceAtOnce(runs, time.Now())) {
+				t.Error(bad)
+			}
+			if running == 0 {
+				t.Error("no task was running at the kill: nothing shows the running ones were kept")
+			}
+			after := 0
+			for _, r := range runs {
+				if r.Start.After(kill) {
+					after++
+					if !strings.Contains(r.Container, "_01_") {
+						t.Errorf("%v: after the AM died a task ran in a container of attempt 2; want attempt 1's, kept", r)
+					}
+				}
+			}
+			if after == 0 {
+				t.Errorf("no task started after the AM died; the test proves nothing (%d runs)", len(runs))
+			}
+			t.Logf("%s: %d runs, %d started after the AM died; %s", tc.name, len(runs), after, figures(runs, tasks, kill, time.Now()))
+		})
 	}
 }
 

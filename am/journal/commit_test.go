@@ -80,17 +80,25 @@ func (m *meterRecord) JournalWritten(n, journal int) {
 }
 func (m *meterRecord) JournalRefused(n int) { m.refused = append(m.refused, n) }
 
-// A segment a reader would refuse, over the limit, is not written: it
-// is logged with its size and the limit and counted. A delta gives way
-// to a snapshot, and a snapshot over the limit to one of the ids taken
-// only, which the next attempt reads (starting that work over, its jobs
+// limitedStore is a memStore that holds segments of at most limit bytes.
+type limitedStore struct {
+	*memStore
+	limit int
+}
+
+func (l limitedStore) SegmentLimit() int { return l.limit }
+
+// A segment over the limit, MaxSegmentBytes (which a reader would
+// refuse) or less where the store says so, is not written: it is logged
+// with its size and the limit and counted. A delta gives way to a
+// snapshot, and a snapshot over the limit to one of the ids taken only,
+// which the next attempt reads (starting that work over, its jobs
 // numbered past it); jobs submitted after it are journalled again.
 func TestASegmentOverTheLimitIsNeverWritten(t *testing.T) {
 	store := newMemStore()
 	log, hook := logtest.NewNullLogger()
 	meter := &meterRecord{}
-	w := NewWriter(WriterConfig{Store: store, Attempt: 1, Log: log, Meter: meter}, NewState(app))
-	w.limit = 1024
+	w := NewWriter(WriterConfig{Store: limitedStore{store, 1024}, Attempt: 1, Log: log, Meter: meter}, NewState(app))
 	flush(t, w, job(0))
 	big := job(1)
 	big.Job.Spec = []byte(`{"name":"` + strings.Repeat("j", 2000) + `"}`)
@@ -123,6 +131,19 @@ func TestASegmentOverTheLimitIsNeverWritten(t *testing.T) {
 	flush(t, w, job(2), done(1, 0, 3))
 	if st := load(t, store); len(st.Jobs) != 1 || st.Jobs[0].ID != 2 || store.bytes() > 1024 || meter.journal != store.bytes() {
 		t.Errorf("then: %d jobs, %d bytes (the meter says %d)", len(st.Jobs), store.bytes(), meter.journal)
+	}
+}
+
+// A store's limit lowers the writer's, never raises it past what a
+// reader takes.
+func TestAStoreLimitsOnlyDownwards(t *testing.T) {
+	for limit, want := range map[int]int{1024: 1024, MaxSegmentBytes + 1: MaxSegmentBytes} {
+		if w := NewWriter(WriterConfig{Store: limitedStore{newMemStore(), limit}}, NewState(app)); w.limit != want {
+			t.Errorf("a store limited to %d: the writer's limit is %d, want %d", limit, w.limit, want)
+		}
+	}
+	if w := NewWriter(WriterConfig{Store: newMemStore()}, NewState(app)); w.limit != MaxSegmentBytes {
+		t.Errorf("a store without a limit: the writer's is %d, want MaxSegmentBytes", w.limit)
 	}
 }
 

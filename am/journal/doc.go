@@ -31,7 +31,8 @@
 //
 // Writes are group-committed: a writer starts at most SegmentsPerSecond
 // segments a second, each with everything appended meanwhile, and
-// writes none longer than MaxSegmentBytes, which a reader would refuse.
+// writes none longer than MaxSegmentBytes, which a reader would refuse,
+// nor than a Limited store holds.
 //
 // Load tells two failures apart. A store that cannot be listed or read
 // is ErrUnreadable: the caller may try again. A journal that fails a

@@ -52,8 +52,8 @@ func (w *Writer) snapshot() []Entry {
 	return w.state.Entries()
 }
 
-// encode encodes a segment a reader takes: no longer than
-// MaxSegmentBytes. A delta over it gives way to a snapshot; a snapshot
+// encode encodes a segment a reader takes and the store holds: no
+// longer than MaxSegmentBytes, or a Limited store's limit. A delta over it gives way to a snapshot; a snapshot
 // over it to one cut down to the job and stage ids taken (cut), so that
 // the next attempt starts the work over, as with a refused journal,
 // but numbers its jobs past this one's, and the jobs submitted after it

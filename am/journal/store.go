@@ -16,3 +16,12 @@ type Store interface {
 	Write(ctx context.Context, name string, data []byte) error
 	Remove(ctx context.Context, name string) error
 }
+
+// Limited is a Store that holds segments of at most SegmentLimit bytes,
+// fewer than MaxSegmentBytes: one that keeps them in a NameNode's
+// extended attributes, whose limits are the NameNode's. A Writer writes
+// none longer, as it writes none over MaxSegmentBytes.
+type Limited interface {
+	Store
+	SegmentLimit() int
+}

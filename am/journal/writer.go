@@ -53,7 +53,7 @@ type Meter interface {
 	// deltas after it) is now journalBytes.
 	JournalWritten(segmentBytes, journalBytes int)
 	// JournalRefused: a segment of segmentBytes was not written, being
-	// over MaxSegmentBytes.
+	// over MaxSegmentBytes (or a Limited store's limit).
 	JournalRefused(segmentBytes int)
 }
 
@@ -64,7 +64,7 @@ type Meter interface {
 // the size of the state however long the store is away.
 type Writer struct {
 	cfg   WriterConfig
-	limit int // MaxSegmentBytes, less in a test
+	limit int // MaxSegmentBytes, or a Limited store's limit under it
 
 	mu      sync.Mutex
 	state   *State
@@ -95,6 +95,9 @@ func NewWriter(cfg WriterConfig, st *State) *Writer {
 		cfg.Meter = noMeter{}
 	}
 	w := &Writer{cfg: cfg, limit: MaxSegmentBytes, state: st, pendingDone: map[stageKey]*TasksDone{}, whole: true, wake: make(chan struct{}, 1)}
+	if l, ok := cfg.Store.(Limited); ok {
+		w.limit = min(w.limit, l.SegmentLimit())
+	}
 	w.poke()
 	return w
 }

@@ -3,7 +3,6 @@ package appmaster
 import (
 	"context"
 	"errors"
-	"os"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -53,20 +52,14 @@ func earliestDue(tokens []credentials.Token, interval time.Duration, ratio float
 // which owns them from then on. It returns when ctx ends.
 type tokenRefresh struct {
 	hconf  *hadoopconf.Conf
-	login  kerberos.Login
+	id     *kerberos.Identity
 	ratio  float64
 	others string // spindle.kerberos.access.hadoopFileSystems
 	log    logrus.FieldLogger
 }
 
 func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, fresh func([]credentials.Token)) {
-	id, err := kerberos.LogIn(r.login, os.LookupEnv)
-	if err != nil {
-		r.log.WithError(err).Error("cannot log in with the shipped keytab: the delegation tokens will not be refreshed")
-		return
-	}
-	defer id.Close()
-	interval, err := yarnapp.RenewalInterval(ctx, r.hconf, id)
+	interval, err := yarnapp.RenewalInterval(ctx, r.hconf, r.id)
 	if err != nil {
 		r.log.WithError(err).Warn("cannot learn the tokens' renewal interval: refreshing by their max lifetime only")
 	}
@@ -80,13 +73,13 @@ func (r tokenRefresh) run(ctx context.Context, current []credentials.Token, fres
 		if !sleepUntil(ctx, due) {
 			return
 		}
-		tokens, err := yarnapp.DelegationTokens(ctx, r.hconf, id, r.others)
+		tokens, err := yarnapp.DelegationTokens(ctx, r.hconf, r.id, r.others)
 		for err != nil {
 			r.log.WithError(err).Warn("fetching fresh delegation tokens failed: trying again")
 			if !sleepUntil(ctx, time.Now().Add(refreshRetry)) {
 				return
 			}
-			tokens, err = yarnapp.DelegationTokens(ctx, r.hconf, id, r.others)
+			tokens, err = yarnapp.DelegationTokens(ctx, r.hconf, r.id, r.others)
 		}
 		fresh(tokens)
 		current = tokens
@@ -122,25 +115,28 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 }
 
 // credentialsRefresh settles how the AM keeps its delegation tokens
-// working on a Kerberos cluster: refreshed from a shipped keytab (the
-// function it returns, for appMaster.RefreshTokens), or, without one, by
-// ending the application before they expire (started here, with end).
-// Without Kerberos there is nothing to do.
+// working on a Kerberos cluster: refreshed, logged in with a shipped
+// keytab (the function it returns, for appMaster.RefreshTokens), or,
+// without one, by ending the application before they expire (started
+// here, with end). Without Kerberos there is nothing to do, nor with a
+// keytab whose login failed (logIn said so).
 func credentialsRefresh(ctx context.Context, conf *config.Config, hconf *hadoopconf.Conf, tokens []credentials.Token,
-	end context.CancelCauseFunc, log logrus.FieldLogger) (func(context.Context, func([]credentials.Token)), error) {
+	login amLogin, end context.CancelCauseFunc, log logrus.FieldLogger) (func(context.Context, func([]credentials.Token)), error) {
 	if method, err := hconf.Authentication(); err != nil || method != hadoopconf.AuthKerberos || len(tokens) == 0 {
 		return nil, err
 	}
 	s := settings.Read(conf)
 	ratio, others := s.Float("spindle.kerberos.renewal.ratio"), s.String("spindle.kerberos.access.hadoopFileSystems")
-	login, err := settings.KerberosLogin(conf)
-	if err != nil || s.Err() != nil {
-		return nil, errors.Join(err, s.Err())
+	if err := s.Err(); err != nil {
+		return nil, err
 	}
-	if login.Keytab == "" {
+	switch {
+	case !login.keytab:
 		go endBeforeExpiry(ctx, tokens, ratio, end, log)
 		return nil, nil
+	case login.id == nil:
+		return nil, nil
 	}
-	r := tokenRefresh{hconf: hconf, login: login, ratio: ratio, others: others, log: log}
+	r := tokenRefresh{hconf: hconf, id: login.id, ratio: ratio, others: others, log: log}
 	return func(ctx context.Context, fresh func([]credentials.Token)) { r.run(ctx, tokens, fresh) }, nil
 }

@@ -15,8 +15,9 @@ import (
 // Store, and its event log in spindle.eventLog.dir on fs.defaultFS,
 // which outlives the application for `spindle history`. The function
 // returned closes the event log's file system. On a Kerberos cluster
-// the AM has only delegation tokens, which the HDFS client that writes
-// files cannot use: there is no event log, as there is no journal.
+// there is no event log: the AM may hold only delegation tokens, which
+// the HDFS client that writes files cannot use (its journal, which the
+// next attempt needs, then goes to the NameNode alone: journalStore).
 func appHistory(conf *config.Config, c container, appID string, session bool, log logrus.FieldLogger) (am.History, func(), error) {
 	ui, err := settings.UISettings(conf)
 	if err != nil {

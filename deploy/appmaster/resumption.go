@@ -14,8 +14,8 @@ import (
 )
 
 // resumption is what this attempt takes over from the ones before it:
-// st, what their journal says (an empty state without one: none on a
-// Kerberos cluster or switched off, or one refused), and the containers
+// st, what their journal says (an empty state without one: switched
+// off, a keytab's failed login, or one refused), and the containers
 // YARN kept, which are taken over whatever the journal says, adopted or
 // released (am's kept.go). Every attempt after the first has one, for
 // an RM that restarted names kept containers in later allocates too;

@@ -65,6 +65,11 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	defer rm.Close()
+	login, err := logIn(conf, c.hconf, log)
+	if err != nil {
+		return err
+	}
+	defer login.close()
 	judge := newAttemptJudge(ctx, conf, c, env.Session, log)
 	ctx, end, terminated := attemptContext(ctx, judge)
 	left := false
@@ -77,7 +82,7 @@ func Run(ctx context.Context, env Env) error {
 			end(nil)
 		}
 	}()
-	a, err := newAppMaster(ctx, conf, appID, c, end, log)
+	a, err := newAppMaster(ctx, conf, appID, c, login, end, log)
 	if err != nil {
 		return err
 	}
@@ -94,7 +99,7 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
-	closeStores, err := a.stores(conf, c, appID, env.Session)
+	closeStores, err := a.stores(conf, c, login, appID, env.Session)
 	if err != nil {
 		return err
 	}
@@ -141,9 +146,9 @@ func jobAndRules(conf *config.Config, appID string, session bool, log logrus.Fie
 // earlier attempt left; and what it does before unregistering. The
 // function returned closes the journal's and the event log's file
 // systems.
-func (a *appMaster) stores(conf *config.Config, c container, appID string, session bool) (func(), error) {
+func (a *appMaster) stores(conf *config.Config, c container, login amLogin, appID string, session bool) (func(), error) {
 	var closeJournal, closeHistory func()
-	a.Journal, closeJournal = journalStore(c, conf, a.Log)
+	a.Journal, closeJournal = journalStore(c, conf, login, a.Log)
 	var err error
 	if a.History, closeHistory, err = appHistory(conf, c, appID, session, a.Log); err != nil {
 		closeJournal()
@@ -220,8 +225,8 @@ func loadJob(conf *config.Config) (*jobspec.Job, error) {
 // besides its job and core: where it listens, the executors' launch
 // context and contract, the tokens' refresh, the ACLs and the tracking
 // page's guard.
-func newAppMaster(ctx context.Context, conf *config.Config, appID string, c container, end context.CancelCauseFunc, log logrus.FieldLogger) (
-	a appMaster, err error) {
+func newAppMaster(ctx context.Context, conf *config.Config, appID string, c container, login amLogin, end context.CancelCauseFunc,
+	log logrus.FieldLogger) (a appMaster, err error) {
 	a = appMaster{Secret: c.secret, Host: c.host, Log: log, Attempt: c.attempt}
 	if a.ExecutorEnv, err = settings.ExecutorEnv(conf); err != nil {
 		return a, err
@@ -249,7 +254,7 @@ func newAppMaster(ctx context.Context, conf *config.Config, appID string, c cont
 		return a, err
 	}
 	a.Tokens = c.delegationTokens()
-	if a.RefreshTokens, err = credentialsRefresh(ctx, conf, c.hconf, a.Tokens, end, log); err != nil {
+	if a.RefreshTokens, err = credentialsRefresh(ctx, conf, c.hconf, a.Tokens, login, end, log); err != nil {
 		return a, err
 	}
 	acls, err := settings.ACLs(conf, c.user)

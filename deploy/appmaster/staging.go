@@ -34,30 +34,36 @@ func removeStagingAfterSuccess(ctx context.Context, log logrus.FieldLogger, hcon
 	log.WithField("dir", dir).Info("removed the staging directory")
 }
 
-// removeWithToken removes dir on a Kerberos cluster, where the AM has no
-// ticket: over Spindle's own NameNode client with the application's HDFS
-// delegation token, which colinmarc/hdfs cannot authenticate with.
+// removeWithToken removes dir on a Kerberos cluster, where the AM may
+// have no ticket: with the application's HDFS delegation token.
 func removeWithToken(ctx context.Context, hconf *hadoopconf.Conf, user, dir string, tokens []credentials.Token) error {
-	fsURI, err := hconf.DefaultFS()
-	if err != nil {
-		return err
-	}
-	addrs, _, err := hconf.NameNodes(fsURI)
-	if err != nil {
-		return err
-	}
-	opts, err := yarn.ClientOptions(hconf, user)
-	if err != nil {
-		return err
-	}
-	for _, t := range tokens {
-		opts.Auth.Tokens = append(opts.Auth.Tokens, t.Proto())
-	}
-	nn, err := namenode.New(addrs, opts)
+	nn, err := tokenNameNode(hconf, user, tokens)
 	if err != nil {
 		return err
 	}
 	defer nn.Close()
 	_, err = nn.Delete(ctx, dir, true)
 	return err
+}
+
+// tokenNameNode is Spindle's own client of fs.defaultFS's NameNode(s),
+// authenticated with the application's HDFS delegation token
+// (DIGEST-MD5), which colinmarc/hdfs cannot authenticate with.
+func tokenNameNode(hconf *hadoopconf.Conf, user string, tokens []credentials.Token) (*namenode.Client, error) {
+	fsURI, err := hconf.DefaultFS()
+	if err != nil {
+		return nil, err
+	}
+	addrs, _, err := hconf.NameNodes(fsURI)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := yarn.ClientOptions(hconf, user)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tokens {
+		opts.Auth.Tokens = append(opts.Auth.Tokens, t.Proto())
+	}
+	return namenode.New(addrs, opts)
 }

@@ -37,13 +37,21 @@
 // # File systems
 //
 // HDFS goes through github.com/colinmarc/hdfs/v2 as the submitting user
-// (simple authentication; Kerberos is not supported here yet), with the
-// client configuration's dfs.replication and dfs.blocksize as Hadoop's own
-// client would use them. The local file system serves a cluster whose
+// (simple authentication, or a Kerberos login: colinmarc/hdfs cannot
+// authenticate with a delegation token), with the client configuration's
+// dfs.replication and dfs.blocksize as Hadoop's own client would use them. The local file system serves a cluster whose
 // fs.defaultFS is file:// (a single machine): the staging directory is then
 // a local path, and the NodeManagers must run where it is readable.
 //
 // The staging directory is made 0700 (it will hold the application's
 // credentials); files are 0600, or 0700 when executable. Visibility is
 // APPLICATION: the NodeManager keeps the copies for this application only.
+//
+// # Segments
+//
+// An application's journal and event log are segments, files each
+// written whole (Segments, through a Stager). A process that holds only
+// delegation tokens, an ApplicationMaster on a Kerberos cluster without a
+// keytab, keeps its journal with XAttrSegments instead: in the NameNode
+// alone, in extended attributes of empty files (docs/reliability.md).
 package staging

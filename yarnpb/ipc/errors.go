@@ -3,13 +3,16 @@ package ipc
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopcommon"
 )
 
 // Sentinel errors for the remote exceptions Spindle acts on. Test with
-// errors.Is; a *RemoteError matches the sentinel of its Java class.
+// errors.Is; a *RemoteError matches the sentinel of its Java class (a
+// NameNode's missing or existing path matches fs.ErrNotExist or
+// fs.ErrExist).
 var (
 	ErrApplicationNotFound             = errors.New("application not found")
 	ErrApplicationAttemptNotFound      = errors.New("application attempt not found")
@@ -35,6 +38,8 @@ var remoteClasses = map[string]error{
 	"org.apache.hadoop.security.AccessControlException":                          ErrAccessControl,
 	"org.apache.hadoop.security.authorize.AuthorizationException":                ErrAccessControl,
 	"org.apache.hadoop.ipc.RpcNoSuchMethodException":                             ErrNoSuchMethod,
+	"java.io.FileNotFoundException":                                              fs.ErrNotExist,
+	"org.apache.hadoop.fs.FileAlreadyExistsException":                            fs.ErrExist,
 }
 
 // RemoteError is an exception the server returned for a call.

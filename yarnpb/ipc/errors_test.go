@@ -1,6 +1,10 @@
 package ipc
 
-import "testing"
+import (
+	"errors"
+	"io/fs"
+	"testing"
+)
 
 // A remote exception reads as its class and message, without the stack
 // trace the server appended to the message.
@@ -19,5 +23,22 @@ func TestRemoteErrorLeavesOutTheStackTrace(t *testing.T) {
 		if e.Message != in {
 			t.Error("Message changed")
 		}
+	}
+}
+
+// A NameNode's missing and existing paths are the io/fs errors a caller
+// tests for; other remote errors are neither.
+func TestRemoteErrorOfAPathIsAnIOFSError(t *testing.T) {
+	missing := &RemoteError{Class: "java.io.FileNotFoundException", Message: "File does not exist: /x"}
+	exists := &RemoteError{Class: "org.apache.hadoop.fs.FileAlreadyExistsException", Message: "/x for client 127.0.0.1 already exists"}
+	other := &RemoteError{Class: "java.io.IOException", Message: "no"}
+	if !errors.Is(missing, fs.ErrNotExist) || errors.Is(missing, fs.ErrExist) {
+		t.Error("FileNotFoundException is not fs.ErrNotExist alone")
+	}
+	if !errors.Is(exists, fs.ErrExist) || errors.Is(exists, fs.ErrNotExist) {
+		t.Error("FileAlreadyExistsException is not fs.ErrExist alone")
+	}
+	if errors.Is(other, fs.ErrNotExist) || errors.Is(other, fs.ErrExist) {
+		t.Error("an IOException is an io/fs error")
 	}
 }
