@@ -10,8 +10,10 @@ import (
 )
 
 // namedKey is a spindle.* name as prose and examples write it: a key, a
-// family's member (spindle.executorEnv.NAME), or a group (spindle.yarn.*).
-var namedKey = regexp.MustCompile(`spindle\.[A-Za-z0-9_.*-]*[A-Za-z0-9_*]`)
+// family's member (spindle.executorEnv.NAME), or a group (spindle.yarn.*);
+// not a longer name that holds one (an extended attribute
+// user.spindle.segment...).
+var namedKey = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])(spindle\.[A-Za-z0-9_.*-]*[A-Za-z0-9_*])`)
 
 // notKeys are spindle.* names in the docs that name something else.
 var notKeys = map[string]string{
@@ -43,7 +45,8 @@ func TestKeysNamedInDocsAndExamplesExist(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(string(b), "\n") {
-			for _, name := range namedKey.FindAllString(line, -1) {
+			for _, m := range namedKey.FindAllStringSubmatch(line, -1) {
+				name := m[1]
 				checked++
 				if _, ok := notKeys[name]; ok || knownName(name) {
 					continue
