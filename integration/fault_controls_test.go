@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -172,6 +173,10 @@ func TestMiniclusterRMFailover(t *testing.T) {
 	rm := applicationClient(t, c) // both RMs' addresses, from yarn-site.xml
 	am := registerUnmanaged(ctx, t, c, rm, "spindle-faults-failover", "default")
 
+	// rm1 has been standby since the start: its ports are held. (Once
+	// rm0 has gone standby, its connections' TIME_WAIT may keep its ports
+	// from being held: StandbyPorts.)
+	standbyPortsAreHeld(t, c.RMAddresses[1], c.RMSchedulerAddresses[1])
 	for _, want := range []string{"STANDBY ACTIVE", "ACTIVE STANDBY"} {
 		c.FailoverRM(t)
 		if got := haStates(t, c); got != want {
@@ -191,5 +196,19 @@ func TestMiniclusterRMFailover(t *testing.T) {
 
 	if _, err := c.Control("restart-rm"); err == nil || !strings.Contains(err.Error(), "failover-rm") {
 		t.Errorf("restart-rm on an HA pair: %v; want an error pointing at failover-rm", err)
+	}
+}
+
+// standbyPortsAreHeld fails unless the standby RM's addresses, which it
+// binds only when it becomes active, are held by the harness meanwhile:
+// another cluster choosing free ports could take one, and the failover
+// would fail with "Address already in use".
+func standbyPortsAreHeld(t *testing.T, addrs ...string) {
+	t.Helper()
+	for _, addr := range addrs {
+		if l, err := net.Listen("tcp", addr); err == nil {
+			l.Close()
+			t.Fatalf("the standby RM's address %s was free to take", addr)
+		}
 	}
 }

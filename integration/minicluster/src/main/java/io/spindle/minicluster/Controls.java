@@ -50,13 +50,15 @@ final class Controls {
    */
   private final NodeManager[] nms;
   private final int rms;
+  private final StandbyPorts standby;
   private final List<NodeManager> started = new ArrayList<>();
   private volatile boolean stopping;
 
-  Controls(Settings s, MiniYARNCluster yarn) {
+  Controls(Settings s, MiniYARNCluster yarn, StandbyPorts standby) {
     this.dir = new File(s.dir, "control");
     this.yarn = yarn;
     this.rms = s.rms;
+    this.standby = standby;
     this.nms = new NodeManager[s.nodeManagers];
     for (int i = 0; i < nms.length; i++) {
       nms[i] = yarn.getNodeManager(i);
@@ -215,6 +217,8 @@ final class Controls {
     }
     int to = 1 - from;
     transition(yarn.getResourceManager(from), false);
+    standby.hold(from);
+    standby.release(to);
     transition(yarn.getResourceManager(to), true);
     ResourceManager rm = yarn.getResourceManager(to);
     List<NodeId> live = liveNodes();

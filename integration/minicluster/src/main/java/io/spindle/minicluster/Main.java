@@ -99,6 +99,10 @@ public final class Main {
     if (s.rms == 2) {
       writeRefreshedSite(s, yarnConf);
     }
+    StandbyPorts standby = StandbyPorts.of(s);
+    if (s.rms == 2) {
+      standby.hold(1);
+    }
     yarn = new MiniYARNCluster("spindle", s.rms, s.nodeManagers, 1, 1);
     yarn.init(yarnConf);
     yarn.start();
@@ -110,7 +114,7 @@ public final class Main {
     WebAppRouting.restore(yarn, s.rms, s.nodeManagers);
     waitForNodes(s);
     NodePlacement.apply(s, yarn);
-    controls = new Controls(s, yarn);
+    controls = new Controls(s, yarn, standby);
     controls.start();
     LOG.info("YARN is up with {} NodeManagers of {} GPUs and {} FPGAs", s.nodeManagers, s.gpusPerNode,
         s.fpgasPerNode);
