@@ -43,6 +43,12 @@ type Ready struct {
 	// only now is their success final (a gang task's own report of
 	// success is not: DoneOnReport), for the journal to record.
 	GangTasksDone []JobTask
+	// DrainsStarted are the executors that began draining, and Undrained
+	// those of a recommissioned node taking tasks again, for the journal
+	// to record: the AM's next attempt, adopting them, goes on draining
+	// them (KeptContainer.Drain).
+	DrainsStarted []DrainStarted
+	Undrained     []scheduler.ExecutorID
 	// TaskFailures are the tasks whose attempts failed counted against
 	// them, once per failure, for the journal to record: the AM's next
 	// attempt counts them again (ResumedJob.Failures).

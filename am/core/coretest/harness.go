@@ -115,6 +115,16 @@ func Format(rd core.Ready, now time.Time) string {
 	for _, t := range rd.GangTasksDone {
 		fmt.Fprintf(&b, "done job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
 	}
+	for _, d := range rd.DrainsStarted {
+		by := "never"
+		if !d.ReleaseBy.IsZero() {
+			by = "+" + d.ReleaseBy.Sub(now).String()
+		}
+		fmt.Fprintf(&b, "journal-drain %s by=%s decommissioning=%v: %s\n", d.Executor, by, d.Decommissioning, d.Reason)
+	}
+	for _, id := range rd.Undrained {
+		fmt.Fprintf(&b, "journal-undrained %s\n", id)
+	}
 	for _, t := range rd.TaskFailures {
 		fmt.Fprintf(&b, "failed job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
 	}
