@@ -98,6 +98,9 @@ type Driver struct {
 	// journalled are the executors the journal named as this attempt
 	// began (resume.go).
 	journalled map[string]journal.Executor
+	// journalledDrains are those of them that were draining, by
+	// container id.
+	journalledDrains map[string]journal.Drain
 }
 
 // New returns a driver for executors connecting to cfg.Executors.
@@ -213,6 +216,7 @@ func (d *Driver) turn(now time.Time, sum *core.Summary) core.Ready {
 	}
 	d.journalGangDone(rd.GangTasksDone)
 	d.journalFailures(rd.TaskFailures)
+	d.journalDrains(rd.DrainsStarted, rd.Undrained)
 	d.journalEnded(rd.Finished)
 	d.observeReady(now, &rd)
 	d.observeTurn()
