@@ -43,6 +43,9 @@ type Core struct {
 	gangs gangState
 	// kept is the takeover of an earlier attempt's containers (kept.go).
 	kept takeover
+	// handover, when set, is the AM's leaving its own decommissioning
+	// node (handover.go).
+	handover *handover
 
 	// failing is why the application cannot go on (Fail), while its jobs
 	// are cancelled; final is set once it is over; ended once Ready has
@@ -203,6 +206,7 @@ func (c *Core) Ready(now time.Time) Ready {
 	}
 	c.checkExecutors(now)
 	c.checkDrains(now)
+	c.checkHandover(now)
 	if c.alloc != nil && !now.Before(c.nextTick) {
 		c.allocate(now)
 		c.nextTick = now.Add(c.cfg.AllocationTick)
@@ -221,6 +225,7 @@ func (c *Core) Ready(now time.Time) Ready {
 		}
 		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)
 		c.yarn.starts = nil
+		c.rd.HandedOver = c.handover != nil && c.handover.done
 	}
 	c.rd.Next = c.next(now)
 	return c.take()
@@ -290,6 +295,7 @@ func (c *Core) next(now time.Time) time.Time {
 		for _, t := range c.drainTimes() {
 			earliest(t)
 		}
+		earliest(c.handoverTime())
 	}
 	if !at.IsZero() && at.Before(now) {
 		at = now

@@ -24,6 +24,9 @@ import (
 func (c *Core) decommissioned(now time.Time, nodes []NodeUpdate) {
 	k := c.yarn
 	for _, n := range nodes {
+		if n.Node == k.cfg.AMNode && k.cfg.AMContainer != "" {
+			c.amNode(now, n)
+		}
 		switch {
 		case n.State == NodeDecommissioning && !k.decommissioning[n.Node]:
 			k.decommissioning[n.Node] = true

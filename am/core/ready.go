@@ -64,6 +64,13 @@ type Ready struct {
 	// Notices say what happened that no action shows (an executor lost
 	// and whom it blamed, a node excluded, a job started), for the log.
 	Notices []Notice
+	// Handover, when set, says the AM's own node is being decommissioned
+	// and its deadline near (handover.go): write the journal out whole,
+	// then call ReleaseAM. HandedOver says the RM has answered the
+	// allocate that released the AM's container: leave without
+	// unregistering, the executors running on for the next attempt.
+	Handover   *Handover
+	HandedOver bool
 	// Unregister, when set, says the application is over and how: carry
 	// out the rest of this batch, then unregister and stop.
 	Unregister *Final

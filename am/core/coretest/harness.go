@@ -156,6 +156,12 @@ func Format(rd core.Ready, now time.Time) string {
 		}
 		fmt.Fprintf(&b, "%s: %s\n", level, n.Message)
 	}
+	if h := rd.Handover; h != nil {
+		fmt.Fprintf(&b, "handover deadline=+%v: %s\n", h.Deadline.Sub(now), h.Reason)
+	}
+	if rd.HandedOver {
+		b.WriteString("handed-over\n")
+	}
 	if u := rd.Unregister; u != nil {
 		fmt.Fprintf(&b, "unregister succeeded=%v: %s\n", u.Succeeded, u.Diagnostics)
 	}
