@@ -199,9 +199,10 @@ func (c *Core) JobStages(id scheduler.JobID) []scheduler.StageID { return c.sche
 // Ready carries out what is due at now (lost heartbeats, unexplained
 // departures, dynamic allocation), runs a round of placement, and
 // returns the batch of actions for the caller. Once it has returned
-// Unregister it returns nothing more.
+// Unregister it returns nothing more, nor anything but HandedOver once
+// it has said that.
 func (c *Core) Ready(now time.Time) Ready {
-	if c.ended {
+	if c.ended || c.handedOver() {
 		return c.take()
 	}
 	c.checkExecutors(now)
@@ -225,7 +226,6 @@ func (c *Core) Ready(now time.Time) Ready {
 		}
 		c.rd.StartContainers = append(c.rd.StartContainers, c.yarn.starts...)
 		c.yarn.starts = nil
-		c.rd.HandedOver = c.handover != nil && c.handover.done
 	}
 	c.rd.Next = c.next(now)
 	return c.take()

@@ -97,6 +97,17 @@ func (c *Core) releasedAM(sent *AllocateRequest) {
 	}
 }
 
+// handedOver says, once the RM has answered the allocate that released
+// the AM's own container, HandedOver: nothing more is done, no other
+// allocate sent, as the RM is ending the attempt.
+func (c *Core) handedOver() bool {
+	if h := c.handover; h != nil && h.done {
+		c.rd.HandedOver = true
+		return true
+	}
+	return false
+}
+
 // handoverTime is when the handover falls due; zero once said, or none.
 func (c *Core) handoverTime() time.Time {
 	if h := c.handover; h != nil && !h.told {
