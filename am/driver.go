@@ -54,6 +54,11 @@ type Config struct {
 	// attempt takes over from the one before (resume.go).
 	Journal *journal.Writer
 	Resume  *Resumption
+	// HandingOver, when set, is called as the AM begins to hand the
+	// application over to its next attempt, its own node being
+	// decommissioned (handover.go): a termination from then on is YARN
+	// taking the node, not a cancel.
+	HandingOver func()
 	// Observe is where the application's history goes (observing.go).
 	Observe Observation
 	// Turned, when set, is called from the loop at the end of each turn,
@@ -93,11 +98,16 @@ type Driver struct {
 	// loopCtx ends when Run returns: the goroutines the loop starts
 	// (allocates, rejoins) stop with it.
 	loopCtx context.Context
+	// handedOver: the RM took the AM's own container back (handover.go).
+	handedOver bool
 	// observed are this turn's events for the history (observing.go).
 	observed []history.Event
 	// journalled are the executors the journal named as this attempt
 	// began (resume.go).
 	journalled map[string]journal.Executor
+	// journalledDrains are those of them that were draining, by
+	// container id.
+	journalledDrains map[string]journal.Drain
 }
 
 // New returns a driver for executors connecting to cfg.Executors.
@@ -137,7 +147,8 @@ func (d *Driver) Addr() string { return d.ln.Addr().String() }
 // Run submits job (stageProfiles as core.Core.Submit takes them) and
 // drives the application to its end, or until ctx is cancelled (then the
 // job's tasks are killed and it ends unsuccessfully, with ctx's cause).
-// Executors are told to shut down either way. It returns the job's
+// Executors are told to shut down either way, unless the AM hands the
+// application over to its next attempt (ErrHandedOver). It returns the job's
 // summary and, on YARN, how the application ended, for unregistering.
 //
 // A session (Config.Clients) has no job of its own: job is nil, and its
@@ -170,6 +181,9 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	}
 	go d.accept(loopCtx)
 	sum, final := d.loop(ctx, id)
+	if d.handedOver {
+		return sum, final, ErrHandedOver
+	}
 	return sum, final, nil
 }
 
@@ -186,6 +200,10 @@ func (d *Driver) loop(ctx context.Context, id scheduler.JobID) (core.Summary, co
 		rd := d.turn(time.Now(), &sum)
 		if rd.Unregister != nil {
 			return sum, *rd.Unregister
+		}
+		if rd.HandedOver {
+			d.handedOver = true
+			return sum, core.Final{}
 		}
 		if d.wait(timer, rd.Next, cancel) {
 			// Once: a closed channel would keep this loop spinning while
@@ -213,7 +231,9 @@ func (d *Driver) turn(now time.Time, sum *core.Summary) core.Ready {
 	}
 	d.journalGangDone(rd.GangTasksDone)
 	d.journalFailures(rd.TaskFailures)
+	d.journalDrains(rd.DrainsStarted, rd.Undrained)
 	d.journalEnded(rd.Finished)
+	d.handOver(rd.Handover)
 	d.observeReady(now, &rd)
 	d.observeTurn()
 	d.updateFollowers(now, rd.Finished)

@@ -11,9 +11,10 @@ import (
 // The loop journals, for the AM's next attempt (am/journal,
 // docs/reliability.md), each job submitted, each task that succeeded (a
 // gang's tasks once their whole run has: core.DoneOnReport), each
-// failure counted against a task, each job that ended, and each executor
-// that registered with a rejoin address and its container's end. The journal's writer takes them without
-// waiting and writes them from its own goroutine.
+// failure counted against a task, each job that ended, each executor
+// that registered with a rejoin address and its container's end, and each
+// drain begun or undone. The journal's writer takes them without waiting
+// and writes them from its own goroutine.
 
 func (d *Driver) journalJob(id scheduler.JobID, spec *jobspec.Job) {
 	if d.cfg.Journal == nil {
@@ -95,5 +96,23 @@ func (d *Driver) journalExecutor(id scheduler.ExecutorID, reg *wire.Register) {
 func (d *Driver) journalGone(container string) {
 	if d.cfg.Journal != nil {
 		d.cfg.Journal.Append(journal.Entry{ExecutorGone: container})
+	}
+}
+
+// journalDrains journals the executors that began draining, their plan's
+// deadline as an absolute time, and those a recommissioned node took back.
+func (d *Driver) journalDrains(started []core.DrainStarted, undrained []scheduler.ExecutorID) {
+	if d.cfg.Journal == nil {
+		return
+	}
+	for _, s := range started {
+		e := journal.Drain{Container: string(s.Executor), Reason: s.Reason, Decommissioning: s.Decommissioning}
+		if !s.ReleaseBy.IsZero() {
+			e.ReleaseBy = s.ReleaseBy.UnixMilli()
+		}
+		d.cfg.Journal.Append(journal.Entry{Drain: &e})
+	}
+	for _, id := range undrained {
+		d.cfg.Journal.Append(journal.Entry{Undrained: string(id)})
 	}
 }

@@ -37,7 +37,7 @@ func (d *Driver) adoptKept(ctx context.Context, now time.Time, r *Resumption, ke
 		k := d.kept(ct)
 		if x, known := d.journalled[k.ID]; known {
 			k.Journalled, k.Profile, k.GPUIndices = true, scheduler.ProfileID(x.Profile), x.GPUIndices
-			k.AccelIndices = assignedIndices(x.AccelIndices)
+			k.AccelIndices, k.Drain = assignedIndices(x.AccelIndices), keptDrain(d.journalledDrains, k.ID)
 			go d.rejoin(ctx, r, k.ID, x.Address)
 		}
 		cts = append(cts, k)

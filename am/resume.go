@@ -62,7 +62,7 @@ func (d *Driver) resume(ctx context.Context, now time.Time, r *Resumption) (map[
 	// What the journal says of the executors as this attempt begins:
 	// the journal's own state forgets those it is told are gone (below),
 	// which an allocate may yet name (keptLater).
-	d.journalled = maps.Clone(r.State.Executors)
+	d.journalled, d.journalledDrains = maps.Clone(r.State.Executors), maps.Clone(r.State.Drains)
 	resumed := map[scheduler.JobID]bool{}
 	for _, j := range r.State.Jobs {
 		rj, err := resumedJob(j)

@@ -46,6 +46,10 @@ type YARN struct {
 	// RMRetryInterval the pause between tries (rm_reach.go); zero: no
 	// longer than the RPC client's own tries.
 	RMWait, RMRetryInterval time.Duration
+	// AMContainer is the AM's own container, which it releases to hand
+	// the application over to its next attempt (handover.go); nil: not
+	// known (core.ContainerConfig's AMContainer names it too).
+	AMContainer *hadoopyarn.ContainerIdProto
 }
 
 // rmState is the loop's side of the AMRM conversation: what the protocol
@@ -115,6 +119,8 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	for _, id := range req.Release {
 		if ct := r.containers[id]; ct != nil {
 			msg.Release = append(msg.Release, ct.GetId())
+		} else if am := r.y.AMContainer; am != nil && id == yarn.ContainerID(am) {
+			msg.Release = append(msg.Release, am) // handing over (handover.go)
 		}
 	}
 	var asks []string // allocation request id:outstanding

@@ -3,9 +3,6 @@ package integration
 import (
 	"context"
 	"fmt"
-	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,42 +76,4 @@ func TestFaultDecommissionDrainsBeforeTheTimeout(t *testing.T) {
 	rmReleasedNotKilled(t, c, app, drained)
 	t.Logf("node %s decommissioned (timeout %v); %d container(s) of the job on it", node, timeout, len(drained))
 	t.Logf("decommissioning: %s", figures(runs, n, decommissioned, time.Now()))
-}
-
-// procCwd is a process's working directory: a container's, under its
-// NodeManager's local directory.
-func procCwd(t *testing.T, pid int) string {
-	t.Helper()
-	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cwd + "/"
-}
-
-// containerLogDir is container's log directory, under its NodeManager's.
-func containerLogDir(t *testing.T, c *testcluster.Cluster, app, container string) string {
-	t.Helper()
-	dirs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(app)+`/`+regexp.QuoteMeta(container)+`/executor\.stderr$`))
-	if len(dirs) != 1 {
-		t.Fatalf("the log directory of %s: found %v", container, dirs)
-	}
-	return dirs[0]
-}
-
-// replaceNodeManager starts a new NodeManager in slot i once the one
-// decommissioned there has shut down, so that the cluster has its nodes
-// back.
-func replaceNodeManager(t *testing.T, c *testcluster.Cluster, i int) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(500 * time.Millisecond) {
-		out, err := c.Control("start-nm", strconv.Itoa(i))
-		if err == nil {
-			t.Logf("minicluster.sh start-nm: %s", out)
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("NodeManager %d never stopped after its decommissioning, to be replaced: %v", i, err)
-		}
-	}
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // Helpers: the fault tests' job, a job a test brings a fault on mid-way
-// (fault_*_test.go), and the NodeManager slot a path or process is on.
+// (fault_*_test.go), the NodeManager slot a path or process is on, and
+// a NodeManager replaced after its decommissioning.
 
 // faultJob is a job of many short one-GPU tasks, recording their runs
 // (helpers_records_test.go), that a test brings a fault on mid-way. Four
@@ -183,4 +184,21 @@ func nodeManagerOf(t *testing.T, path string) int {
 	}
 	i, _ := strconv.Atoi(m[1])
 	return i
+}
+
+// replaceNodeManager starts a new NodeManager in slot i once the one
+// decommissioned there has shut down, so that the cluster has its nodes
+// back.
+func replaceNodeManager(t *testing.T, c *testcluster.Cluster, i int) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(500 * time.Millisecond) {
+		out, err := c.Control("start-nm", strconv.Itoa(i))
+		if err == nil {
+			t.Logf("minicluster.sh start-nm: %s", out)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("NodeManager %d never stopped after its decommissioning, to be replaced: %v", i, err)
+		}
+	}
 }

@@ -213,3 +213,13 @@ func auditedContainers(t *testing.T, c *testcluster.Cluster, app string) []strin
 	}
 	return got
 }
+
+// containerLogDir is container's log directory, under its NodeManager's.
+func containerLogDir(t *testing.T, c *testcluster.Cluster, app, container string) string {
+	t.Helper()
+	dirs := findUnder(c.Dir, regexp.MustCompile(`/`+regexp.QuoteMeta(app)+`/`+regexp.QuoteMeta(container)+`/executor\.stderr$`))
+	if len(dirs) != 1 {
+		t.Fatalf("the log directory of %s: found %v", container, dirs)
+	}
+	return dirs[0]
+}

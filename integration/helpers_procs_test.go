@@ -107,3 +107,14 @@ func stopAMContainer(t *testing.T, app string) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// procCwd is a process's working directory: a container's, under its
+// NodeManager's local directory.
+func procCwd(t *testing.T, pid int) string {
+	t.Helper()
+	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cwd + "/"
+}

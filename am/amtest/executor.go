@@ -45,6 +45,12 @@ func Accelerator(name string, addresses ...string) ExecutorOption {
 	}
 }
 
+// RejoinAddress is where the executor listens for the AM's next attempt:
+// the journal records it.
+func RejoinAddress(addr string) ExecutorOption {
+	return func(r *wire.Register) { r.RejoinAddress = addr }
+}
+
 // Rejoining registers the executor as one rejoining a driver (the AM's
 // next attempt), still running attempts.
 func Rejoining(running ...*wire.RunningAttempt) ExecutorOption {

@@ -99,6 +99,10 @@ type ContainerConfig struct {
 	// Pack asks each profile's executors onto one node
 	// (spindle.yarn.executor.placement=pack, pack.go).
 	Pack bool
+	// AMContainer and AMNode (NodeId, host:port) are the AM's own
+	// container and its node, whose decommissioning the AM hands the
+	// application over for (handover.go); empty: not known.
+	AMContainer, AMNode string
 }
 
 // DefaultDrainGrace is Config.DrainGrace's default, the key's: below

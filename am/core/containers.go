@@ -198,6 +198,7 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 	if k == nil || k.inflight == nil {
 		return
 	}
+	c.releasedAM(k.inflight)
 	k.inflight = nil
 	c.nodesLost(now, res.Nodes)
 	for _, done := range res.Completed {

@@ -43,6 +43,9 @@ type Core struct {
 	gangs gangState
 	// kept is the takeover of an earlier attempt's containers (kept.go).
 	kept takeover
+	// handover, when set, is the AM's leaving its own decommissioning
+	// node (handover.go).
+	handover *handover
 
 	// failing is why the application cannot go on (Fail), while its jobs
 	// are cancelled; final is set once it is over; ended once Ready has
@@ -196,13 +199,15 @@ func (c *Core) JobStages(id scheduler.JobID) []scheduler.StageID { return c.sche
 // Ready carries out what is due at now (lost heartbeats, unexplained
 // departures, dynamic allocation), runs a round of placement, and
 // returns the batch of actions for the caller. Once it has returned
-// Unregister it returns nothing more.
+// Unregister it returns nothing more, nor anything but HandedOver once
+// it has said that.
 func (c *Core) Ready(now time.Time) Ready {
-	if c.ended {
+	if c.ended || c.handedOver() {
 		return c.take()
 	}
 	c.checkExecutors(now)
 	c.checkDrains(now)
+	c.checkHandover(now)
 	if c.alloc != nil && !now.Before(c.nextTick) {
 		c.allocate(now)
 		c.nextTick = now.Add(c.cfg.AllocationTick)
@@ -290,6 +295,7 @@ func (c *Core) next(now time.Time) time.Time {
 		for _, t := range c.drainTimes() {
 			earliest(t)
 		}
+		earliest(c.handoverTime())
 	}
 	if !at.IsZero() && at.Before(now) {
 		at = now

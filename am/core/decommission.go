@@ -24,11 +24,14 @@ import (
 func (c *Core) decommissioned(now time.Time, nodes []NodeUpdate) {
 	k := c.yarn
 	for _, n := range nodes {
+		if n.Node == k.cfg.AMNode && k.cfg.AMContainer != "" {
+			c.amNode(now, n)
+		}
 		switch {
 		case n.State == NodeDecommissioning && !k.decommissioning[n.Node]:
 			k.decommissioning[n.Node] = true
 			c.notice(Notice{Warning: true, Node: n.Node, Message: decommissionNotice(n.DecommissionTimeout)})
-			d := drain{why: "its node is being decommissioned"}
+			d := drain{why: "its node is being decommissioned", decommissioning: true}
 			if n.DecommissionTimeout > 0 {
 				// The RM's clock started when it began decommissioning
 				// the node, up to an allocate interval before the AM
@@ -77,6 +80,7 @@ func (c *Core) undrain(id string) {
 	}
 	ct.drain, ct.leaving = nil, false
 	c.sched.EnableExecutor(x.id)
+	c.rd.Undrained = append(c.rd.Undrained, x.id)
 }
 
 // on lists the live containers on node (NodeId), in order.

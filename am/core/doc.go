@@ -4,7 +4,9 @@
 // status is awaited, blame by exit status, executors on nodes the RM
 // reports gone (node_loss.go), retiring (fine mode) and idle release,
 // draining executors whose containers YARN wants back (preempted, or on
-// a node being decommissioned), the ask table (a target per profile
+// a node being decommissioned; drain.go, its journalling drain_journal.go),
+// the AM handing over when its own node is decommissioned (handover.go),
+// the ask table (a target per profile
 // becoming asks, releases and exclusions), node health, per-node GPU
 // and accelerator indices, gangs that start together (gang.go), stage
 // shapes (shape.go), taking over an earlier attempt's work (resume.go)
@@ -45,11 +47,13 @@
 //     ports, feeding each answer back; send Launches (batched per
 //     executor), Kills and Drains; Disconnect executors; start
 //     containers; have the NodeManagers stop StopKept's; send the
-//     Allocate, feeding its answer back; journal GangTasksDone and
-//     TaskFailures; report Finished jobs; tell the executors in JobsEnded
+//     Allocate, feeding its answer back; journal GangTasksDone,
+//     TaskFailures, DrainsStarted and Undrained; on Handover, write the
+//     journal out whole, then call ReleaseAM; report Finished jobs; tell the executors in JobsEnded
 //     (a session's) which of their jobs ended; log the Notices.
 //  5. Sleep until Ready.Next or the next input, whichever comes first,
 //     and call Ready again then.
 //  6. On Unregister, carry out the rest of that batch, unregister from
-//     the RM with it, and stop.
+//     the RM with it, and stop. On HandedOver, stop without
+//     unregistering: the application's next attempt goes on.
 package core

@@ -31,6 +31,9 @@ type drain struct {
 	signalAt, releaseBy time.Time
 	signalled           bool // Ready.Drains has told the executor
 	released            bool // it is in the release list, or was sent
+	// decommissioning: its node is being decommissioned, not the
+	// container preempted.
+	decommissioning bool
 }
 
 // Drain tells an executor that its container is going: each task running
@@ -58,6 +61,7 @@ func (c *Core) startDrain(now time.Time, id string, d drain) {
 		return
 	}
 	c.sched.DisableExecutor(x.id)
+	c.rd.DrainsStarted = append(c.rd.DrainsStarted, DrainStarted{Executor: x.id, Reason: d.why, ReleaseBy: d.releaseBy, Decommissioning: d.decommissioning})
 	if x.running == 0 {
 		c.drainStep(now, x, ct.drain) // idle: released now
 		return

@@ -53,7 +53,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 		if !ok {
 			return fmt.Errorf("executor id %s is not one of this application's", r.Executor)
 		}
-		if d := c.yarn.live[string(r.Executor)].drain; d != nil {
+		if d := c.yarn.live[string(r.Executor)].drain; d != nil && !c.kept.awaiting[r.Executor] {
 			return fmt.Errorf("executor %s: its container is going back to YARN: %s", r.Executor, d.why)
 		}
 		profile = p
@@ -75,6 +75,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 	c.execs[r.Executor] = x
 	if c.kept.awaiting[r.Executor] || len(r.Running) > 0 {
 		c.adopt(now, x, r.Running)
+		c.drainAdopted(now, x)
 	}
 	c.notice(Notice{Executor: r.Executor, Node: r.Host, Message: fmt.Sprintf("executor registered: %d cores, GPUs %v%s", r.Cores, r.GPUs, assignedText(r.Accels))})
 	return nil

@@ -34,6 +34,9 @@ type KeptContainer struct {
 	// Journalled says the journal knows its executor. Without that the
 	// AM has no address to reach it at: the container is released.
 	Journalled bool
+	// Drain, when set, is the drain the journal says its executor was
+	// on (drain_journal.go).
+	Drain *KeptDrain
 }
 
 // RunningAttempt is an attempt a rejoining executor still runs, by the
@@ -96,6 +99,9 @@ func (c *Core) Kept(now time.Time, kept []KeptContainer, wait, stopped time.Dura
 			continue
 		}
 		k.live[ct.ID] = &container{node: ct.Node, name: ct.NodeName, profile: prof, gpus: ct.GPUIndices, accels: ct.AccelIndices}
+		if ct.Drain != nil {
+			c.keptDraining(now, ct.ID, *ct.Drain)
+		}
 		if c.kept.awaiting == nil {
 			c.kept.awaiting = map[scheduler.ExecutorID]bool{}
 		}

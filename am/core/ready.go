@@ -43,6 +43,12 @@ type Ready struct {
 	// only now is their success final (a gang task's own report of
 	// success is not: DoneOnReport), for the journal to record.
 	GangTasksDone []JobTask
+	// DrainsStarted are the executors that began draining, and Undrained
+	// those of a recommissioned node taking tasks again, for the journal
+	// to record: the AM's next attempt, adopting them, goes on draining
+	// them (KeptContainer.Drain).
+	DrainsStarted []DrainStarted
+	Undrained     []scheduler.ExecutorID
 	// TaskFailures are the tasks whose attempts failed counted against
 	// them, once per failure, for the journal to record: the AM's next
 	// attempt counts them again (ResumedJob.Failures).
@@ -58,6 +64,13 @@ type Ready struct {
 	// Notices say what happened that no action shows (an executor lost
 	// and whom it blamed, a node excluded, a job started), for the log.
 	Notices []Notice
+	// Handover, when set, says the AM's own node is being decommissioned
+	// and its deadline near (handover.go): write the journal out whole,
+	// then call ReleaseAM. HandedOver says the RM has answered the
+	// allocate that released the AM's container: leave without
+	// unregistering, the executors running on for the next attempt.
+	Handover   *Handover
+	HandedOver bool
 	// Unregister, when set, says the application is over and how: carry
 	// out the rest of this batch, then unregister and stop.
 	Unregister *Final

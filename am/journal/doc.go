@@ -1,12 +1,13 @@
 // Package journal is what an ApplicationMaster attempt leaves for the
 // next: the application's jobs and their specs, the tasks that
 // succeeded, the failures counted against the others, the jobs that
-// ended, and the executors it ran with their rejoin addresses
-// (docs/reliability.md). With spindle.yarn.am.keepContainers YARN keeps
+// ended, the executors it ran with their rejoin addresses, and those of
+// them draining (docs/reliability.md). With spindle.yarn.am.keepContainers YARN keeps
 // the executors' containers when an attempt dies; the next attempt reads
 // the journal from the staging directory, re-submits the jobs that had
 // not ended, marks their finished tasks done, counts their tasks'
-// failures again and dials the executors it adopts.
+// failures again and dials the executors it adopts, going on draining
+// those that drained.
 //
 // The journal is a sequence of segments, each a file written whole (a
 // reader sees all of one or none of it: Store's duty). A segment is a

@@ -15,6 +15,10 @@ type Entry struct {
 	NextJob *int `json:"nextJob,omitempty"`
 	// NextStage says the same of stage ids.
 	NextStage *int `json:"nextStage,omitempty"`
+	// Drain is an executor that started draining (drain.go); Undrained
+	// one whose node was recommissioned, which takes tasks again.
+	Drain     *Drain `json:"drain,omitempty"`
+	Undrained string `json:"undrained,omitempty"`
 }
 
 // Executor is an executor that registered: its container, where the next
@@ -88,7 +92,7 @@ type TaskRef struct {
 func (e Entry) set() int {
 	n := 0
 	for _, ok := range []bool{e.Executor != nil, e.ExecutorGone != "", e.Job != nil, e.TasksDone != nil, e.TaskFailed != nil, e.JobEnded != nil,
-		e.NextJob != nil, e.NextStage != nil} {
+		e.NextJob != nil, e.NextStage != nil, e.Drain != nil, e.Undrained != ""} {
 		if ok {
 			n++
 		}

@@ -19,6 +19,9 @@ type State struct {
 	NextJob int
 	// NextStage is the lowest stage id no job took.
 	NextStage int
+	// Drains are the executors of Executors that drain, by container id
+	// (nil when none does).
+	Drains map[string]Drain
 }
 
 // JobState is a job that had not ended.
@@ -57,6 +60,11 @@ func (s *State) Apply(e Entry) error {
 		// A container may end before its executor registered, or
 		// twice over (released, then reported): gone is gone.
 		delete(s.Executors, e.ExecutorGone)
+		delete(s.Drains, e.ExecutorGone)
+	case e.Drain != nil:
+		return s.drain(*e.Drain)
+	case e.Undrained != "":
+		delete(s.Drains, e.Undrained)
 	case e.Job != nil:
 		return s.submitted(*e.Job)
 	case e.TasksDone != nil:
@@ -177,6 +185,9 @@ func (s *State) Entries() []Entry {
 	for _, c := range sortedKeys(s.Executors) {
 		x := s.Executors[c]
 		out = append(out, Entry{Executor: &x})
+		if d, ok := s.Drains[c]; ok {
+			out = append(out, Entry{Drain: &d})
+		}
 	}
 	for _, j := range s.Jobs {
 		job := j.Job

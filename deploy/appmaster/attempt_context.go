@@ -3,6 +3,7 @@ package appmaster
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -38,6 +39,11 @@ type attemptJudge struct {
 	record   <-chan onRecord
 	unjudged error
 	log      logrus.FieldLogger
+	// handingOver is set once the AM hands the application over, its own
+	// node being decommissioned (am.ErrHandedOver): a termination then is
+	// YARN taking the node back, after the AM released its container,
+	// which YARN does not count, so no attempt is the last.
+	handingOver *atomic.Bool
 }
 
 // newAttemptJudge settles the AM's rule from its settings and the RM's
@@ -45,7 +51,7 @@ type attemptJudge struct {
 // shipped configuration does not say) and starts reading the RM's
 // record of its application's attempts.
 func newAttemptJudge(ctx context.Context, conf *config.Config, c container, session bool, log logrus.FieldLogger) attemptJudge {
-	j := attemptJudge{log: log}
+	j := attemptJudge{log: log, handingOver: &atomic.Bool{}}
 	attempt, err := ownAttempt()
 	if err != nil {
 		j.unjudged = err
@@ -91,6 +97,10 @@ func (j attemptJudge) knownLast() bool { return j.unjudged == nil && j.rule.know
 // Where the AM cannot tell (the RM's record unread, or unreadable) it is
 // not: only an attempt known to be the last ends the application itself.
 func (j attemptJudge) lastAt(now time.Time) bool {
+	if j.handingOver != nil && j.handingOver.Load() {
+		j.log.Info("terminated while handing the application over: its next attempt goes on")
+		return false
+	}
 	if j.unjudged != nil {
 		j.log.WithError(j.unjudged).Warn("cannot tell whether this attempt is the application's last: taking it as not")
 		return false
@@ -113,6 +123,10 @@ func (j attemptJudge) lastAt(now time.Time) bool {
 	j.log.Infof("attempt %d: %d earlier failed attempts count, %v: the last: %v", j.own, counted, j.rule, last)
 	return last
 }
+
+// handOver notes that the AM hands the application over to its next
+// attempt (am.Config.HandingOver).
+func (j attemptJudge) handOver() { j.handingOver.Store(true) }
 
 // attemptContext is the context the AM's work runs in, with the
 // function that ends it, and terminated. A signal (ctx's end) is not a

@@ -3,6 +3,7 @@ package appmaster
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +21,13 @@ func judged(rule attemptRule, own int32, rec *onRecord) attemptJudge {
 		record <- *rec
 	}
 	return attemptJudge{rule: rule, own: own, record: record, log: quiet()}
+}
+
+// handingOver is j once the AM has begun to hand the application over.
+func handingOver(j attemptJudge) attemptJudge {
+	j.handingOver = &atomic.Bool{}
+	j.handOver()
+	return j
 }
 
 // signalled runs attemptContext under j, signals it with a cause, and
@@ -73,6 +81,10 @@ func TestASignalEndsTheWorkOnlyInTheLastAttempt(t *testing.T) {
 		{"the record not read yet", judged(attemptRule{Max: 2}, 2, nil), false},
 		{"the RM could not be asked", judged(attemptRule{Max: 2}, 2, &onRecord{err: errNoKeytab}), false},
 		{"no rule", attemptJudge{unjudged: errors.New("CONTAINER_ID: bad"), log: quiet()}, false},
+		// The AM released its own container, its node being
+		// decommissioned: YARN counts no failure, and starts another.
+		{"handing over in the last by the record", handingOver(judged(attemptRule{Max: 2}, 2, &onRecord{attempts: earlier})), false},
+		{"handing over with one attempt allowed", handingOver(judged(attemptRule{Max: 1}, 1, nil)), false},
 	} {
 		if got := signalled(t, c.judge); got != c.ends {
 			t.Errorf("%s: the signal ended the work: %v; want %v", c.name, got, c.ends)
@@ -126,5 +138,20 @@ func TestAttemptJudgeFromTheContainer(t *testing.T) {
 		if j.knownLast() != c.known || (j.unjudged != nil) != c.unjudged {
 			t.Errorf("%s: known last %v, unjudged %v; want %v, %v", c.name, j.knownLast(), j.unjudged, c.known, c.unjudged)
 		}
+	}
+}
+
+// The AM's own container and node are read from its environment, or
+// not at all.
+func TestOwnContainerFromTheEnvironment(t *testing.T) {
+	env := map[string]string{"CONTAINER_ID": "container_1795251528476_0003_02_000001", "NM_HOST": "nm1", "NM_PORT": "8041"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	id, node := ownContainer(lookup)
+	if id.GetId() != 1 || id.GetAppAttemptId().GetAttemptId() != 2 || node != "nm1:8041" {
+		t.Errorf("own container %v on %q; want container 1 of attempt 2 on nm1:8041", id, node)
+	}
+	delete(env, "NM_PORT")
+	if id, node := ownContainer(lookup); id != nil || node != "" {
+		t.Errorf("without NM_PORT: %v on %q; want neither", id, node)
 	}
 }

@@ -3,6 +3,7 @@ package appmaster
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 
 	"google.golang.org/protobuf/proto"
@@ -26,7 +27,13 @@ type container struct {
 	// attempt is the AM's attempt of the application, from its own
 	// container's id (CONTAINER_ID); 0 when that does not read.
 	attempt int
-	creds   *credentials.Credentials
+	// self is that container, and node its node's NodeId (NM_HOST and
+	// NM_PORT): the AM hands the application over when the node is
+	// being decommissioned (am/core's handover.go). Nil and empty when
+	// they do not read.
+	self  *hadoopyarn.ContainerIdProto
+	node  string
+	creds *credentials.Credentials
 	// secret is the application secret executors authenticate with;
 	// amrm the AM's token for the RM.
 	secret []byte
@@ -55,6 +62,7 @@ func readContainer() (container, error) {
 	if attempt, err := ownAttempt(); err == nil {
 		c.attempt = int(attempt.GetAttemptId())
 	}
+	c.self, c.node = ownContainer(os.LookupEnv)
 	return c, nil
 }
 
@@ -66,6 +74,19 @@ func ownAttempt() (*hadoopyarn.ApplicationAttemptIdProto, error) {
 		return nil, fmt.Errorf("CONTAINER_ID: %w", err)
 	}
 	return id.GetAppAttemptId(), nil
+}
+
+// ownContainer is the AM's own container and its node's NodeId, as its
+// environment names them; nil and empty where it does not.
+func ownContainer(env func(string) (string, bool)) (*hadoopyarn.ContainerIdProto, string) {
+	idText, _ := env("CONTAINER_ID")
+	id, err := yarn.ParseContainerID(idText)
+	host, _ := env("NM_HOST")
+	port, _ := env("NM_PORT")
+	if err != nil || host == "" || port == "" {
+		return nil, ""
+	}
+	return id, net.JoinHostPort(host, port)
 }
 
 // sessionSecret is the secret a session's clients prove they hold.

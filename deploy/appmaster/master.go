@@ -76,6 +76,13 @@ type appMaster struct {
 	ClientACL func(client string, modify bool) error
 	// Web guards the tracking page; nil serves it to everyone.
 	Web *webui.WebAccess
+	// AMContainer and AMNode are the AM's own container and its node's
+	// NodeId (nil, empty: not known), and HandingOver is called as the AM
+	// hands the application over to its next attempt, its node being
+	// decommissioned (am.ErrHandedOver).
+	AMContainer *hadoopyarn.ContainerIdProto
+	AMNode      string
+	HandingOver func()
 	// Journal, when set, keeps what the AM's next attempt needs to go
 	// on with this one's work (am/journal, docs/reliability.md), and
 	// holds what the attempt before this one left; this attempt writes
@@ -196,6 +203,10 @@ func runDriver(ctx context.Context, a appMaster, driver *am.Driver) (core.Final,
 	}()
 	select {
 	case r := <-done:
+		if errors.Is(r.err, am.ErrHandedOver) {
+			a.Log.WithField("app", a.Core.AppID).Warn("handed over: leaving the application to its next attempt (not unregistering)")
+			return core.Final{}, core.Summary{}, errLeftToNextAttempt
+		}
 		if r.err != nil {
 			r.final = core.Final{Diagnostics: r.err.Error()}
 		}

@@ -40,14 +40,17 @@ func driverConfig(a appMaster, ls amListeners, reg registration) (am.Config, err
 	containers := nodeLimits(a, ls, reg.resp)
 	y := &am.YARN{RM: a.RM, Launcher: nodemanager.New(a.NodeManagers, executorLaunch(a, ls.executorPort()), 8), NodeLabel: a.NodeLabel,
 		ResourceTypes: a.ResourceTypes, Placement: a.Placement, PortInNodeName: a.PortInNodeName, Tokens: a.Tokens, RMWait: a.RMWait, RMRetryInterval: a.RMRetryInterval,
-		Register: func(ctx context.Context) error {
+		AMContainer: a.AMContainer, Register: func(ctx context.Context) error {
 			_, err := a.RM.RegisterApplicationMaster(ctx, reg.req)
 			return err
 		}}
+	if a.AMContainer != nil {
+		containers.AMContainer, containers.AMNode = yarn.ContainerID(a.AMContainer), a.AMNode
+	}
 	coreCfg := a.Core
 	coreCfg.Containers = &containers
 	coreCfg.AMAttempt = a.Attempt
-	dcfg := am.Config{Core: coreCfg, Executors: ls.executors, YARN: y, Log: a.Log, Clients: ls.clients, PoolNotice: a.PoolNotice}
+	dcfg := am.Config{Core: coreCfg, Executors: ls.executors, YARN: y, Log: a.Log, Clients: ls.clients, PoolNotice: a.PoolNotice, HandingOver: a.HandingOver}
 	y.Launcher.AddTokens(reg.resp.GetNmTokensFromPreviousAttempts())
 	if key := reg.resp.GetClientToAmTokenMasterKey(); ls.clients != nil && len(key) > 0 {
 		app, err := yarn.ParseApplicationID(a.Core.AppID)

@@ -99,6 +99,7 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
+	a.AMContainer, a.AMNode, a.HandingOver = c.self, c.node, judge.handOver
 	closeStores, err := a.stores(conf, c, login, appID, env.Session)
 	if err != nil {
 		return err

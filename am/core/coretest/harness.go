@@ -112,12 +112,7 @@ func Format(rd core.Ready, now time.Time) string {
 		}
 		fmt.Fprintf(&b, "allocate asks=[%s] release=%v exclude=%v include=%v progress=%.2f\n", strings.Join(asks, " "), a.Release, a.Exclude, a.Include, a.Progress)
 	}
-	for _, t := range rd.GangTasksDone {
-		fmt.Fprintf(&b, "done job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
-	}
-	for _, t := range rd.TaskFailures {
-		fmt.Fprintf(&b, "failed job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
-	}
+	formatJournalled(&b, rd, now)
 	for _, f := range rd.Finished {
 		fmt.Fprintf(&b, "finished %s succeeded=%v tasks=%d attempts=%d failures=%d retries=%d", f.Job, f.Succeeded, f.Tasks, f.Attempts, f.Failures, f.Retries)
 		if f.Reason != "" {
@@ -145,6 +140,12 @@ func Format(rd core.Ready, now time.Time) string {
 			level += " " + strings.Join(fields, " ")
 		}
 		fmt.Fprintf(&b, "%s: %s\n", level, n.Message)
+	}
+	if h := rd.Handover; h != nil {
+		fmt.Fprintf(&b, "handover deadline=+%v: %s\n", h.Deadline.Sub(now), h.Reason)
+	}
+	if rd.HandedOver {
+		b.WriteString("handed-over\n")
 	}
 	if u := rd.Unregister; u != nil {
 		fmt.Fprintf(&b, "unregister succeeded=%v: %s\n", u.Succeeded, u.Diagnostics)
@@ -212,4 +213,24 @@ func rendezvous(env []core.EnvVar) string {
 		}
 	}
 	return b.String()
+}
+
+// formatJournalled writes what a batch gives the journal to record.
+func formatJournalled(b *strings.Builder, rd core.Ready, now time.Time) {
+	for _, t := range rd.GangTasksDone {
+		fmt.Fprintf(b, "done job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
+	}
+	for _, d := range rd.DrainsStarted {
+		by := "never"
+		if !d.ReleaseBy.IsZero() {
+			by = "+" + d.ReleaseBy.Sub(now).String()
+		}
+		fmt.Fprintf(b, "journal-drain %s by=%s decommissioning=%v: %s\n", d.Executor, by, d.Decommissioning, d.Reason)
+	}
+	for _, id := range rd.Undrained {
+		fmt.Fprintf(b, "journal-undrained %s\n", id)
+	}
+	for _, t := range rd.TaskFailures {
+		fmt.Fprintf(b, "failed job=%d stage=%d task=%d\n", t.Job, t.StageIndex, t.Index)
+	}
 }

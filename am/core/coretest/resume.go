@@ -61,7 +61,9 @@ func (s *script) resume(a *scenario.Args) (string, error) {
 }
 
 // kept reads "kept wait=D stop=D" and its lines "container ID node=N name=M
-// profile=P gpus=0,1 [unjournalled]".
+// profile=P gpus=0,1 [unjournalled] [drained=decommissioning|preempted
+// by=D]": a drained one's executor was draining, its container to go D
+// from now (never, without by).
 func (s *script) kept(a *scenario.Args, input []scenario.Input) error {
 	wait, stop := a.Duration("wait", 0), a.Duration("stop", 0)
 	if err := a.Err(); err != nil {
@@ -77,6 +79,7 @@ func (s *script) kept(a *scenario.Args, input []scenario.Input) error {
 		k := core.KeptContainer{ID: c.Words(1)[0], Node: c.String("node", ""), Profile: scheduler.ProfileID(c.Int("profile", 0)),
 			GPUIndices: c.List("gpus"), Journalled: !unjournalled}
 		k.NodeName = c.String("name", k.Node)
+		k.Drain = s.keptDrain(c)
 		if err := c.Err(); err != nil {
 			return scenario.AtLine(in.Line, err)
 		}
@@ -84,6 +87,25 @@ func (s *script) kept(a *scenario.Args, input []scenario.Input) error {
 	}
 	s.h.Core.Kept(s.h.Now, kept, wait, stop)
 	return nil
+}
+
+// keptDrain reads a kept container's drained=WHY by=D.
+func (s *script) keptDrain(c *scenario.Args) *core.KeptDrain {
+	var d core.KeptDrain
+	switch why := c.String("drained", ""); why {
+	case "":
+		return nil
+	case "decommissioning":
+		d.Reason, d.Decommissioning = "its node is being decommissioned", true
+	case "preempted":
+		d.Reason = "preempted by YARN"
+	default:
+		c.Fail("drained=%q: want decommissioning or preempted", why)
+	}
+	if c.Has("by") {
+		d.ReleaseBy = s.h.Now.Add(c.Duration("by", 0))
+	}
+	return &d
 }
 
 // running reads register's "running=s0/2#0@0+1,s0/3#0": attempts a

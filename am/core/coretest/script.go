@@ -79,6 +79,8 @@ func (s *script) event(a *scenario.Args) error {
 		call = func() { h.Core.KeptStopped(h.Now, id) }
 	case "resynced":
 		call = func() { h.Core.Resynced(h.Now) }
+	case "release-am":
+		call = func() { h.Core.ReleaseAM(h.Now) }
 	case "fail":
 		reason := a.String("reason", "")
 		call = func() { h.Core.Fail(h.Now, reason) }
