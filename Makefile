@@ -14,9 +14,10 @@ PROTO_DIRS = yarnpb executor
 PROTOS = $(shell find $(PROTO_DIRS) -name '*.proto' | sort)
 PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
 # The decision cores are pure (docs/architecture.md): tools/puritycheck reads
-# their sources (coretest included, tests not) and refuses I/O, logging, lock
+# their sources (coretest included, tests not), and the restart path's
+# decisions' (am/handover), and refuses I/O, logging, lock
 # and networking imports, clock reads, timers and go statements ...
-CORES = scheduler am/core
+CORES = scheduler am/core am/handover
 # ... and none of these may sit anywhere below them, imported or not.
 # (os, sync and syscall are not listed: fmt reaches them.)
 IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal|log|log/slog)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs

@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/handover"
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/journal"
@@ -95,9 +96,9 @@ type Driver struct {
 	loopCtx context.Context
 	// observed are this turn's events for the history (observing.go).
 	observed []history.Event
-	// journalled are the executors the journal named as this attempt
-	// began (resume.go).
-	journalled map[string]journal.Executor
+	// takeover is this attempt taking over the containers YARN kept
+	// (resume.go, kept.go); nil when it has nothing to take over.
+	takeover *handover.Takeover
 }
 
 // New returns a driver for executors connecting to cfg.Executors.
@@ -211,9 +212,7 @@ func (d *Driver) turn(now time.Time, sum *core.Summary) core.Ready {
 	if s, ok := d.carryOut(d.loopCtx, rd); ok && d.cfg.Clients == nil {
 		*sum = s
 	}
-	d.journalGangDone(rd.GangTasksDone)
-	d.journalFailures(rd.TaskFailures)
-	d.journalEnded(rd.Finished)
+	d.journalTurn(&rd)
 	d.observeReady(now, &rd)
 	d.observeTurn()
 	d.updateFollowers(now, rd.Finished)
@@ -341,7 +340,7 @@ func (d *Driver) register(now time.Time, ev registered) {
 		return
 	}
 	d.conns[id] = ev.out
-	d.journalExecutor(id, ev.reg)
+	d.journalExecutor(id, ev.reg.GetRejoinAddress())
 	d.observeExecutor(now, id, ev.reg)
 	ev.out.post(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
 	if d.credentials != nil {
