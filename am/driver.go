@@ -162,7 +162,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	if d.cfg.Clients != nil {
 		defer d.cfg.Clients.Close()
 		go d.acceptClients(loopCtx)
-	} else if !resumed[0] {
+	} else if handover.SubmitsItsJob(resumed) {
 		if id, err = d.core.Submit(time.Now(), job, stageProfiles); err != nil {
 			return core.Summary{Job: job.Name}, core.Final{Diagnostics: err.Error()}, err
 		}

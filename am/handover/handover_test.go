@@ -149,3 +149,24 @@ func TestStartOverEndsTheJournalsJobs(t *testing.T) {
 		t.Errorf("the next job is %d (%v); want %d, attempt 2's first", id, err, core.IDsPerAMAttempt)
 	}
 }
+
+// A one-job application's attempt submits its job unless it resumed it,
+// whatever id it resumed it under: an attempt that started the work over
+// numbered it in its own range (the fault simulator's seed 453: attempt
+// 1 died before its first segment, attempt 2 submitted the job as job
+// 1,000,000,000, and attempt 3, resuming that, submitted it again).
+func TestAOneJobApplicationSubmitsItsJobOnce(t *testing.T) {
+	for _, c := range []struct {
+		resumed map[scheduler.JobID]bool
+		want    bool
+	}{
+		{nil, true},
+		{map[scheduler.JobID]bool{}, true},
+		{map[scheduler.JobID]bool{0: true}, false},
+		{map[scheduler.JobID]bool{core.IDsPerAMAttempt: true}, false},
+	} {
+		if got := SubmitsItsJob(c.resumed); got != c.want {
+			t.Errorf("resumed %v: submits %v; want %v", c.resumed, got, c.want)
+		}
+	}
+}

@@ -21,6 +21,13 @@ func TakesOver(attempt int, st *journal.State, kept int) bool {
 	return attempt > 1 || len(st.Jobs) > 0 || kept > 0
 }
 
+// SubmitsItsJob says whether an attempt of a one-job application
+// (spindle submit's) submits its job: not when it resumed it from the
+// journal, whatever its id. An attempt that started it over (its
+// journal empty, refused or out of reach) numbered it in its own range,
+// not 0, and the journal of a one-job application holds no other job.
+func SubmitsItsJob(resumed map[scheduler.JobID]bool) bool { return len(resumed) == 0 }
+
 // Plan is what the caller carries out once Resume has handed the core
 // the earlier attempts' work.
 type Plan struct {
