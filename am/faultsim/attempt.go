@@ -28,6 +28,9 @@ type attempt struct {
 	n     int
 	start time.Time
 	dead  bool
+	// crashed is when its process died; zero while it runs, or when it
+	// ended the application.
+	crashed time.Time
 	// core is nil while the attempt reads the journal.
 	core     *core.Core
 	writer   *journal.Writer
@@ -211,6 +214,7 @@ func (a *attempt) crash(why string) {
 	}
 	a.dead = true
 	w := a.w
+	a.crashed = w.now
 	w.live = nil
 	w.count("AM crashed")
 	w.logf("attempt %d crashes %s", a.n, why)

@@ -20,6 +20,7 @@ var (
 	firstFlag    = flag.String("first", "1", "the first seed TestFaultSim runs, or random")
 	scheduleFlag = flag.String("schedule", "", "replay the schedule in this file (as a failing seed prints it)")
 	cutsFlag     = flag.Bool("cuts", false, "draw connection cuts too, which break invariants (docs/reliability.md)")
+	continueFlag = flag.Bool("continue", false, "replaying, run on past the first invariant broken, to see which others break")
 )
 
 // seeds is how many schedules TestFaultSim runs by default: 10,000 in
@@ -129,12 +130,13 @@ func runSeeds(first uint64, n int, mix Mix) ([]uint64, map[string]int) {
 	return failed, counts
 }
 
-// replay runs one schedule traced, printing it and its history.
+// replay runs one schedule traced, printing it and its history; with
+// -continue, past its first violation.
 func replay(t *testing.T, s *Schedule) {
-	res := Run(s, Options{Trace: true})
+	res := Run(s, Options{Trace: true, Continue: *continueFlag})
 	t.Logf("schedule:\n%s\nhistory:\n%s", s, strings.Join(res.Trace, "\n"))
-	if res.Broken != nil {
-		t.Errorf("seed %d broke %q at %v: %s", s.Seed, res.Broken.Invariant, res.Broken.At, res.Broken.What)
+	for _, v := range res.Violations {
+		t.Errorf("seed %d broke %q at %v: %s", s.Seed, v.Invariant, v.At, v.What)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -87,6 +88,8 @@ func (h *history) launched(a *attempt, l core.TaskLaunch, t taskKey) {
 			how = "read it done in the journal"
 		}
 		h.violate(SucceededRunsAgain, fmt.Sprintf("attempt %d launched %s (attempt id %v) again, having %s", a.n, t, l.Attempt, how))
+	} else if why := h.unjournalled(a, t); why != "" {
+		h.violate(SucceededRunsAgain, fmt.Sprintf("attempt %d launched %s (attempt id %v) again: %s", a.n, t, l.Attempt, why))
 	}
 	a.launches[t] = append(a.launches[t], h.w.now)
 	if prev, ok := h.attempts[l.Attempt]; ok {
@@ -99,6 +102,28 @@ func (h *history) launched(a *attempt, l core.TaskLaunch, t taskKey) {
 	}
 	h.stageIDs[l.Attempt.Task.Stage] = ref
 	h.jobID(a, l.JobID, t.job)
+}
+
+// unjournalled says why a task an attempt that took the journal over
+// launches, not knowing it succeeded, is not the documented exception
+// (docs/reliability.md, "What is not survived": the last moment's
+// successes): an earlier attempt heard it succeed more than a group
+// commit's interval before it crashed, its store taking its writes, and
+// never journalled it. "" when it is excused.
+func (h *history) unjournalled(a *attempt, t taskKey) string {
+	if !a.tookJournal {
+		return ""
+	}
+	for _, p := range h.w.attempts[:a.n-1] {
+		at, ok := p.heardAt[t]
+		if !ok || p.writer == nil || p.crashed.IsZero() || p.failures > 0 {
+			continue
+		}
+		if late := p.crashed.Sub(at); late > journal.CommitInterval {
+			return fmt.Sprintf("attempt %d heard it succeed at %v and crashed %v later without journalling it, its store taking writes", p.n, at.Sub(epoch), late)
+		}
+	}
+	return ""
 }
 
 // jobID checks that job id names one job only.

@@ -16,6 +16,10 @@ type knowledge struct {
 	// not written off; inherited those done in the journal it read.
 	heard     map[taskKey]bool
 	inherited map[taskKey]bool
+	// heardAt is when it first heard each of heard; tookJournal: it took
+	// over a journal it read (none, refused or given up on: it did not).
+	heardAt     map[taskKey]time.Time
+	tookJournal bool
 	// launches are when it launched each task.
 	launches map[taskKey][]time.Time
 	// writtenOff are the executors its core let go of: their reports
@@ -28,11 +32,12 @@ type knowledge struct {
 }
 
 func newKnowledge() knowledge {
-	return knowledge{heard: map[taskKey]bool{}, inherited: map[taskKey]bool{}, launches: map[taskKey][]time.Time{},
+	return knowledge{heard: map[taskKey]bool{}, inherited: map[taskKey]bool{}, heardAt: map[taskKey]time.Time{}, launches: map[taskKey][]time.Time{},
 		writtenOff: map[string]bool{}, rejoinedAt: map[string]time.Time{}, batched: map[string]bool{}}
 }
 
 func (k *knowledge) inherit(durable map[taskKey]bool) {
+	k.tookJournal = true
 	for t := range durable {
 		k.inherited[t] = true
 	}
@@ -64,6 +69,9 @@ func (a *attempt) heardFrom(id string, sts []status) {
 			a.checkWaited(id, s.key)
 		}
 		if !a.writtenOff[id] && !a.launchedBefore(s.key, a.named[id]) {
+			if !a.heard[s.key] {
+				a.heardAt[s.key] = a.w.now
+			}
 			a.heard[s.key] = true
 		}
 	}
