@@ -144,7 +144,7 @@ func (a *attempt) takeOver(read handover.Read) {
 	}
 	a.core = c
 	if read.Known && !read.GaveUp && !read.Refused {
-		a.inherit(w.h.durable)
+		a.inherit(w.h)
 	}
 	if w.s.Journal {
 		a.writer = journal.NewWriter(journal.WriterConfig{Store: attemptStore{a}, Attempt: a.n, KeepEarlier: !read.Known, Log: quiet}, st)

@@ -2,6 +2,7 @@ package faultsim
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
@@ -50,15 +51,18 @@ type history struct {
 	failedRuns map[taskKey]int
 	// durable are the tasks whose success is in a journal segment
 	// written after the AM that wrote it heard of it.
-	durable   map[taskKey]bool
-	attempts  map[scheduler.AttemptID]taskKey
-	jobIDs    map[scheduler.JobID]string
-	stageIDs  map[scheduler.StageID]stageRef
-	jobsEnded int
+	durable map[taskKey]bool
+	// durableFailures are the failures counted against each task in
+	// the last journal segment written.
+	durableFailures map[taskKey]int
+	attempts        map[scheduler.AttemptID]taskKey
+	jobIDs          map[scheduler.JobID]string
+	stageIDs        map[scheduler.StageID]stageRef
+	jobsEnded       int
 }
 
 func newHistory(w *world) *history {
-	return &history{w: w, live: map[taskKey][]*run{}, succeeded: map[taskKey]bool{}, failedRuns: map[taskKey]int{}, durable: map[taskKey]bool{},
+	return &history{w: w, live: map[taskKey][]*run{}, succeeded: map[taskKey]bool{}, failedRuns: map[taskKey]int{}, durable: map[taskKey]bool{}, durableFailures: map[taskKey]int{},
 		attempts: map[scheduler.AttemptID]taskKey{}, jobIDs: map[scheduler.JobID]string{}, stageIDs: map[scheduler.StageID]stageRef{}}
 }
 
@@ -185,6 +189,7 @@ func (h *history) journalled(a *attempt) {
 	for t := range a.heard {
 		h.durable[t] = true
 	}
+	h.durableFailures = maps.Clone(a.counted)
 }
 
 // jobEnded checks a job's end against its tasks' runs: it succeeded
@@ -195,7 +200,22 @@ func (h *history) jobEnded(a *attempt, s core.Summary) {
 	h.w.logf("attempt %d: job %d (%s) ended: succeeded %v %s", a.n, s.ID, s.Job, s.Succeeded, s.Reason)
 	if why := h.wrongResult(s.Job, s.Succeeded); why != "" {
 		h.violate(JobResult, fmt.Sprintf("attempt %d ended job %d (%s) %s", a.n, s.ID, s.Job, why))
+	} else if why := a.failedOutright(s.Job); s.Succeeded && why != "" {
+		h.violate(JobResult, fmt.Sprintf("attempt %d ended job %d (%s) SUCCEEDED, but %s", a.n, s.ID, s.Job, why))
 	}
+}
+
+// failedOutright says which task of job has had as many failures
+// counted against it as it may, in this attempt or in the journal it
+// took over: its job must fail. "" for none.
+func (a *attempt) failedOutright(job string) string {
+	plan := a.w.jobPlan(job)
+	for i := range plan.Tasks {
+		if t := (taskKey{job, 0, i}); a.counted[t] >= MaxAttempts {
+			return fmt.Sprintf("task %s had %d failures counted against it, of at most %d", t, a.counted[t], MaxAttempts)
+		}
+	}
+	return ""
 }
 
 // wrongResult says why a job's end does not match its tasks' runs.

@@ -2,6 +2,7 @@ package faultsim
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
@@ -20,6 +21,10 @@ type knowledge struct {
 	// over a journal it read (none, refused or given up on: it did not).
 	heardAt     map[taskKey]time.Time
 	tookJournal bool
+	// counted are the failures counted against each task, as this
+	// attempt's journal has them: those of the journal it took over,
+	// and those its core counted since.
+	counted map[taskKey]int
 	// launches are when it launched each task.
 	launches map[taskKey][]time.Time
 	// writtenOff are the executors its core let go of: their reports
@@ -32,15 +37,16 @@ type knowledge struct {
 }
 
 func newKnowledge() knowledge {
-	return knowledge{heard: map[taskKey]bool{}, inherited: map[taskKey]bool{}, heardAt: map[taskKey]time.Time{}, launches: map[taskKey][]time.Time{},
+	return knowledge{heard: map[taskKey]bool{}, inherited: map[taskKey]bool{}, heardAt: map[taskKey]time.Time{}, counted: map[taskKey]int{}, launches: map[taskKey][]time.Time{},
 		writtenOff: map[string]bool{}, rejoinedAt: map[string]time.Time{}, batched: map[string]bool{}}
 }
 
-func (k *knowledge) inherit(durable map[taskKey]bool) {
+func (k *knowledge) inherit(h *history) {
 	k.tookJournal = true
-	for t := range durable {
+	for t := range h.durable {
 		k.inherited[t] = true
 	}
+	maps.Copy(k.counted, h.durableFailures)
 }
 
 // knows says whether the attempt knows task t succeeded.

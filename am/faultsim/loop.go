@@ -77,6 +77,9 @@ func (a *attempt) carryOut(rd *core.Ready) {
 	for _, id := range rd.StopKept {
 		a.stopKept(w.rm.containers[id])
 	}
+	for _, f := range rd.TaskFailures {
+		a.counted[taskKey{job: w.h.jobIDs[f.Job], stage: f.StageIndex, index: f.Index}]++
+	}
 	a.journal(handover.Turn(rd)...)
 	for _, s := range rd.Finished {
 		w.h.jobEnded(a, s)
