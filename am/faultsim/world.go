@@ -67,7 +67,14 @@ type world struct {
 	counts     map[string]int
 	// over: a one-job application ended (its AM unregistered).
 	over bool
+	// sameInstant counts the events run at now, against spinLimit.
+	sameInstant int
 }
+
+// spinLimit is how many events may happen at one instant: more is a
+// loop that never lets time pass (a read tried again at once, forever),
+// which would otherwise hang the test rather than fail a seed.
+const spinLimit = 100_000
 
 // Run runs schedule s.
 func Run(s *Schedule, opts Options) Result {
@@ -101,6 +108,15 @@ func (w *world) loop() {
 		e := heap.Pop(&w.queue).(*event)
 		if e.at.After(w.end) {
 			w.h.stalled(fmt.Sprintf("the clients were not done by the horizon, %v", w.opts.Horizon))
+			return
+		}
+		if e.at.Equal(w.now) {
+			w.sameInstant++
+		} else {
+			w.sameInstant = 0
+		}
+		if w.sameInstant > spinLimit {
+			w.h.stalled(fmt.Sprintf("%d events at %v: the world spins without time passing", spinLimit, w.now.Sub(epoch)))
 			return
 		}
 		w.now = e.at
