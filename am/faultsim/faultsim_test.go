@@ -85,7 +85,11 @@ func TestFaultSim(t *testing.T) {
 			t.Errorf("... and %d more failing seeds", len(failed)-3)
 			break
 		}
-		t.Error(Report(Draw(seed, Mix{Cuts: *cutsFlag}), Options{}))
+		report := Report(Draw(seed, Mix{Cuts: *cutsFlag}), Options{})
+		if *cutsFlag {
+			report += "(drawn with -cuts: replay it with -cuts too)\n"
+		}
+		t.Error(report)
 	}
 }
 
