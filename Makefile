@@ -70,7 +70,7 @@ help: ## list the targets
 build: ## build the static spindle binary into bin/
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X $(MODULE)/deploy.version=$(VERSION)' -o $(BIN) ./cmd/spindle
 
-test: lint verify-proto test-unit faultsim fuzz test-clusters ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster of every supported Hadoop
+test: lint verify-proto test-unit faultsim fuzz test-clusters ## everything: lint, generated code, unit tests with -race, the fault simulator's 10,000 schedules, fuzzing, integration tests on the real mini cluster of every supported Hadoop
 
 # A binary built with -race sleeps a second as it exits, in case another
 # goroutine is about to report a race (GORACE's atexit_sleep_ms, 1000 by
