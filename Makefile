@@ -14,9 +14,10 @@ PROTO_DIRS = yarnpb executor
 PROTOS = $(shell find $(PROTO_DIRS) -name '*.proto' | sort)
 PROTOGEN = $(GO) -C tools run ./protogen -root $(CURDIR)
 # The decision cores are pure (docs/architecture.md): tools/puritycheck reads
-# their sources (coretest included, tests not) and refuses I/O, logging, lock
+# their sources (coretest included, tests not), and the restart path's
+# decisions' (am/handover), and refuses I/O, logging, lock
 # and networking imports, clock reads, timers and go statements ...
-CORES = scheduler am/core
+CORES = scheduler am/core am/handover
 # ... and none of these may sit anywhere below them, imported or not.
 # (os, sync and syscall are not listed: fmt reaches them.)
 IMPURE = ^(net|net/http|net/rpc|os/exec|os/signal|log|log/slog)$$|yarnpb|logrus|google.golang.org/grpc|colinmarc/hdfs
@@ -69,7 +70,7 @@ help: ## list the targets
 build: ## build the static spindle binary into bin/
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X $(MODULE)/deploy.version=$(VERSION)' -o $(BIN) ./cmd/spindle
 
-test: lint verify-proto test-unit fuzz test-clusters ## everything: lint, generated code, unit tests with -race, fuzzing, integration tests on the real mini cluster of every supported Hadoop
+test: lint verify-proto test-unit faultsim fuzz test-clusters ## everything: lint, generated code, unit tests with -race, the fault simulator's 10,000 schedules, fuzzing, integration tests on the real mini cluster of every supported Hadoop
 
 # A binary built with -race sleeps a second as it exits, in case another
 # goroutine is about to report a race (GORACE's atexit_sleep_ms, 1000 by
@@ -81,6 +82,14 @@ GORACE ?= atexit_sleep_ms=10
 test-unit: ## unit tests with the race detector, and the tools' own tests (tools/)
 	GORACE='$(GORACE)' CGO_ENABLED=1 $(GO) test -race -count=1 $(UNIT_PKGS)
 	$(GO) -C tools test -count=1 ./...
+
+# The fault simulator (docs/reliability.md): test-unit runs 2,000 of its
+# schedules under -race; this runs SEEDS of them from seed FIRST (a number,
+# or random) without it, 10,000 in make test.
+SEEDS ?= 10000
+FIRST ?= 1
+faultsim: ## the fault simulator's SEEDS schedules (10000) from seed FIRST (1, or random), without -race
+	$(GO) test -count=1 -timeout 0 -run 'TestFaultSim$$' ./am/faultsim -args -seeds $(SEEDS) -first $(FIRST)
 
 test-integration: krb5-user chromium ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use), in three lanes at once
 	$(TESTLANES) $(LANES_NEWEST)

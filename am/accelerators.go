@@ -1,9 +1,6 @@
 package am
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -30,28 +27,6 @@ func assignedToWire(as []scheduler.Assigned) []*wire.Resource {
 	out := make([]*wire.Resource, len(as))
 	for i, a := range as {
 		out[i] = &wire.Resource{Name: a.Name, Addresses: a.Addresses}
-	}
-	return out
-}
-
-// accelIndices are a container's accelerator indices as the journal
-// keeps them; nil for none.
-func accelIndices(as []scheduler.Assigned) map[string][]string {
-	if len(as) == 0 {
-		return nil
-	}
-	m := make(map[string][]string, len(as))
-	for _, a := range as {
-		m[a.Name] = a.Addresses
-	}
-	return m
-}
-
-// assignedIndices reads back what accelIndices journalled, by name.
-func assignedIndices(m map[string][]string) []scheduler.Assigned {
-	var out []scheduler.Assigned
-	for _, name := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, scheduler.Assigned{Name: name, Addresses: m[name]})
 	}
 	return out
 }

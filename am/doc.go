@@ -19,6 +19,7 @@
 // ends, whose heartbeats stop or that stops reading is lost: its running
 // tasks run again elsewhere without counting against them. The loop
 // talks to the RM from rm*.go, serves a session's clients from
-// session.go, journals for the next attempt (journalling.go, resume.go)
-// and hands its history on once a turn (observing.go).
+// session.go, journals for the next attempt and takes over from the ones
+// before (journalling.go, resume.go, kept.go; what, package handover
+// decides) and hands its history on once a turn (observing.go).
 package am

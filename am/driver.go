@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/handover"
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/journal"
@@ -102,12 +103,9 @@ type Driver struct {
 	handedOver bool
 	// observed are this turn's events for the history (observing.go).
 	observed []history.Event
-	// journalled are the executors the journal named as this attempt
-	// began (resume.go).
-	journalled map[string]journal.Executor
-	// journalledDrains are those of them that were draining, by
-	// container id.
-	journalledDrains map[string]journal.Drain
+	// takeover is this attempt taking over the containers YARN kept
+	// (resume.go, kept.go); nil when it has nothing to take over.
+	takeover *handover.Takeover
 }
 
 // New returns a driver for executors connecting to cfg.Executors.
@@ -172,7 +170,7 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	if d.cfg.Clients != nil {
 		defer d.cfg.Clients.Close()
 		go d.acceptClients(loopCtx)
-	} else if !resumed[0] {
+	} else if handover.SubmitsItsJob(resumed) {
 		if id, err = d.core.Submit(time.Now(), job, stageProfiles); err != nil {
 			return core.Summary{Job: job.Name}, core.Final{Diagnostics: err.Error()}, err
 		}
@@ -229,10 +227,7 @@ func (d *Driver) turn(now time.Time, sum *core.Summary) core.Ready {
 	if s, ok := d.carryOut(d.loopCtx, rd); ok && d.cfg.Clients == nil {
 		*sum = s
 	}
-	d.journalGangDone(rd.GangTasksDone)
-	d.journalFailures(rd.TaskFailures)
-	d.journalDrains(rd.DrainsStarted, rd.Undrained)
-	d.journalEnded(rd.Finished)
+	d.journalTurn(&rd)
 	d.handOver(rd.Handover)
 	d.observeReady(now, &rd)
 	d.observeTurn()
@@ -361,7 +356,7 @@ func (d *Driver) register(now time.Time, ev registered) {
 		return
 	}
 	d.conns[id] = ev.out
-	d.journalExecutor(id, ev.reg)
+	d.journalExecutor(id, ev.reg.GetRejoinAddress())
 	d.observeExecutor(now, id, ev.reg)
 	ev.out.post(&wire.Envelope{Message: &wire.Envelope_Registered{Registered: &wire.Registered{}}})
 	if d.credentials != nil {

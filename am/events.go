@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/handover"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/executor/gpuuse"
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -42,8 +43,9 @@ type statuses struct {
 func (ev statuses) feed(d *Driver, now time.Time) {
 	// Before the core: whether a success is final is decided as it
 	// reports (a gang's tasks are journalled with their whole run).
-	d.journalSucceeded(ev.batch)
-	d.core.Statuses(now, ev.id, taskStatuses(ev.batch))
+	sts := taskStatuses(ev.batch)
+	d.journal(handover.Succeeded(d.core, sts)...)
+	d.core.Statuses(now, ev.id, sts)
 	d.observeStatuses(now, ev.id, ev.batch)
 }
 

@@ -7,43 +7,35 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am/core"
-	"github.com/spindle-yarn/spindle/scheduler"
+	"github.com/spindle-yarn/spindle/am/handover"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // The containers YARN kept from the attempts before this one are taken
-// over whatever the journal says: those whose executors the journal
-// names are dialled and adopted with what they still run, the others
-// released; and no task is placed until each is accounted for
-// (core.Core.Kept). An RM that restarted names some in a later
-// allocate, which are taken over the same way.
+// over whatever the journal says (handover.Takeover decides which are
+// adopted and which released): the driver dials the executors to adopt,
+// has the NodeManagers stop the released containers, and takes over
+// those an allocate names later (an RM that restarted).
 
-// kept notes a container YARN kept, so that a release can name it, and
-// describes it to the core as the journal does not know it.
-func (d *Driver) kept(ct *hadoopyarn.ContainerProto) core.KeptContainer {
-	c := allocatedContainer(ct, d.rm.y.PortInNodeName)
-	d.rm.containers[c.ID] = ct
-	return core.KeptContainer{ID: c.ID, Node: c.Node, NodeName: c.NodeName}
+// keptContainers notes containers YARN kept, so that a release can name
+// them, and describes them to the core as YARN names them.
+func (d *Driver) keptContainers(kept []*hadoopyarn.ContainerProto) []core.KeptContainer {
+	out := make([]core.KeptContainer, 0, len(kept))
+	for _, ct := range kept {
+		c := allocatedContainer(ct, d.rm.y.PortInNodeName)
+		d.rm.containers[c.ID] = ct
+		out = append(out, core.KeptContainer{ID: c.ID, Node: c.Node, NodeName: c.NodeName})
+	}
+	return out
 }
 
-// adoptKept hands the core the kept containers, with what the journal
-// said of each as this attempt began, and dials the executors it knows
-// the addresses of. Those it does not are released, and no task starts
-// until they are gone (core.Core.Kept).
-func (d *Driver) adoptKept(ctx context.Context, now time.Time, r *Resumption, kept []*hadoopyarn.ContainerProto) {
-	var cts []core.KeptContainer
-	for _, ct := range kept {
-		k := d.kept(ct)
-		if x, known := d.journalled[k.ID]; known {
-			k.Journalled, k.Profile, k.GPUIndices = true, scheduler.ProfileID(x.Profile), x.GPUIndices
-			k.AccelIndices, k.Drain = assignedIndices(x.AccelIndices), keptDrain(d.journalledDrains, k.ID)
-			go d.rejoin(ctx, r, k.ID, x.Address)
-		}
-		cts = append(cts, k)
+// rejoinAll dials the kept executors to adopt, each from a goroutine of
+// its own.
+func (d *Driver) rejoinAll(ctx context.Context, dial []handover.Rejoin) {
+	for _, j := range dial {
+		go d.rejoin(ctx, d.cfg.Resume, j.Container, j.Address)
 	}
-	d.log.WithField("containers", len(cts)).Info("taking over the containers YARN kept from the previous attempt")
-	d.core.Kept(now, cts, r.Wait, r.Stop)
 }
 
 // stopKept has the NodeManagers of kept containers the core released
@@ -99,7 +91,7 @@ func (d *Driver) rejoin(ctx context.Context, r *Resumption, id, addr string) {
 // NodeManagers as they come back).
 func (d *Driver) keptLater(now time.Time, resp *hadoopyarn.AllocateResponseProto) {
 	kept := resp.GetContainersFromPreviousAttempts()
-	if len(kept) == 0 || d.cfg.Resume == nil {
+	if len(kept) == 0 || d.takeover == nil {
 		return
 	}
 	var fresh []*hadoopyarn.ContainerProto
@@ -109,6 +101,7 @@ func (d *Driver) keptLater(now time.Time, resp *hadoopyarn.AllocateResponseProto
 		}
 	}
 	if len(fresh) > 0 {
-		d.adoptKept(d.loopCtx, now, d.cfg.Resume, fresh)
+		d.log.WithField("containers", len(fresh)).Info("taking over the containers YARN kept from the previous attempt")
+		d.rejoinAll(d.loopCtx, d.takeover.Kept(d.core, now, d.keptContainers(fresh)))
 	}
 }

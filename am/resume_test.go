@@ -107,3 +107,35 @@ func TestResumedTasksAreThoseOfTheirStage(t *testing.T) {
 		}
 	}
 }
+
+// A one-job application resumes its job from the journal under whatever
+// id it has, and does not submit it again: an attempt that started the
+// work over numbered it in its own range, not 0 (the fault simulator
+// found it submitted twice).
+func TestAResumedJobIsNotSubmittedAgain(t *testing.T) {
+	spec, err := jobspec.Parse([]byte("name: j\nstages:\n  - {name: s, tasks: 3, command: \"true\"}\n"), "spec", jobspec.Defaults{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := spec.MarshalSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := journal.NewState("application_1795251528476_0003")
+	const id = 1_000_000_000 // attempt 2's first
+	for _, e := range []journal.Entry{{Job: &journal.Job{ID: id, FirstStage: id, Spec: data, StageProfiles: []int{0}}}, journal.TaskDone(id, 0, 1)} {
+		if err := st.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, _ := logtest.NewNullLogger()
+	amtest.Start(t, amtest.Tasks(t, 1, "true"), amtest.WithYARN(&amtest.FakeRM{Respond: shutdown}), amtest.WithLog(log),
+		amtest.WithConfig(func(c *am.Config) {
+			c.Core.AMAttempt = 3
+			c.Journal = journal.NewWriter(journal.WriterConfig{Log: log}, st) // appended to, never flushed: no store
+			c.Resume = &am.Resumption{State: st}
+		})).Wait(t)
+	if st.NextJob != id+1 {
+		t.Errorf("the journal's next job is %d; want %d: the resumed job alone, none submitted", st.NextJob, id+1)
+	}
+}

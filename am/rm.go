@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/am/handover"
 	"github.com/spindle-yarn/spindle/executor"
 	"github.com/spindle-yarn/spindle/launcher/nodemanager"
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -190,7 +191,7 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 	for _, st := range resp.GetCompletedContainerStatuses() {
 		id := yarn.ContainerID(st.GetContainerId())
 		delete(r.containers, id)
-		d.journalGone(id)
+		d.journal(handover.Gone(id))
 		res.Completed = append(res.Completed, core.Completion{Container: id, ExitStatus: st.GetExitStatus(), Diagnostics: st.GetDiagnostics()})
 	}
 	for _, n := range resp.GetUpdatedNodes() {

@@ -172,7 +172,7 @@ func (w *Writer) Run(ctx context.Context) {
 			return
 		case <-w.wake:
 		}
-		if !sleepUntil(ctx, last.Add(min(CommitInterval<<min(failures, 6), retryMax))) {
+		if !sleepUntil(ctx, NextFlush(last, failures)) {
 			w.last(ctx)
 			return
 		}
@@ -183,6 +183,14 @@ func (w *Writer) Run(ctx context.Context) {
 			failures = 0
 		}
 	}
+}
+
+// NextFlush is the earliest Run starts a segment after one it started
+// at last, failures writes having failed since the last that did not:
+// CommitInterval after it, twice that after a failure, and so on up to
+// 8s. (A first segment, with last zero, is due at once.)
+func NextFlush(last time.Time, failures int) time.Time {
+	return last.Add(min(CommitInterval<<min(failures, 6), retryMax))
 }
 
 // last writes what is pending as Run ends, within a short while.

@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/handover"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/executor/contain"
 	"github.com/spindle-yarn/spindle/executor/wire"
@@ -21,7 +22,7 @@ import (
 // an RM that restarted names kept containers in later allocates too;
 // the first has none unless the journal says something.
 func resumption(a appMaster, st *journal.State, kept []*hadoopyarn.ContainerProto) *am.Resumption {
-	if a.Attempt <= 1 && len(st.Jobs) == 0 && len(kept) == 0 {
+	if !handover.TakesOver(a.Attempt, st, len(kept)) {
 		return nil
 	}
 	a.Log.WithFields(logrus.Fields{"jobs": len(st.Jobs), "kept_containers": len(kept), "journalled_executors": len(st.Executors)}).
@@ -31,16 +32,11 @@ func resumption(a appMaster, st *journal.State, kept []*hadoopyarn.ContainerProt
 	}}
 }
 
-// keptStopSlack is what keptStopWait allows beyond an executor's own
-// deadlines: the time its timer and its tasks' ends take to be done.
-const keptStopSlack = 3 * time.Second
-
 // keptStopWait bounds how long a kept container this attempt released
-// holds placement while its NodeManager has not said it stopped: its
-// executor, which no attempt reached, stops its tasks itself within
-// rejoin (spindle.yarn.executor.rejoinTimeout) of losing its
-// ApplicationMaster, before this attempt began, and they end within
-// their grace to stop.
+// holds placement while its NodeManager has not said it stopped
+// (handover.StopWait): its executor, which no attempt reached, stops its
+// tasks itself within rejoin (spindle.yarn.executor.rejoinTimeout) of
+// losing its ApplicationMaster, and they end within their grace to stop.
 func keptStopWait(rejoin time.Duration) time.Duration {
-	return rejoin + contain.DefaultGrace + keptStopSlack
+	return handover.StopWait(rejoin, contain.DefaultGrace)
 }

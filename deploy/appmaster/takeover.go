@@ -2,22 +2,20 @@ package appmaster
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am"
+	"github.com/spindle-yarn/spindle/am/handover"
 	"github.com/spindle-yarn/spindle/am/journal"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
 // journalReadWait bounds how long an attempt tries again to read a
-// journal whose store fails (a NameNode restarting, failing over, in
-// safe mode) before it goes on without the earlier attempts' work: half
-// the executors' default rejoin timeout (60s), so that when the store
-// answers in time the executors YARN kept are still there to adopt.
-const journalReadWait = 30 * time.Second
+// journal whose store fails before it goes on without the earlier
+// attempts' work (handover.ReadWait).
+const journalReadWait = handover.ReadWait
 
 // takeOver reads what the attempts before this one journalled, and
 // starts this attempt's journal writer on from it, telling meter what
@@ -42,31 +40,32 @@ func takeOver(ctx context.Context, a appMaster, kept []*hadoopyarn.ContainerProt
 }
 
 // readJournal reads the earlier attempts' journal, trying a store that
-// fails again, with backoff, for up to journalReadWait. known says
-// whether their segments are known (read, or refused as corrupt): a
-// writer may then remove them. Nothing is written before this returns.
+// fails again, with backoff, for up to journalReadWait (handover.Reading
+// says when). known says whether their segments are known (read, or
+// refused as corrupt): a writer may then remove them. Nothing is
+// written before this returns.
 func readJournal(ctx context.Context, store journal.Store, app string, log logrus.FieldLogger) (st *journal.State, known bool) {
-	deadline := time.Now().Add(journalReadWait)
-	delay := 250 * time.Millisecond
+	r := handover.StartReading(time.Now())
 	for {
 		st, err := journal.Load(ctx, store, app)
+		read := r.Tried(time.Now(), app, st, err)
+		if !read.Done && ctx.Err() != nil {
+			read = handover.Read{Done: true, State: journal.NewState(app), GaveUp: true}
+		}
 		switch {
-		case err == nil:
-			return st, true
-		case !errors.Is(err, journal.ErrUnreadable):
+		case read.Refused:
 			log.WithError(err).Error("the journal of the previous attempt is refused: its work starts over")
-			return journal.NewState(app), true
-		}
-		left := time.Until(deadline)
-		if left <= 0 || ctx.Err() != nil {
+		case read.GaveUp:
 			log.WithError(err).Errorf("the journal of the previous attempt could not be read in %v: its work starts over, and its segments are kept", journalReadWait)
-			return journal.NewState(app), false
+		case !read.Done:
+			log.WithError(err).Warnf("the journal of the previous attempt could not be read: trying again in %v", read.Again)
 		}
-		log.WithError(err).Warnf("the journal of the previous attempt could not be read: trying again in %v", min(delay, left))
+		if read.Done {
+			return read.State, read.Known
+		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(min(delay, left)):
+		case <-time.After(read.Again):
 		}
-		delay = min(2*delay, 4*time.Second)
 	}
 }

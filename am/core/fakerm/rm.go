@@ -76,6 +76,14 @@ func (rm *RM) known(id int64) bool {
 	return false
 }
 
+// Forget drops every outstanding request, as an RM that restarted does
+// (the AM then asks anew: core.Core.Resynced) and as YARN does with an
+// AM attempt's asks when the attempt ends. Containers held stay held.
+func (rm *RM) Forget() {
+	rm.requests = nil
+	rm.asks = nil
+}
+
 // Release gives containers back: they are no longer held.
 func (rm *RM) Release(ids []string) {
 	for _, id := range ids {

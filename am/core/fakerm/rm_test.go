@@ -128,3 +128,23 @@ func TestLowerAskCancelsNewest(t *testing.T) {
 		t.Fatalf("granted %d at the first request's due time with %d outstanding, want it alone and none left", len(got), rm.Outstanding())
 	}
 }
+
+// Forget drops the outstanding requests, not the containers held: an
+// RM that restarted grants only what the AM asks anew.
+func TestForgetDropsRequestsNotContainers(t *testing.T) {
+	var rm RM
+	rm.Update(t0, []core.Ask{ask(1, 0, 1)})
+	held := rm.Grant(t0)
+	rm.Update(t0, []core.Ask{ask(2, 0, 2)})
+	rm.Forget()
+	if rm.Outstanding() != 0 || rm.Held() != 1 || len(held) != 1 {
+		t.Fatalf("after Forget: %d outstanding, %d held; want 0 and the 1 granted", rm.Outstanding(), rm.Held())
+	}
+	if got := rm.Grant(t0); len(got) != 0 {
+		t.Errorf("granted %v of forgotten requests", asks(got))
+	}
+	rm.Update(t0, []core.Ask{ask(2, 0, 1)})
+	if got := rm.Grant(t0); !same(asks(got), []int64{2}) {
+		t.Errorf("asked anew, granted %v; want one of ask 2", asks(got))
+	}
+}
