@@ -60,6 +60,13 @@ type Config struct {
 	// decommissioned (handover.go): a termination from then on is YARN
 	// taking the node, not a cancel.
 	HandingOver func()
+	// Left, when set, is closed when the AM leaves the application to
+	// its next attempt (a termination before its last attempt): the loop
+	// returns at once, carrying nothing more out, and Run says ErrLeft.
+	// What it was doing is the next attempt's, as after a crash: an RM
+	// that already ended this attempt would otherwise fail the
+	// application and stop the executors' tasks on the way out.
+	Left <-chan struct{}
 	// Observe is where the application's history goes (observing.go).
 	Observe Observation
 	// Turned, when set, is called from the loop at the end of each turn,
@@ -179,14 +186,18 @@ func (d *Driver) Run(ctx context.Context, job *jobspec.Job, stageProfiles []sche
 	}
 	go d.accept(loopCtx)
 	sum, final := d.loop(ctx, id)
-	if d.handedOver {
+	switch {
+	case d.handedOver:
 		return sum, final, ErrHandedOver
+	case d.left():
+		return sum, final, ErrLeft
 	}
 	return sum, final, nil
 }
 
-// loop turns until the core says Unregister, and returns the single
-// job's summary and how the application ended. Between turns it waits
+// loop turns until the core says Unregister (or the AM hands over, or
+// leaves: Config.Left), and returns the single job's summary and how the
+// application ended. Between turns it waits
 // for the next event or the time the core named; ctx's end cancels job
 // id (a session: stops it), once.
 func (d *Driver) loop(ctx context.Context, id scheduler.JobID) (core.Summary, core.Final) {
@@ -194,7 +205,7 @@ func (d *Driver) loop(ctx context.Context, id scheduler.JobID) (core.Summary, co
 	defer timer.Stop()
 	cancel := ctx.Done()
 	var sum core.Summary
-	for {
+	for !d.left() {
 		rd := d.turn(time.Now(), &sum)
 		if rd.Unregister != nil {
 			return sum, *rd.Unregister
@@ -214,6 +225,7 @@ func (d *Driver) loop(ctx context.Context, id scheduler.JobID) (core.Summary, co
 			}
 		}
 	}
+	return sum, core.Final{}
 }
 
 // turn is one turn of the loop at now: the core decides, and the batch
@@ -277,8 +289,23 @@ func (d *Driver) wait(timer *time.Timer, next time.Time, cancel <-chan struct{})
 		}
 	case <-timer.C:
 		return false
+	case <-d.cfg.Left:
+		return false
 	case <-cancel:
 		return true
+	}
+}
+
+// ErrLeft is Run's error when Config.Left ended it.
+var ErrLeft = errors.New("left to the application's next attempt")
+
+// left says whether Config.Left is closed.
+func (d *Driver) left() bool {
+	select {
+	case <-d.cfg.Left:
+		return true
+	default:
+		return false
 	}
 }
 

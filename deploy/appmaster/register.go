@@ -50,7 +50,8 @@ func driverConfig(a appMaster, ls amListeners, reg registration) (am.Config, err
 	coreCfg := a.Core
 	coreCfg.Containers = &containers
 	coreCfg.AMAttempt = a.Attempt
-	dcfg := am.Config{Core: coreCfg, Executors: ls.executors, YARN: y, Log: a.Log, Clients: ls.clients, PoolNotice: a.PoolNotice, HandingOver: a.HandingOver}
+	dcfg := am.Config{Core: coreCfg, Executors: ls.executors, YARN: y, Log: a.Log, Clients: ls.clients, PoolNotice: a.PoolNotice, HandingOver: a.HandingOver,
+		Left: a.Terminated}
 	y.Launcher.AddTokens(reg.resp.GetNmTokensFromPreviousAttempts())
 	if key := reg.resp.GetClientToAmTokenMasterKey(); ls.clients != nil && len(key) > 0 {
 		app, err := yarn.ParseApplicationID(a.Core.AppID)
