@@ -345,6 +345,7 @@ func (n *nemesis) check(jobs []*nemesisJob) {
 	now := time.Now()
 	var all []taskRun
 	excused, refused, lost := 0, 0, 0.0
+	cut := map[faultKind]int{}
 	for _, j := range jobs {
 		if j.refused() {
 			refused++
@@ -371,6 +372,7 @@ func (n *nemesis) check(jobs []*nemesisJob) {
 		for _, r := range runs {
 			if r.How != "ok" {
 				lost += r.End.Sub(r.Start).Seconds()
+				cut[n.cutBy(r)]++
 			}
 		}
 		all = append(all, runs...)
@@ -390,10 +392,10 @@ func (n *nemesis) check(jobs []*nemesisJob) {
 	}
 	ran := len(jobs) - refused
 	t.Logf("nemesis figures: %d faults survived (%d %s, %d %s, %d %s, %d %s); %d jobs SUCCEEDED, %d tasks, %d runs beyond one per task "+
-		"(%d of them succeeded tasks run again, each within %v before its AM or NodeManager died); %.1f GPU-s of work lost; "+
-		"%d submits refused, the session between attempts; the session in attempt %d",
+		"(%d of them succeeded tasks run again, each within %v before its AM or NodeManager died); runs cut short: %d as a NodeManager stopped, %d otherwise; "+
+		"%.1f GPU-s of work lost; %d submits refused, the session between attempts; the session in attempt %d",
 		len(n.faults), kinds[amSIGKILL], amSIGKILL, kinds[amStopped], amStopped, kinds[rmRestart], rmRestart, kinds[nmStopped], nmStopped,
-		ran, ran*nemesisTasks, len(all)-ran*nemesisTasks, excused, successWindow, lost, refused, attempts)
+		ran, ran*nemesisTasks, len(all)-ran*nemesisTasks, excused, successWindow, cut[nmStopped], cut[""], lost, refused, attempts)
 }
 
 // bounded gives each run with no end on record (killed hard, with its
@@ -449,6 +451,17 @@ func (n *nemesis) lastMoment(end time.Time) bool {
 		}
 	}
 	return false
+}
+
+// cutBy is nmStopped for a run cut short as a NodeManager stopped (its
+// end, on record or bounded, while it did), "" for any other.
+func (n *nemesis) cutBy(r taskRun) faultKind {
+	for _, f := range n.faults {
+		if f.kind == nmStopped && !r.End.Before(f.at) && !r.End.After(f.killed) {
+			return nmStopped
+		}
+	}
+	return ""
 }
 
 // nextStart is the time from at to the first run's start after it.
