@@ -41,17 +41,20 @@ YARN_SUITE = ^Test(Yarn|RPC|CLI|Staging|ResourceManager|HDFS|Minicluster)
 # for: the lanes split the tests by cluster, so that no cluster starts
 # twice. OWN_CLUSTERS are the tests on clusters no other test shares,
 # KERBEROS_TESTS those on the Kerberized ones (their tokens' lives take
-# minutes of waiting); every other test, on the default cluster or none,
-# is in the shared lane (-skip: a new test always runs somewhere). The
+# minutes of waiting), with NEMESIS_TESTS (the nemesis, on a cluster of
+# its own: that lane had the most time to spare, docs/testing.md); every
+# other test, on the default cluster or none, is in the shared lane
+# (-skip: a new test always runs somewhere). The
 # older Hadoops' YARN suites share a lane, one after the other: five
 # lanes at once loaded this machine past what timing-bound tests bear.
 OWN_CLUSTERS = ^Test(Fault(Preemption|Decommission|NodeManager|RM)|Placement(MaxPerNode|NodeAttributes|NodeLabel|Pack)|Minicluster|RPC.*Privacy)
 KERBEROS_TESTS = ^TestKerberos
+NEMESIS_TESTS = ^TestNemesis
 GO_TEST_JSON = $(GO) test -json -count=1 -p 1 -timeout 30m
-LANE_SHARED = newest Hadoop, shared cluster=$(GO_TEST_JSON) -skip "$(OWN_CLUSTERS)|$(KERBEROS_TESTS)" ./integration/
+LANE_SHARED = newest Hadoop, shared cluster=$(GO_TEST_JSON) -skip "$(OWN_CLUSTERS)|$(KERBEROS_TESTS)|$(NEMESIS_TESTS)" ./integration/
 LANE_OWN = newest Hadoop, own clusters=$(GO_TEST_JSON) -run "$(OWN_CLUSTERS)" ./integration/; a=$$?; \
   $(GO_TEST_JSON) ./integration/browser ./integration/testcluster; exit $$((a | $$?))
-LANE_KERBEROS = newest Hadoop, Kerberos=$(GO_TEST_JSON) -run "$(KERBEROS_TESTS)" ./integration/
+LANE_KERBEROS = newest Hadoop, Kerberos and the nemesis=$(GO_TEST_JSON) -run "$(KERBEROS_TESTS)|$(NEMESIS_TESTS)" ./integration/
 LANES_OLDER = -lane 'Hadoop $(OTHER_HADOOP_VERSIONS), the YARN suite=rc=0; for v in $(OTHER_HADOOP_VERSIONS); do \
   HADOOP_VERSION=$$v $(GO_TEST_JSON) -run "$(YARN_SUITE)" ./integration/ || rc=1; done; exit $$rc'
 LANES_NEWEST = -lane '$(LANE_SHARED)' -lane '$(LANE_OWN)' -lane '$(LANE_KERBEROS)'
@@ -59,10 +62,15 @@ LANES_NEWEST = -lane '$(LANE_SHARED)' -lane '$(LANE_OWN)' -lane '$(LANE_KERBEROS
 # (testcluster.StartedPrefix; its test holds the two the same).
 TESTLANES = $(GO) -C tools run ./testlanes -dir $(CURDIR) -out $(CURDIR)/build/test-lanes -mark 'testcluster: started the '
 
+# The nemesis brings faults this long in `make nemesis` (2m in `make
+# test`); NEMESIS_SEED=N replays a run's schedule (its log prints N).
+NEMESIS_TIME ?= 10m
+NEMESIS_SEED ?=
+
 # Each fuzz target runs this long in `make test`; longer runs: make fuzz FUZZTIME=5m.
 FUZZTIME ?= 4s
 
-.PHONY: mutate help build test test-unit test-integration test-clusters test-hadoop-versions krb5-user chromium fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
+.PHONY: mutate help build test test-unit test-integration test-clusters test-hadoop-versions nemesis krb5-user chromium fuzz bench bench-compare demo proto verify-proto lint minicluster minicluster-stop
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-22s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -96,6 +104,9 @@ test-integration: krb5-user chromium ## integration tests against the real Hadoo
 
 test-clusters: krb5-user chromium ## test-integration and test-hadoop-versions, every lane at once (what make test runs)
 	$(TESTLANES) $(LANES_NEWEST) $(LANES_OLDER)
+
+nemesis: ## the nemesis on its own mini cluster for NEMESIS_TIME (10m): AM kills, RM restarts, NodeManager stops under a session's clients (docs/reliability.md)
+	NEMESIS_TIME='$(NEMESIS_TIME)' NEMESIS_SEED='$(NEMESIS_SEED)' $(GO) test -count=1 -v -timeout 2h -run '$(NEMESIS_TESTS)' ./integration/
 
 # The Kerberos tests log in with MIT's kinit, as users do: Debian's
 # krb5-user, installed when missing (apt-get, as root or through sudo).

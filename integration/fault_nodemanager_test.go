@@ -24,7 +24,7 @@ func TestFaultNodeManagerLossReplacesItsExecutors(t *testing.T) {
 	// Its executors there and what runs in their containers end with the
 	// NodeManager: by then any run they left with no end on record (the
 	// executor killed before it could stop its tasks gracefully) is over.
-	onNode := j.processesOn(slot)
+	onNode := processesOn(j.app, slot)
 	if len(onNode) < 4 {
 		t.Fatalf("the job has %d processes on NodeManager %d; want its 2 executors and their tasks at least", len(onNode), slot)
 	}

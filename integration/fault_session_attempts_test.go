@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"syscall"
@@ -9,8 +8,6 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
-	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
-	"github.com/spindle-yarn/spindle/yarnpb/yarn"
 )
 
 // A session survives any number of AM faults spread over time. With 2
@@ -97,28 +94,6 @@ func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
 		}
 		t.Logf("fault %d, %s: %d tasks running, kept; %s", i+1, since, running, figures(runs, tasks, fault, time.Now()))
 	}
-}
-
-// currentAttempt is app's current attempt as the RM reports it, failing
-// t once the application has ended.
-func currentAttempt(t *testing.T, rm *yarn.ApplicationClient, app string) int32 {
-	t.Helper()
-	id, err := yarn.ParseApplicationID(app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	r, err := rm.GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	report := r.GetApplicationReport()
-	if s := report.GetYarnApplicationState(); s == hadoopyarn.YarnApplicationStateProto_FINISHED ||
-		s == hadoopyarn.YarnApplicationStateProto_FAILED || s == hadoopyarn.YarnApplicationStateProto_KILLED {
-		t.Fatalf("%s ended %v in attempt %d: %s", app, s, report.GetCurrentApplicationAttemptId().GetAttemptId(), report.GetDiagnostics())
-	}
-	return report.GetCurrentApplicationAttemptId().GetAttemptId()
 }
 
 // succeededSince is how many runs ended "ok" after the last of faults

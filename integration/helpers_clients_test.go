@@ -272,6 +272,28 @@ func checkAttempt(t *testing.T, c *testcluster.Cluster, app string, n int32) {
 	}
 }
 
+// currentAttempt is app's current attempt as the RM reports it, failing
+// t once the application has ended.
+func currentAttempt(t *testing.T, rm *yarn.ApplicationClient, app string) int32 {
+	t.Helper()
+	id, err := yarn.ParseApplicationID(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := rm.GetApplicationReport(ctx, &hadoopyarn.GetApplicationReportRequestProto{ApplicationId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := r.GetApplicationReport()
+	if s := report.GetYarnApplicationState(); s == hadoopyarn.YarnApplicationStateProto_FINISHED ||
+		s == hadoopyarn.YarnApplicationStateProto_FAILED || s == hadoopyarn.YarnApplicationStateProto_KILLED {
+		t.Fatalf("%s ended %v in attempt %d: %s", app, s, report.GetCurrentApplicationAttemptId().GetAttemptId(), report.GetDiagnostics())
+	}
+	return report.GetCurrentApplicationAttemptId().GetAttemptId()
+}
+
 // hdfsClient reaches the cluster's HDFS through its client configuration.
 func hdfsClient(t *testing.T, c *testcluster.Cluster) *hdfs.Client {
 	t.Helper()

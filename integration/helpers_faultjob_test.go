@@ -108,12 +108,11 @@ func (j *faultJob) amSlot() int {
 	return nodeManagerOf(j.t, envValue(environ(amProcess(j.t, j.app)), "LOG_DIRS"))
 }
 
-// processesOn lists the job's processes on NodeManager slot: its
-// executors (their containers' LOG_DIRS are under the NodeManager's) and
-// whatever runs in their containers (guards, tasks: CONTAINER_ID).
-func (j *faultJob) processesOn(slot int) []int {
-	j.t.Helper()
-	procs := applicationProcesses(j.app)
+// processesOn lists application app's processes on NodeManager slot:
+// its executors (their containers' LOG_DIRS are under the NodeManager's)
+// and whatever runs in their containers (guards, tasks: CONTAINER_ID).
+func processesOn(app string, slot int) []int {
+	procs := applicationProcesses(app)
 	containers := map[string]bool{}
 	for _, pid := range procs {
 		env := environ(pid)

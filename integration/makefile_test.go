@@ -17,7 +17,7 @@ func TestMakeHelpListsEveryHabit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("make help: %v\n%s", err, out)
 	}
-	for _, target := range []string{"build", "test", "test-unit", "test-integration", "test-clusters", "test-hadoop-versions", "bench",
+	for _, target := range []string{"build", "test", "test-unit", "test-integration", "test-clusters", "test-hadoop-versions", "nemesis", "bench",
 		"bench-compare", "demo", "proto", "verify-proto", "lint", "mutate", "minicluster", "help"} {
 		line := regexp.MustCompile(`(?m)^\s+` + regexp.QuoteMeta(target) + `\s+\S.*$`)
 		if !line.Match(out) {
