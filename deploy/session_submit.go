@@ -129,13 +129,14 @@ func (s *sessionSubmit) run(base context.Context) error {
 			}
 		}
 	}()
-	var sub *session.Submission
-	client, r, err := findSession(giveUp, s.id, s.conf)
-	if err != nil {
-		err = fmt.Errorf("%w: %w", session.ErrNotSent, err)
-	} else {
-		sub, err = client.Submit(giveUp, abort, s.req)
+	// A session between attempts is waited for, as a follower waits.
+	var r session.Record
+	find := func(ctx context.Context) (client session.Client, err error) {
+		client, r, err = findSession(ctx, s.id, s.conf)
+		return client, err
 	}
+	client, sub, err := session.SubmitWithin(giveUp, abort, find, s.req, session.RefindWithin,
+		func(n string) { fmt.Fprintln(s.c.App.ErrWriter, "spindle: "+n) })
 	close(accepted)
 	<-connecting // first is settled
 	if err != nil {

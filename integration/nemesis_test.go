@@ -293,26 +293,7 @@ func (cl *nemesisClients) follow(i int) {
 		cl.mu.Lock()
 		j.err = err
 		cl.mu.Unlock()
-		if j.refused() {
-			// As a user would, after a moment: the session was between
-			// attempts, or its RM had just restarted.
-			select {
-			case <-cl.stop:
-				return
-			case <-time.After(time.Second):
-			}
-		}
 	}
-}
-
-// refused says whether the client was told its job was not sent: a
-// session between two attempts (ACCEPTED in the RM's record, after an AM
-// fault or an RM restart, until its AM registers) takes no submit, and
-// the client does not wait for it (docs/reliability.md, "What is not
-// survived").
-func (j *nemesisJob) refused() bool {
-	return j.err != nil && strings.Contains(j.out.String(), "spindle: the job was not sent: session ") &&
-		strings.Contains(j.out.String(), " is not running: its application is ACCEPTED")
 }
 
 // end has the clients submit no more jobs.
@@ -344,16 +325,9 @@ func (n *nemesis) check(jobs []*nemesisJob) {
 	t := n.t
 	now := time.Now()
 	var all []taskRun
-	excused, refused, lost := 0, 0, 0.0
+	excused, lost := 0, 0.0
 	cut := map[faultKind]int{}
 	for _, j := range jobs {
-		if j.refused() {
-			refused++
-			if runs := readRunsIfAny(t, j.dir); len(runs) > 0 {
-				t.Errorf("%s: the client was told its job was not sent, but %d of its tasks ran:\n%s", j.name, len(runs), j.out.String())
-			}
-			continue
-		}
 		if j.err != nil || !strings.Contains(j.out.String(), "job "+j.name+" SUCCEEDED") {
 			t.Errorf("%s: the client ended %v; want its job SUCCEEDED\n%s", j.name, j.err, j.out.String())
 		}
@@ -390,12 +364,12 @@ func (n *nemesis) check(jobs []*nemesisJob) {
 	if got := currentAttempt(t, n.rm, n.session); got != attempts {
 		t.Errorf("the RM has the session in attempt %d; want %d, one an AM fault", got, attempts)
 	}
-	ran := len(jobs) - refused
+	ran := len(jobs)
 	t.Logf("nemesis figures: %d faults survived (%d %s, %d %s, %d %s, %d %s); %d jobs SUCCEEDED, %d tasks, %d runs beyond one per task "+
 		"(%d of them succeeded tasks run again, each within %v before its AM or NodeManager died); runs cut short: %d as a NodeManager stopped, %d otherwise; "+
-		"%.1f GPU-s of work lost; %d submits refused, the session between attempts; the session in attempt %d",
+		"%.1f GPU-s of work lost; the session in attempt %d",
 		len(n.faults), kinds[amSIGKILL], amSIGKILL, kinds[amStopped], amStopped, kinds[rmRestart], rmRestart, kinds[nmStopped], nmStopped,
-		ran, ran*nemesisTasks, len(all)-ran*nemesisTasks, excused, successWindow, cut[nmStopped], cut[""], lost, refused, attempts)
+		ran, ran*nemesisTasks, len(all)-ran*nemesisTasks, excused, successWindow, cut[nmStopped], cut[""], lost, attempts)
 }
 
 // bounded gives each run with no end on record (killed hard, with its

@@ -54,9 +54,9 @@ func Find(ctx context.Context, id string, login func() (kerberos.Login, error)) 
 		}
 		err := fmt.Errorf("session %s is not running: its application is %s (%s)%s", id, yarnapp.State(report), yarnapp.FinalStatus(report), why)
 		if yarnapp.Ended(report) {
-			err = fmt.Errorf("%w: %w", ErrEnded, err)
+			return Client{}, r, fmt.Errorf("%w: %w", ErrEnded, err)
 		}
-		return Client{}, r, err
+		return Client{}, r, fmt.Errorf("%w: %w", ErrBetweenAttempts, err)
 	}
 	// The RM shows a running application's tracking URL to every user
 	// who may view it; to others, a summary with Unavailable in its place
@@ -67,7 +67,7 @@ func Find(ctx context.Context, id string, login func() (kerberos.Login, error)) 
 			"(its owner lists who may in spindle.ui.view.acls, with spindle.acls.enable)", id, rm.conn.User)
 	}
 	if report.GetRpcPort() <= 0 {
-		return Client{}, r, fmt.Errorf("session %s: its application master has not said where it takes clients yet", id)
+		return Client{}, r, fmt.Errorf("%w: session %s: its application master has not said where it takes clients yet", ErrBetweenAttempts, id)
 	}
 	client := Client{Addr: net.JoinHostPort(report.GetHost(), strconv.Itoa(int(report.GetRpcPort()))), Secret: secret}
 	// On a secure cluster the RM hands a client-to-AM token to those the
@@ -81,6 +81,12 @@ func Find(ctx context.Context, id string, login func() (kerberos.Login, error)) 
 // ErrEnded wraps Find's error for a YARN session whose application has
 // ended: unlike one between two attempts, it will not run again.
 var ErrEnded = errors.New("the session has ended")
+
+// ErrBetweenAttempts wraps Find's error for a YARN session whose
+// application has not ended but takes no client now: its next AM
+// attempt is starting, or after an RM restart its AM has not registered
+// again.
+var ErrBetweenAttempts = errors.New("the session is between attempts")
 
 // YarnApp reaches a YARN session's application through the RM: one
 // connection, for as many reports as its user wants.
