@@ -203,18 +203,27 @@ func runDriver(ctx context.Context, a appMaster, driver *am.Driver) (core.Final,
 	}()
 	select {
 	case r := <-done:
-		if errors.Is(r.err, am.ErrHandedOver) {
+		switch {
+		case errors.Is(r.err, am.ErrHandedOver):
 			a.Log.WithField("app", a.Core.AppID).Warn("handed over: leaving the application to its next attempt (not unregistering)")
 			return core.Final{}, core.Summary{}, errLeftToNextAttempt
+		case errors.Is(r.err, am.ErrLeft):
+			// Terminated, and the loop saw it first (am.Config.Left).
+			return leftOnTermination(a)
 		}
 		if r.err != nil {
 			r.final = core.Final{Diagnostics: r.err.Error()}
 		}
 		return r.final, r.sum, nil
 	case <-a.Terminated:
-		// The process ends now: whatever the loop was doing is the next
-		// attempt's to do again, and nothing may unregister.
-		a.Log.WithField("app", a.Core.AppID).Warn("terminated: leaving the application to its next attempt (not unregistering)")
-		return core.Final{}, core.Summary{}, errLeftToNextAttempt
+		return leftOnTermination(a)
 	}
+}
+
+// leftOnTermination is runDriver's end when the AM is terminated before
+// its last attempt: the process ends now, whatever the loop was doing is
+// the next attempt's to do again, and nothing may unregister.
+func leftOnTermination(a appMaster) (core.Final, core.Summary, error) {
+	a.Log.WithField("app", a.Core.AppID).Warn("terminated: leaving the application to its next attempt (not unregistering)")
+	return core.Final{}, core.Summary{}, errLeftToNextAttempt
 }
