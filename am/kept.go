@@ -38,22 +38,24 @@ func (d *Driver) rejoinAll(ctx context.Context, dial []handover.Rejoin) {
 	}
 }
 
-// stopKept has the NodeManagers of kept containers the core released
-// stop them, and tells the core of each once its NodeManager says it is
-// gone: the RM's word that it completed comes before it is.
+// stopKept has the NodeManagers of containers the core released stop
+// them (kept ones of the previous attempt, or written-off executors'
+// whose tasks wait: core's cut.go), and tells the core of each once its
+// NodeManager says it is gone: the RM's word that it completed comes
+// before it is.
 func (d *Driver) stopKept(ctx context.Context, ids []string) {
 	for _, id := range ids {
 		ct := d.rm.containers[id]
 		if ct == nil {
 			continue
 		}
-		d.log.WithField("container", id).Info("stopping a container of the previous attempt; no task starts until it has stopped")
+		d.log.WithField("container", id).Info("stopping a released container; the tasks it may run wait until it has stopped")
 		d.rm.y.Launcher.Stop(ctx, ct, func(err error) {
 			switch {
 			case err == nil:
 				d.send(keptStopped{id})
 			case ctx.Err() == nil:
-				d.log.WithField("container", id).WithError(err).Warn("a container of the previous attempt not known stopped: tasks wait for its executor's rejoin timeout")
+				d.log.WithField("container", id).WithError(err).Warn("a released container not known stopped: the tasks it may run wait for its executor's rejoin timeout")
 			}
 		})
 	}

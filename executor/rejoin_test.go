@@ -143,6 +143,9 @@ func TestNoDriverWithinTheRejoinTimeoutStopsEveryTask(t *testing.T) {
 		t.Errorf("Serve returned %v after the driver went; the timeout is %v", waited, timeout)
 	}
 	wantErr(t, err, "driver connection ended", "no new ApplicationMaster came within 500ms")
+	if !errors.Is(err, ErrDriverGone) {
+		t.Errorf("Serve: %v; want ErrDriverGone, for the process to exit saying so", err)
+	}
 	if d.log.count("no new ApplicationMaster came within the rejoin timeout: stopping every task") != 1 {
 		t.Error("the executor did not log why it stopped")
 	}
@@ -258,7 +261,11 @@ func TestWithoutRejoinTimeoutTheTasksStopWithTheDriver(t *testing.T) {
 	d.launch(d.waitingTask("long", 7, 0))
 	pid := d.pid("long")
 	d.drop()
-	wantErr(t, d.result(), "driver connection ended")
+	err := d.result()
+	wantErr(t, err, "driver connection ended")
+	if !errors.Is(err, ErrDriverGone) {
+		t.Errorf("Serve: %v; want ErrDriverGone, for the process to exit saying so", err)
+	}
 	waitGone(t, []int{pid})
 	if d.log.count("the driver connection ended: stopping every task") != 1 {
 		t.Error("the executor did not log why it stopped")
@@ -303,8 +310,8 @@ func TestCancelWhileWaitingForADriverStopsEveryTask(t *testing.T) {
 	d.rejoin()
 	stopped := time.Now()
 	stop()
-	if err := d.result(); !errors.Is(err, context.Canceled) {
-		t.Fatalf("Serve: %v; want context.Canceled", err)
+	if err := d.result(); !errors.Is(err, context.Canceled) || errors.Is(err, ErrDriverGone) {
+		t.Fatalf("Serve: %v; want context.Canceled, not ErrDriverGone", err)
 	}
 	if took := time.Since(stopped); took > 5*time.Second {
 		t.Errorf("Serve returned %v after the cancel", took)

@@ -247,11 +247,14 @@ func (e *executor) run(ctx context.Context, conn *wire.Conn) error {
 		if e.rejoin == nil {
 			// The driver is gone: nothing may outlive it.
 			e.cfg.Log.WithError(err).Warn("the driver connection ended: stopping every task")
-			return err
+			return fmt.Errorf("%w: %w", ErrDriverGone, err)
 		}
 		conn.Close()
 		drivers <- nil
 		next, err := e.awaitDriver(ctx, err, dialed)
+		if errors.Is(err, errDriverLost) {
+			return fmt.Errorf("%w: %w", ErrDriverGone, err)
+		}
 		if err != nil {
 			return err
 		}

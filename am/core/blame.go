@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spindle-yarn/spindle/executor/exitstatus"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -11,7 +12,8 @@ import (
 // executor: the loss to report (TaskFault when the tasks running there
 // caused it, so each counts as a failed attempt) and whether it counts as
 // an executor failure against its node. The rules are Spark's on YARN:
-// preemption and YARN's own kills blame nobody; exceeding the memory limit
+// preemption and YARN's own kills blame nobody, nor does an executor's
+// exit for its lost AM (exitstatus.DriverGone); exceeding the memory limit
 // blames the tasks but not the node; any other exit blames both.
 func containerEnd(code int32, diagnostics string) (loss scheduler.ExecutorLoss, nodeFault bool) {
 	diag := firstLine(diagnostics)
@@ -26,6 +28,10 @@ func containerEnd(code int32, diagnostics string) (loss scheduler.ExecutorLoss, 
 	case ExitKilledExceededPMem, ExitKilledExceededVMem:
 		return scheduler.ExecutorLoss{TaskFault: true, Reason: fmt.Sprintf(
 			"was killed for exceeding its memory limit (exit status %d: %s); consider a larger spindle.executor.memory", code, diag)}, false
+	case exitstatus.DriverGone:
+		// Its AM went, or was cut off from it: it stopped its tasks and
+		// exited, nothing they did (executor/exitstatus).
+		return scheduler.ExecutorLoss{Reason: fmt.Sprintf("exited with status %d: it had lost its ApplicationMaster", code)}, false
 	case ExitKilledForExcessLogs:
 		return scheduler.ExecutorLoss{TaskFault: true, Reason: fmt.Sprintf("was killed for writing too much log (exit status %d)", code)}, false
 	}

@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"github.com/spindle-yarn/spindle/executor/exitstatus"
 )
 
 // Spark's blame on YARN, exit status by exit status.
@@ -23,6 +25,7 @@ func TestContainerEndBlame(t *testing.T) {
 		{ExitKilledExceededVMem, true, false, "memory limit (exit status -103"},
 		{ExitKilledExceededPMem, true, false, "memory limit (exit status -104"},
 		{ExitKilledForExcessLogs, true, false, "too much log"},
+		{exitstatus.DriverGone, false, false, "exited with status 75: it had lost its ApplicationMaster"},
 		{1, true, true, "exited with status 1: first line"},
 		{137, true, true, "exited with status 137 (signal 9): first line"},
 		{ExitInvalid, true, true, "exited with status -1000"},

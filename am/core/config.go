@@ -99,6 +99,13 @@ type ContainerConfig struct {
 	// Pack asks each profile's executors onto one node
 	// (spindle.yarn.executor.placement=pack, pack.go).
 	Pack bool
+	// CutStopWait bounds how long the running tasks of an executor
+	// written off with no exit status wait, from its connection's end,
+	// for its container to be known stopped before they run again
+	// (cut.go): by then it has stopped them itself (handover.StopWait:
+	// its rejoin timeout, their grace to stop, slack). Zero holds
+	// nothing: they run again at once.
+	CutStopWait time.Duration
 	// AMContainer and AMNode (NodeId, host:port) are the AM's own
 	// container and its node, whose decommissioning the AM hands the
 	// application over for (handover.go); empty: not known.

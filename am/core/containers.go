@@ -206,6 +206,9 @@ func (c *Core) Allocated(now time.Time, res AllocateResult) {
 		if x == nil {
 			continue // released before it started: nothing ran there
 		}
+		if c.releasedCut(done) {
+			continue // its NodeManager may not have stopped it yet (cut.go)
+		}
 		loss, nodeFault := containerEnd(done.ExitStatus, done.Diagnostics)
 		loss.Reason = fmt.Sprintf("container %s %s", done.Container, loss.Reason)
 		if x.drain != nil {

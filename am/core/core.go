@@ -21,7 +21,10 @@ type Core struct {
 
 	execs map[scheduler.ExecutorID]*executor
 	// departing are executors whose connection ended, awaiting how.
-	departing  map[scheduler.ExecutorID]*executor
+	departing map[scheduler.ExecutorID]*executor
+	// cut are executors written off with their tasks held until they
+	// are known gone (cut.go).
+	cut        map[scheduler.ExecutorID]*executor
 	every      []*ExecutorSummary // every executor that registered, lost ones too (not in a session)
 	registered []time.Time        // when each registered (not in a session)
 	rejected   int
@@ -103,7 +106,7 @@ func New(cfg Config) (*Core, error) {
 			return nil, err
 		}
 	}
-	c := &Core{cfg: cfg, sched: sched, execs: map[scheduler.ExecutorID]*executor{}, departing: map[scheduler.ExecutorID]*executor{},
+	c := &Core{cfg: cfg, sched: sched, execs: map[scheduler.ExecutorID]*executor{}, departing: map[scheduler.ExecutorID]*executor{}, cut: map[scheduler.ExecutorID]*executor{},
 		jobs: map[scheduler.JobID]*job{}, stages: map[scheduler.StageID]*stageOf{}, firstJob: firstJob, firstStage: firstStage, firstAttempt: firstAttempt}
 	if cfg.Allocation != nil {
 		if c.alloc, err = dynalloc.New(*cfg.Allocation); err != nil {
@@ -275,6 +278,9 @@ func (c *Core) next(now time.Time) time.Time {
 	}
 	for _, x := range c.departing {
 		earliest(x.departed.Add(c.cfg.LossReasonWait))
+	}
+	for _, x := range c.cut {
+		earliest(x.goneBy)
 	}
 	if c.alloc != nil {
 		earliest(c.nextTick)

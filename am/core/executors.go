@@ -19,7 +19,10 @@ type executor struct {
 	// its connection ending is then no loss.
 	stopping string
 	departed time.Time // when its connection ended, while departing
-	running  int       // attempts the scheduler has on it (usage)
+	// goneBy, once it is written off with its tasks held (cut.go), is
+	// when it has surely stopped them.
+	goneBy  time.Time
+	running int // attempts the scheduler has on it (usage)
 	// rejoined: it outlived the AM attempt that launched it and
 	// registered again with this one (resume.go).
 	rejoined bool
@@ -44,7 +47,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 	if c.final != nil {
 		return errors.New("the application has ended")
 	}
-	if c.execs[r.Executor] != nil || c.departing[r.Executor] != nil {
+	if c.execs[r.Executor] != nil || c.departing[r.Executor] != nil || c.cut[r.Executor] != nil {
 		return fmt.Errorf("executor id %s is already registered", r.Executor)
 	}
 	profile := c.cfg.Profiles[0].ID
@@ -224,6 +227,9 @@ func (c *Core) ConnectionEnded(now time.Time, id scheduler.ExecutorID, why strin
 // executorEnded applies the word on how an executor's process ended,
 // whether its connection has ended yet or not.
 func (c *Core) executorEnded(now time.Time, id scheduler.ExecutorID, loss scheduler.ExecutorLoss) {
+	if c.cutGone(now, id, "its container ended: "+loss.Reason) {
+		return
+	}
 	if x := c.departing[id]; x != nil {
 		c.lose(now, x, loss)
 		return
@@ -276,7 +282,8 @@ func (c *Core) stop(x *executor, why string) {
 }
 
 // checkExecutors declares lost the executors that went quiet, and the
-// departing ones whose end nobody explained in time.
+// departing ones whose end nobody explained in time, holding their tasks
+// while their containers go where it can (cut.go).
 func (c *Core) checkExecutors(now time.Time) {
 	var late []*executor
 	if c.cfg.HeartbeatTimeout > 0 {
@@ -290,6 +297,7 @@ func (c *Core) checkExecutors(now time.Time) {
 	for _, x := range late {
 		c.lose(now, x, scheduler.ExecutorLoss{Reason: fmt.Sprintf("no heartbeat for %v", c.cfg.HeartbeatTimeout)})
 	}
+	c.checkCut(now)
 	var unexplained []*executor
 	for _, x := range c.departing {
 		if now.Sub(x.departed) >= c.cfg.LossReasonWait {
@@ -298,6 +306,9 @@ func (c *Core) checkExecutors(now time.Time) {
 	}
 	byID(unexplained)
 	for _, x := range unexplained {
+		if c.holdCut(now, x) {
+			continue
+		}
 		c.lose(now, x, scheduler.ExecutorLoss{Reason: fmt.Sprintf("connection ended; no exit status within %v", c.cfg.LossReasonWait)})
 	}
 }

@@ -141,10 +141,14 @@ func (c *Core) noticeReleased(before int) {
 	}
 }
 
-// KeptStopped says a kept container the core released (Ready.StopKept)
-// is gone: its NodeManager says it completed, its executor and the tasks
-// under it ended. It holds placement no more.
+// KeptStopped says a container the core released (Ready.StopKept) is
+// gone: its NodeManager says it completed, its executor and the tasks
+// under it ended. A kept one holds placement no more; a written-off
+// executor's tasks run again (cut.go).
 func (c *Core) KeptStopped(now time.Time, id string) {
+	if c.cutGone(now, scheduler.ExecutorID(id), "its NodeManager stopped its container") {
+		return
+	}
 	t := &c.kept
 	if !t.released[id] {
 		return

@@ -31,8 +31,9 @@ type Ready struct {
 	// StartContainers start `spindle executor` in allocated containers;
 	// a start that fails is reported with LaunchFailed.
 	StartContainers []ContainerStart
-	// StopKept are the containers of an earlier attempt released (kept.go)
-	// whose NodeManagers are to stop them: report each with KeptStopped
+	// StopKept are the containers released whose NodeManagers are to
+	// stop them, tasks waiting on them: an earlier attempt's (kept.go),
+	// or a written-off executor's (cut.go). Report each with KeptStopped
 	// once its NodeManager says it completed.
 	StopKept []string
 	// Allocate, when set, is the next heartbeat to the ResourceManager;

@@ -106,7 +106,7 @@ func (a *attempt) config() core.Config {
 	return core.Config{AppID: appID, AMAttempt: a.n, Session: !a.w.s.OneJob, LossReasonWait: 10 * time.Second,
 		Profiles: []scheduler.Profile{{ID: 0, Cores: 2, MemoryMB: 2048, GPUs: 2}},
 		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: a.w.s.Executors}, MaxGPUsPerNode: 2 * slotsPerNode,
-			Heartbeat: time.Second, InitialAllocation: 200 * time.Millisecond}}
+			Heartbeat: time.Second, InitialAllocation: 200 * time.Millisecond, CutStopWait: handover.StopWait(a.w.s.Rejoin, stopGrace)}}
 }
 
 // takeOver makes the attempt's core and journal writer and hands them

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/spindle-yarn/spindle/am/core"
+	"github.com/spindle-yarn/spindle/executor/exitstatus"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -160,7 +161,7 @@ func (x *executor) driverLost(c *conn) {
 		x.w.logf("executor %s: no AM within the rejoin timeout: it stops its tasks and exits", x.id)
 		x.stopping = true
 		last := x.stopAll()
-		x.w.at(last, func() { x.exit(1, "no new ApplicationMaster came") })
+		x.w.at(last, func() { x.exit(exitstatus.DriverGone, "no new ApplicationMaster came") })
 	})
 }
 

@@ -101,11 +101,12 @@ type Fault struct {
 // Mix says which faults Draw draws beyond the default ones.
 type Mix struct {
 	// Cuts draws connection cuts between a live AM and an executor,
-	// which the default mix leaves out: the executor waits out its
-	// rejoin timeout with its tasks running, since no next attempt
-	// dials it, while the AM that lost it runs them again (or, the
-	// executor exiting first, counts them failed). The run's invariants
-	// then break (docs/reliability.md, "The fault simulator").
+	// which the default mix leaves out, keeping its seeds as they were
+	// drawn: the executor waits out its rejoin timeout with its tasks
+	// running, since no next attempt dials it, while the AM holds them
+	// until its container is known gone (am/core/cut.go), and blames
+	// none of them for its exit (docs/reliability.md, "The fault
+	// simulator").
 	Cuts bool
 }
 

@@ -25,6 +25,6 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "spindle:", err)
-		os.Exit(1)
+		os.Exit(deploy.ExitStatus(err))
 	}
 }

@@ -134,6 +134,13 @@ func jobAndRules(conf *config.Config, appID string, session bool, log logrus.Fie
 	// A container's exit status reaches the AM a heartbeat or two after
 	// its executor's connection ends.
 	ccfg.LossReasonWait = 10 * time.Second
+	// An executor written off with no exit status holds its tasks until
+	// its container is known stopped, or it has surely stopped them.
+	rejoin, err := conf.Duration("spindle.yarn.executor.rejoinTimeout")
+	if err != nil {
+		return nil, core.Config{}, nil, err
+	}
+	ccfg.Containers.CutStopWait = keptStopWait(rejoin)
 	if job != nil {
 		if notice := settings.UndefinedPoolNotice(conf, job.Pool, ccfg.Scheduler.Pools); notice != "" {
 			log.Warn(notice)

@@ -57,7 +57,8 @@ func (s *script) config(a *scenario.Args, input []scenario.Input) error {
 func containerConfig(a *scenario.Args, profiles []scheduler.Profile, initial map[scheduler.ProfileID]int) *core.ContainerConfig {
 	cc := &core.ContainerConfig{Initial: initial, Heartbeat: a.Duration("beat", 0), InitialAllocation: a.Duration("eager", 0),
 		MaxGPUsPerNode: a.Int("maxgpus", 0), MaxFailuresPerNode: a.Int("pernode", 0), MaxFailures: a.Int("maxfailures", 0),
-		ExcludeTimeout: a.Duration("exclude", 0), AMContainer: a.String("amcontainer", ""), AMNode: a.String("amnode", "")}
+		ExcludeTimeout: a.Duration("exclude", 0), AMContainer: a.String("amcontainer", ""), AMNode: a.String("amnode", ""),
+		CutStopWait: a.Duration("cutwait", 0)}
 	first := a.Int("initial", 0)
 	if len(profiles) > 0 {
 		if _, set := initial[profiles[0].ID]; !set {
