@@ -96,8 +96,9 @@ test-unit: ## unit tests with the race detector, and the tools' own tests (tools
 # or random) without it, 10,000 in make test.
 SEEDS ?= 10000
 FIRST ?= 1
-faultsim: ## the fault simulator's SEEDS schedules (10000) from seed FIRST (1, or random), without -race
+faultsim: ## the fault simulator's SEEDS schedules (10000) from seed FIRST (1, or random), without -race, then as many with connection cuts
 	$(GO) test -count=1 -timeout 0 -run 'TestFaultSim$$' ./am/faultsim -args -seeds $(SEEDS) -first $(FIRST)
+	$(GO) test -count=1 -timeout 0 -run 'TestFaultSim$$' ./am/faultsim -args -seeds $(SEEDS) -first $(FIRST) -cuts
 
 test-integration: krb5-user chromium ## integration tests against the real Hadoop mini cluster (Maven fetches Hadoop on first use), in three lanes at once
 	$(TESTLANES) $(LANES_NEWEST)
