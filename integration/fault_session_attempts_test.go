@@ -12,12 +12,12 @@ import (
 
 // A session survives any number of AM faults spread over time. With 2
 // attempts allowed and failures counting for 5s, its AM dies three
-// times, each past the interval since the last: YARN starts attempts 2,
-// 3 and 4, and each, judging by the RM's record, knows it is not the
-// last. The first fault is a SIGKILL; the next two are a NodeManager's
-// stop (SIGTERM, then SIGKILL), which an attempt that took itself for
-// the last (as attempt 2 did by its number alone) answered by
-// unregistering the session. The client's job succeeds, the tasks
+// times by SIGKILL, then once by its NodeManager's stop (SIGTERM, then
+// SIGKILL), each past the interval since the last: YARN starts attempts
+// 2 to 5, and each, judging by the RM's record, knows it is not the
+// last. An attempt that took itself for the last (as attempt 2 did by
+// its number alone) answered the NodeManager's SIGTERM by unregistering
+// the session. The client's job succeeds, the tasks
 // running at each fault run on to succeed (no second start), and no
 // task that had succeeded runs again.
 func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
@@ -27,14 +27,14 @@ func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
 	id := u.startSession("--master", "yarn", "--conf", "spindle.executor.memory=512m", "--conf", "spindle.executor.cores=2",
 		"--conf", "spindle.executor.resource.gpu.amount=2", "--conf", "spindle.executor.instances=3",
 		"--conf", "spindle.yarn.maxAppAttempts=2", "--conf", fmt.Sprintf("spindle.yarn.am.attemptFailuresValidityInterval=%v", validity))
-	const tasks = 90
+	const tasks = 120
 	dir := t.TempDir()
 	client, out := u.start("submit", "--session", id, recordingSpec(t, dir, "spread", tasks, 3))
 	clientDone := make(chan error, 1)
 	go func() { clientDone <- client.Wait() }()
 	rm := applicationClient(t, c)
 	var faults []time.Time
-	for attempt := int32(1); attempt <= 3; attempt++ {
+	for attempt := int32(1); attempt <= 4; attempt++ {
 		after := time.Time{}
 		if len(faults) > 0 {
 			// Past the interval, and the RM's record of the fault (its
@@ -56,7 +56,7 @@ func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
 				succeededSince(runs, faults) >= 6 && len(finished(runs, tasks)) >= 12
 		})
 		faults = append(faults, time.Now())
-		if attempt == 1 {
+		if attempt <= 3 {
 			syscall.Kill(amProcess(t, id), syscall.SIGKILL)
 		} else {
 			stopAMContainer(t, id)
@@ -70,8 +70,8 @@ func TestFaultSessionAMSurvivesFaultsSpreadOverTime(t *testing.T) {
 	case <-time.After(3 * time.Minute):
 		t.Fatalf("the client still follows its job 3m after the last fault\n%s", out.String())
 	}
-	if got := currentAttempt(t, rm, id); got != 4 {
-		t.Errorf("the session is in attempt %d; want 4, one a fault", got)
+	if got := currentAttempt(t, rm, id); got != 5 {
+		t.Errorf("the session is in attempt %d; want 5, one a fault", got)
 	}
 	runs := readRuns(t, dir)
 	if missing := finished(runs, tasks); len(missing) > 0 {
