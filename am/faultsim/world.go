@@ -1,10 +1,11 @@
 package faultsim
 
 import (
-	"container/heap"
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/spindle-yarn/spindle/internal/timeline"
 )
 
 // Options are a run's knobs beyond its schedule.
@@ -52,8 +53,7 @@ type world struct {
 	rng   *rand.Rand
 	now   time.Time
 	end   time.Time
-	queue eventQueue
-	seq   int
+	queue timeline.Queue[func()]
 
 	rm         *rmSim
 	store      *store
@@ -101,16 +101,16 @@ func Run(s *Schedule, opts Options) Result {
 
 func (w *world) loop() {
 	for (w.broken == nil || w.opts.Continue) && !w.clientsDone() {
-		if len(w.queue) == 0 {
+		if w.queue.Len() == 0 {
 			w.h.stalled("nothing left to happen")
 			return
 		}
-		e := heap.Pop(&w.queue).(*event)
-		if e.at.After(w.end) {
+		at, do := w.queue.Pop()
+		if at.After(w.end) {
 			w.h.stalled(fmt.Sprintf("the clients were not done by the horizon, %v", w.opts.Horizon))
 			return
 		}
-		if e.at.Equal(w.now) {
+		if at.Equal(w.now) {
 			w.sameInstant++
 		} else {
 			w.sameInstant = 0
@@ -119,10 +119,10 @@ func (w *world) loop() {
 			w.h.stalled(fmt.Sprintf("%d events at %v: the world spins without time passing", spinLimit, w.now.Sub(epoch)))
 			return
 		}
-		w.now = e.at
-		e.do()
+		w.now = at
+		do()
 		// The AM decides once per instant, after every event at it.
-		if len(w.queue) > 0 && w.queue[0].at.Equal(w.now) {
+		if next, ok := w.queue.Next(); ok && next.Equal(w.now) {
 			continue
 		}
 		if a := w.live; a != nil && (w.broken == nil || w.opts.Continue) {
@@ -150,8 +150,7 @@ func (w *world) at(t time.Time, do func()) {
 	if t.Before(w.now) {
 		t = w.now
 	}
-	heap.Push(&w.queue, &event{at: t, seq: w.seq, do: do})
-	w.seq++
+	w.queue.Push(t, do)
 }
 
 // between is a duration from lo to hi, to the millisecond.
@@ -171,28 +170,4 @@ func (w *world) logf(format string, args ...any) {
 	if w.opts.Trace {
 		w.trace = append(w.trace, fmt.Sprintf("%10.3fs  ", w.now.Sub(epoch).Seconds())+fmt.Sprintf(format, args...))
 	}
-}
-
-type event struct {
-	at  time.Time
-	seq int
-	do  func()
-}
-
-type eventQueue []*event
-
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
-	if !q[i].at.Equal(q[j].at) {
-		return q[i].at.Before(q[j].at)
-	}
-	return q[i].seq < q[j].seq
-}
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"sort"
@@ -10,6 +9,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/core/fakerm"
 	"github.com/spindle-yarn/spindle/am/jobspec"
+	"github.com/spindle-yarn/spindle/internal/timeline"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
 
@@ -109,29 +109,10 @@ const (
 
 type event struct {
 	at      time.Time
-	seq     int
 	kind    eventKind
 	job     int                 // evSubmit: index in the trace
 	box     *box                // evRegister, evTaskEnd
 	attempt scheduler.AttemptID // evTaskEnd
-}
-
-type eventQueue []*event
-
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
-	if !q[i].at.Equal(q[j].at) {
-		return q[i].at.Before(q[j].at)
-	}
-	return q[i].seq < q[j].seq
-}
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
 }
 
 // box is a container from grant to its end, and its executor.
@@ -161,8 +142,7 @@ type run struct {
 	now       time.Time
 	// queue holds what happens next; wake is the core's Next already in
 	// it.
-	queue eventQueue
-	seq   int
+	queue timeline.Queue[*event]
 	wake  time.Time
 	// quiet says the last allocate changed nothing and nothing is owed
 	// that the RM could grant before another event (sleep).
@@ -257,18 +237,14 @@ func Run(jobs []TraceJob, opts Options) (Result, error) {
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func (r *run) push(e *event) {
-	e.seq = r.seq
-	r.seq++
-	heap.Push(&r.queue, e)
-}
+func (r *run) push(e *event) { r.queue.Push(e.at, e) }
 
 func (r *run) loop() error {
 	for r.remaining > 0 {
-		if len(r.queue) == 0 {
+		if r.queue.Len() == 0 {
 			return fmt.Errorf("simulation stalled at %.1fs with %d jobs unfinished: no executor can run their tasks", r.now.Sub(epoch).Seconds(), r.remaining)
 		}
-		e := heap.Pop(&r.queue).(*event)
+		_, e := r.queue.Pop()
 		r.pools.elapse(e.at.Sub(r.now))
 		r.now = e.at
 		if r.now.After(r.end) {
@@ -279,7 +255,7 @@ func (r *run) loop() error {
 			return err
 		}
 		// Decide once per instant, after every event at this time.
-		if len(r.queue) > 0 && r.queue[0].at.Equal(r.now) {
+		if next, ok := r.queue.Next(); ok && next.Equal(r.now) {
 			continue
 		}
 		if err := r.ready(); err != nil {
@@ -404,8 +380,8 @@ func (r *run) sleep(next time.Time) {
 	if next.IsZero() {
 		return
 	}
-	if r.quiet && next.Sub(r.now) == r.heartbeat && len(r.queue) > 0 {
-		if gap := r.queue[0].at.Sub(next); gap > 0 {
+	if first, ok := r.queue.Next(); r.quiet && next.Sub(r.now) == r.heartbeat && ok {
+		if gap := first.Sub(next); gap > 0 {
 			next = next.Add(gap / r.heartbeat * r.heartbeat)
 		}
 	}
