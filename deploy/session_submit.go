@@ -95,6 +95,23 @@ type sessionSubmit struct {
 	sigs <-chan os.Signal
 }
 
+// earlySignal is a signal that came before submitSignals listened: it
+// went to the command's context alone (InterruptContext), which the
+// submit does not follow, and is the submit's first signal. One that
+// came as submitSignals began to listen went to both: it is taken from
+// sigs, so that it counts once.
+func (s *sessionSubmit) earlySignal() os.Signal {
+	var in Interrupted
+	if s.c.Context.Err() == nil || !errors.As(context.Cause(s.c.Context), &in) {
+		return nil
+	}
+	select {
+	case <-s.sigs:
+	default:
+	}
+	return in.Signal
+}
+
 // signalCause is the cause a signal gives the context it ends.
 func signalCause(sig os.Signal) error { return fmt.Errorf("interrupted by %v", sig) }
 
@@ -105,7 +122,10 @@ func (s *sessionSubmit) run(base context.Context) error {
 	defer stopAll(nil)
 	giveUp, stopConnecting := context.WithCancelCause(abort)
 	defer stopConnecting(nil)
-	var first os.Signal
+	first := s.earlySignal()
+	if first != nil {
+		stopConnecting(signalCause(first))
+	}
 	accepted := make(chan struct{})
 	connecting := make(chan struct{})
 	go func() {

@@ -88,3 +88,46 @@ func interruptWhileSubmitting(t *testing.T, cancelRefused bool) {
 		t.Errorf("the client: %v; want %q", err, want)
 	}
 }
+
+// A signal that came before the submit listened for its own (to the
+// command's context: InterruptContext) is its first: it gives up at
+// once, sending nothing, rather than submit as if none had come.
+func TestASignalBeforeTheSubmitListenedGivesUp(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	const id = "local-1-abc"
+	secret := wire.NewSecret()
+	if _, err := session.Create(id, secret); err != nil {
+		t.Fatal(err)
+	}
+	socket, err := session.SocketPath(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := wire.Listen("unix", socket, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := session.Save(session.Record{ID: id, Master: "local[1]", Socket: socket, PID: os.Getpid(), Log: "/nonexistent/driver.log"}); err != nil {
+		t.Fatal(err)
+	}
+	defer func(old func() (<-chan os.Signal, func())) { submitSignals = old }(submitSignals)
+	submitSignals = func() (<-chan os.Signal, func()) { return make(chan os.Signal), func() {} }
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(Interrupted{syscall.SIGINT})
+	done := make(chan error, 1)
+	go func() {
+		app := NewApp()
+		var out, errOut strings.Builder
+		app.Writer, app.ErrWriter = &out, &errOut
+		done <- app.RunContext(ctx, []string{"spindle", "submit", "--session", id, "--tasks", "1", "--", "true"})
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "interrupted by interrupt: nothing was submitted") {
+			t.Errorf("the submit: %v; want it to give up, nothing submitted", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the submit went on as if no signal had come: it waits for the session's answer")
+	}
+}

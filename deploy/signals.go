@@ -25,7 +25,7 @@ func InterruptContext(parent context.Context) (ctx context.Context, stop func())
 	go func() {
 		select {
 		case sig := <-sigs:
-			cancel(fmt.Errorf("interrupted by %v", sig))
+			cancel(Interrupted{sig})
 		case <-ctx.Done():
 		}
 	}()
@@ -34,3 +34,10 @@ func InterruptContext(parent context.Context) (ctx context.Context, stop func())
 		cancel(nil)
 	}
 }
+
+// Interrupted is the cause of InterruptContext's context: the signal
+// that cancelled it, for a command that handles signals itself and
+// must know of one that came before it listened (runSessionSubmit).
+type Interrupted struct{ Signal os.Signal }
+
+func (e Interrupted) Error() string { return fmt.Sprintf("interrupted by %v", e.Signal) }
