@@ -21,6 +21,10 @@ func TestLocalSessionSubmitSignals(t *testing.T) {
 	id := u.startSession("--master", "local[1]")
 	_, rec := u.sessionRecord(id)
 	driver := int(rec["pid"].(float64))
+	// Whatever fails below, the driver is not left stopped: stopped, it
+	// would not hear the session's end and outlive the test. (Cleanups
+	// run last first: this before the session's own.)
+	t.Cleanup(func() { syscall.Kill(driver, syscall.SIGCONT) })
 
 	// Connecting: the driver is stopped, so the client waits for its
 	// handshake.
