@@ -38,7 +38,10 @@ func rmFault(t *testing.T, c *testcluster.Cluster, name string, fault func(testi
 	start := time.Now()
 	fault(t)
 	var after []rmAsk
-	waitFor(t, 30*time.Second, "the RM to hold the fifth executor's ask again, sent anew", func() bool {
+	// An AM whose allocate found the RM away tries again after
+	// yarn.resourcemanager.connect.retry-interval.ms (30s, docs/yarn.md):
+	// the wait allows one such interval and the restart's own time.
+	waitFor(t, time.Minute, "the RM to hold the fifth executor's ask again, sent anew", func() bool {
 		after = openAsks(t, c, j.app)
 		// A new id: the AM's own, sent after the fault (an AM container's
 		// request, of a next attempt, is -1).
