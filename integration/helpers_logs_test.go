@@ -156,11 +156,18 @@ func checkRolledLog(t *testing.T, log string, maxBytes int64, maxFiles int) {
 // counts none.
 func rmReleasedNotKilled(t *testing.T, c *testcluster.Cluster, app string, victims map[string]bool) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(c.Dir, "logs", "resourcemanager.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := string(b)
+	summaryLine := regexp.MustCompile(`RMAppManager\$ApplicationSummary: appId=` + app + `,.*`)
+	var log string
+	// The RM writes the summary as it closes the application, which may
+	// come a moment after its client saw the end.
+	waitFor(t, 30*time.Second, "the RM's summary of "+app, func() bool {
+		b, err := os.ReadFile(filepath.Join(c.Dir, "logs", "resourcemanager.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = string(b)
+		return summaryLine.MatchString(log)
+	})
 	for id := range victims {
 		released := regexp.MustCompile(`\[IPC Server handler \d+ on [^\]]*\] rmcontainer\.RMContainerImpl: ` + id + ` Container Transitioned from RUNNING to RELEASED`)
 		if !released.MatchString(log) {
@@ -174,7 +181,7 @@ func rmReleasedNotKilled(t *testing.T, c *testcluster.Cluster, app string, victi
 	for _, l := range regexp.MustCompile(`Non-AM container preempted, current appAttemptId=`+attempt+`, containerId=\S+`).FindAllString(log, -1) {
 		t.Errorf("the RM's log: %s", l)
 	}
-	summary := regexp.MustCompile(`RMAppManager\$ApplicationSummary: appId=` + app + `,.*`).FindString(log)
+	summary := summaryLine.FindString(log)
 	if !strings.Contains(summary, ",preemptedNonAMContainers=0,") {
 		t.Errorf("the RM's summary of %s counts containers preempted, or is missing: %q", app, summary)
 	}
