@@ -23,24 +23,7 @@ func TestInterruptWhileSubmittingCancelsTheJobTheSessionTook(t *testing.T) {
 }
 
 func interruptWhileSubmitting(t *testing.T, cancelRefused bool) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	const id = "local-1-abc"
-	secret := wire.NewSecret()
-	if _, err := session.Create(id, secret); err != nil {
-		t.Fatal(err)
-	}
-	socket, err := session.SocketPath(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := wire.Listen("unix", socket, secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if err := session.Save(session.Record{ID: id, Master: "local[1]", Socket: socket, PID: os.Getpid(), Log: "/nonexistent/driver.log"}); err != nil {
-		t.Fatal(err)
-	}
+	id, l := localSessionListening(t)
 	// Unbuffered: a signal sent has been heard.
 	sigs := make(chan os.Signal)
 	defer func(old func() (<-chan os.Signal, func())) { submitSignals = old }(submitSignals)
@@ -93,24 +76,7 @@ func interruptWhileSubmitting(t *testing.T, cancelRefused bool) {
 // command's context: InterruptContext) is its first: it gives up at
 // once, sending nothing, rather than submit as if none had come.
 func TestASignalBeforeTheSubmitListenedGivesUp(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	const id = "local-1-abc"
-	secret := wire.NewSecret()
-	if _, err := session.Create(id, secret); err != nil {
-		t.Fatal(err)
-	}
-	socket, err := session.SocketPath(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := wire.Listen("unix", socket, secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if err := session.Save(session.Record{ID: id, Master: "local[1]", Socket: socket, PID: os.Getpid(), Log: "/nonexistent/driver.log"}); err != nil {
-		t.Fatal(err)
-	}
+	id, _ := localSessionListening(t) // a session to send to, which nothing should reach
 	defer func(old func() (<-chan os.Signal, func())) { submitSignals = old }(submitSignals)
 	submitSignals = func() (<-chan os.Signal, func()) { return make(chan os.Signal), func() {} }
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -130,4 +96,30 @@ func TestASignalBeforeTheSubmitListenedGivesUp(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the submit went on as if no signal had come: it waits for the session's answer")
 	}
+}
+
+// localSessionListening records a local session of this process, in a
+// state directory of the test's own, and listens on its socket as its
+// driver would; the test answers what comes.
+func localSessionListening(t *testing.T) (string, *wire.Listener) {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	const id = "local-1-abc"
+	secret := wire.NewSecret()
+	if _, err := session.Create(id, secret); err != nil {
+		t.Fatal(err)
+	}
+	socket, err := session.SocketPath(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := wire.Listen("unix", socket, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	if err := session.Save(session.Record{ID: id, Master: "local[1]", Socket: socket, PID: os.Getpid(), Log: "/nonexistent/driver.log"}); err != nil {
+		t.Fatal(err)
+	}
+	return id, l
 }
