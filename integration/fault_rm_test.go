@@ -29,8 +29,12 @@ func TestFaultRMFailoverKeepsTheJobGoing(t *testing.T) {
 // rmFault brings fault on c's ResourceManager under a job of 32 tasks of
 // 2 s. Five executors are wanted and four fit, so one ask stays open all
 // along: the RM after the fault holds it only if the AM sent it again.
+// The tasks are held at their start until the RM holds it again: an AM
+// that finds the RM away waits a retry interval (30 s) before it tries
+// again, and on a loaded machine the job would have run out of pending
+// tasks by then, and so of asks.
 func rmFault(t *testing.T, c *testcluster.Cluster, name string, fault func(testing.TB) string) {
-	j := startFaultJob(t, c, name, 32, 2, "--conf", "spindle.executor.instances=5")
+	j, release := startHeldFaultJob(t, c, name, 32, 2, "--conf", "spindle.executor.instances=5")
 	before := openAsks(t, c, j.app)
 	if len(before) != 1 || before[0].NumContainers != 1 {
 		t.Fatalf("before the fault the RM holds asks %+v for %s; want one, for the fifth executor", before, j.app)
@@ -47,6 +51,7 @@ func rmFault(t *testing.T, c *testcluster.Cluster, name string, fault func(testi
 		// request, of a next attempt, is -1).
 		return len(after) == 1 && after[0].NumContainers == 1 && after[0].AllocationRequestID > before[0].AllocationRequestID
 	})
+	release()
 	runs := j.succeeds(2*time.Minute, time.Time{})
 	t.Logf("%s: the job ended %v after the fault; the RM's ask %+v before it, %+v after; %s", name, time.Since(start).Round(time.Millisecond),
 		before[0], after[0], figures(runs, j.n, start, time.Now()))

@@ -46,10 +46,32 @@ var faultJobArgs = []string{"submit", "--master", "yarn", "--conf", "spindle.exe
 // eight tasks have started.
 func startFaultJob(t *testing.T, c *testcluster.Cluster, name string, n int, secs float64, extra ...string) *faultJob {
 	t.Helper()
+	return startFaultJobIn(t, c, t.TempDir(), name, n, secs, extra...)
+}
+
+// startHeldFaultJob is startFaultJob with the job's tasks held at their
+// start (recordingSpec) until release is called: what is pending stays
+// pending however long a fault takes.
+func startHeldFaultJob(t *testing.T, c *testcluster.Cluster, name string, n int, secs float64, extra ...string) (j *faultJob, release func()) {
+	t.Helper()
+	dir := t.TempDir()
+	hold := filepath.Join(dir, "hold")
+	if err := os.WriteFile(hold, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return startFaultJobIn(t, c, dir, name, n, secs, extra...), func() {
+		if err := os.Remove(hold); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func startFaultJobIn(t *testing.T, c *testcluster.Cluster, dir, name string, n int, secs float64, extra ...string) *faultJob {
+	t.Helper()
 	if c.NodeManagers != 2 || c.GPUsPerNode != 4 {
 		t.Skipf("a cluster of %d NodeManagers x %d GPUs; the fault tests take the default 2 x 4", c.NodeManagers, c.GPUsPerNode)
 	}
-	j := &faultJob{t: t, c: c, dir: t.TempDir(), n: n}
+	j := &faultJob{t: t, c: c, dir: dir, n: n}
 	spec := recordingSpec(t, j.dir, name, n, secs)
 	args := append(append(append([]string{}, faultJobArgs...), extra...), spec)
 	j.cmd, j.out = startOn(t, c, args...)

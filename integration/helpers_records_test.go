@@ -27,7 +27,9 @@ import (
 // the file $SPINDLE_PREEMPTED_FILE names (docs/reliability.md).
 
 // recordingSpec writes a job spec of n tasks, each holding one GPU for
-// secs seconds, recording into dir/record.
+// secs seconds, recording into dir/record. While dir/hold exists a task
+// that has started waits before its work: a test holds a job's tasks
+// so that what it looks at cannot run out under it.
 func recordingSpec(t *testing.T, dir, name string, n int, secs float64) string {
 	t.Helper()
 	script := filepath.Join(dir, "task.sh")
@@ -44,6 +46,7 @@ on_term() {
   exit 143
 }
 trap on_term TERM
+while [ -e ` + filepath.Join(dir, "hold") + ` ]; do sleep 0.1; done
 sleep ` + strconv.FormatFloat(secs, 'f', -1, 64) + ` &
 wait $!
 echo "end $id $(date +%s%N) $how" >>"$rec"

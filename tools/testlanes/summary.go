@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +19,7 @@ func Summarize(w io.Writer, results []Result, slowest int, mark string) bool {
 	for _, r := range results {
 		for _, t := range r.Tests {
 			if t.Action == "fail" {
-				fmt.Fprintf(w, "\n--- FAIL %s | %s (%s)\n%s", r.Lane.Name, t.Name, t.Elapsed.Round(time.Second/10), t.Output)
+				fmt.Fprintf(w, "\n--- FAIL %s | %s (%s)\n%s%s", r.Lane.Name, t.Name, t.Elapsed.Round(time.Second/10), t.Output, ownWords(t.Output))
 			}
 		}
 		for _, f := range r.Failures {
@@ -67,3 +68,24 @@ func Summarize(w io.Writer, results []Result, slowest int, mark string) bool {
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }
+
+// ownWords repeats the lines a failed test wrote from its own files
+// (NAME_test.go:LINE: ...), the assertions that say why it failed: a
+// test's output often ends in pages of log tails it printed as it
+// failed, and whoever reads only the end of a CI log must still find
+// why.
+func ownWords(output string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(output, "\n") {
+		if testLine.MatchString(l) {
+			b.WriteString("  " + strings.TrimSpace(l) + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "  its own words, again:\n" + b.String()
+}
+
+// testLine is a line testing's t.Log and t.Error write from a test file.
+var testLine = regexp.MustCompile(`^\s+\w+_test\.go:\d+: `)

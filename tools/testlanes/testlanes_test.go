@@ -59,6 +59,21 @@ func TestAFailedTestFailsWithItsAndItsSubtestsOutput(t *testing.T) {
 	}
 }
 
+// A failed test's own assertion lines come again after its output, which
+// may end in pages of logs: the end of the summary says why it failed.
+func TestAFailedTestsOwnWordsComeAgainLast(t *testing.T) {
+	why := `{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:12: want 3 runs, got 4\n"}`
+	logs := `{"Action":"output","Package":"p","Test":"TestB","Output":"    cluster.go:201: tail of the logs:\n        2026 INFO a log line\n"}`
+	out, _ := run(t, Lane{"two", events(runB, why, logs, failB)})
+	want := "2026 INFO a log line\n  its own words, again:\n  b_test.go:12: want 3 runs, got 4\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("the summary does not end the failure with the test's own lines %q:\n%s", want, out)
+	}
+	if strings.Count(out, "cluster.go:201") != 1 {
+		t.Errorf("a helper's line outside a test file is repeated:\n%s", out)
+	}
+}
+
 func TestALaneWhoseCommandFailsFails(t *testing.T) {
 	out, ok := run(t, Lane{"one", events(runA, passA) + "; echo compiler says no >&2; exit 3"})
 	if ok || !strings.Contains(out, "exit status 3") || !strings.Contains(out, "compiler says no") {
