@@ -110,7 +110,7 @@ func (d *Driver) observeReady(now time.Time, rd *core.Ready) {
 	for i := range rd.Launches {
 		l := &rd.Launches[i]
 		d.observe(now, history.Event{TaskStarted: &history.TaskStarted{Stage: int64(l.Attempt.Task.Stage), Index: l.Attempt.Task.Index,
-			Attempt: l.Attempt.Attempt, Executor: string(l.Executor), GPUs: l.GPUs}})
+			Attempt: l.Attempt.Attempt, Executor: string(l.Executor), GPUs: l.GPUs, Accels: historyResources(l.Accels)}})
 	}
 	for _, r := range rd.Removed {
 		d.observe(now, history.Event{ExecutorRemoved: &history.ExecutorRemoved{ID: string(r.Executor), Reason: r.Reason, Lost: r.Lost, TaskFault: r.TaskFault}})
@@ -155,11 +155,25 @@ func (d *Driver) observeExecutor(now time.Time, id scheduler.ExecutorID, reg *wi
 	if !d.observing() {
 		return
 	}
-	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses(), LogURL: reg.GetLogUrl()}
+	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses(),
+		Accels: historyResources(assignedFromWire(reg.GetResources())), LogURL: reg.GetLogUrl()}
 	if ct, ok := d.core.Container(string(id)); ok {
 		x.Container, x.Profile = ct.ID, strconv.Itoa(int(ct.Profile))
 	}
 	d.observe(now, history.Event{ExecutorAdded: &x})
+}
+
+// historyResources are accelerators as the history records them; nil
+// for none, as most attempts have.
+func historyResources(as []scheduler.Assigned) []history.Resource {
+	if len(as) == 0 {
+		return nil
+	}
+	out := make([]history.Resource, len(as))
+	for i, a := range as {
+		out[i] = history.Resource{Name: a.Name, Addresses: a.Addresses}
+	}
+	return out
 }
 
 // History says where an application's history goes: its UI's Store

@@ -85,7 +85,7 @@ func (s *Store) snapshotTasks(st *stage, add func(time.Time, Event)) {
 			exec = x.ID
 		}
 		extra := st.extraOf(t)
-		add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec, GPUs: extra.gpus}})
+		add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec, GPUs: extra.gpus, Accels: extra.accels}})
 		if t.state != tRunning {
 			add(time.UnixMilli(t.end), Event{TaskEnded: &TaskEnded{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec,
 				State: taskStates[t.state], ExitCode: int(t.exit), Reason: extra.reason}})

@@ -88,6 +88,16 @@ type TaskStarted struct {
 	Attempt  int      `json:"attempt"`
 	Executor string   `json:"executor"`
 	GPUs     []string `json:"gpus,omitempty"`
+	// Accels are its accelerators besides GPUs (absent in logs written
+	// before they were shown).
+	Accels []Resource `json:"accels,omitempty"`
+}
+
+// Resource is an accelerator besides GPUs and the exact addresses of it
+// an executor or an attempt holds: {"name":"fpga","addresses":["0","1"]}.
+type Resource struct {
+	Name      string   `json:"name"`
+	Addresses []string `json:"addresses"`
 }
 
 // Task states.
@@ -118,6 +128,8 @@ type ExecutorAdded struct {
 	Profile   string   `json:"profile,omitempty"`
 	Cores     int      `json:"cores,omitempty"`
 	GPUs      []string `json:"gpus,omitempty"`
+	// Accels are its accelerators besides GPUs, each with its addresses.
+	Accels []Resource `json:"accels,omitempty"`
 	// LogURL is where a browser reads its task files, each under its
 	// name (executor/tasklog): a NodeManager's page of the container's
 	// logs.

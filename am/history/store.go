@@ -68,9 +68,11 @@ type task struct {
 	state      taskState
 }
 
-// taskExtra is what few tasks have: GPU addresses, a reason.
+// taskExtra is what few tasks have: GPU and other accelerators'
+// addresses, a reason.
 type taskExtra struct {
 	gpus   []string
+	accels []Resource
 	reason string
 }
 
@@ -95,7 +97,7 @@ func (st *stage) setExtra(t *task, e taskExtra) {
 	switch {
 	case t.extra > 0:
 		st.extras[t.extra-1] = e
-	case e.gpus != nil || e.reason != "":
+	case e.gpus != nil || e.accels != nil || e.reason != "":
 		st.extras = append(st.extras, e)
 		t.extra = int32(len(st.extras))
 	}
@@ -343,7 +345,7 @@ func (s *Store) taskStarted(now time.Time, ts *TaskStarted) error {
 		if x != nil {
 			t.exec = x.slot + 1
 		}
-		st.setExtra(t, taskExtra{gpus: ts.GPUs})
+		st.setExtra(t, taskExtra{gpus: ts.GPUs, accels: ts.Accels})
 	}
 	return nil
 }

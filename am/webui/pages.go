@@ -34,6 +34,7 @@ func parsePages(base string) map[string]*template.Template {
 		},
 		"join":   strings.Join,
 		"gpuUse": formatGPUUse,
+		"accels": formatAccels,
 		"pct": func(part, whole int) int {
 			if whole == 0 {
 				return 0
