@@ -12,6 +12,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/metrics"
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -94,7 +95,7 @@ func (d *Driver) observeJob(now time.Time, id scheduler.JobID, spec *jobspec.Job
 	}
 	js := history.JobSubmitted{ID: int64(id), Name: spec.Name, Pool: spec.Pool}
 	for i, st := range spec.Stages {
-		info := history.StageInfo{ID: int64(ids[i]), Name: st.Name, Tasks: st.Tasks, GPUs: st.GPUs, Cores: st.CPUs}
+		info := history.StageInfo{ID: int64(ids[i]), Name: st.Name, Tasks: st.Tasks, GPUs: st.GPUs, Cores: st.CPUs, Gang: st.Gang}
 		for _, p := range st.After {
 			info.Parents = append(info.Parents, byName[p])
 		}
@@ -107,6 +108,7 @@ func (d *Driver) observeReady(now time.Time, rd *core.Ready) {
 	if !d.observing() {
 		return
 	}
+	d.observeGangs(now, rd)
 	for i := range rd.Launches {
 		l := &rd.Launches[i]
 		d.observe(now, history.Event{TaskStarted: &history.TaskStarted{Stage: int64(l.Attempt.Task.Stage), Index: l.Attempt.Task.Index,
@@ -127,6 +129,33 @@ func (d *Driver) observeReady(now time.Time, rd *core.Ready) {
 	}
 	if f := rd.Unregister; f != nil {
 		d.observe(now, history.Event{AppEnded: &history.AppEnded{Succeeded: f.Succeeded, Diagnostics: f.Diagnostics}})
+	}
+}
+
+// observeGangs records the gangs launched in rd, each with where its
+// ranks meet (their MASTER_ADDR and MASTER_PORT), before their
+// attempts; and the gangs whose try at acquiring their slots timed out.
+func (d *Driver) observeGangs(now time.Time, rd *core.Ready) {
+	seen := map[int64]bool{}
+	for i := range rd.Launches {
+		l := &rd.Launches[i]
+		g := history.GangStarted{Stage: int64(l.Attempt.Task.Stage)}
+		for _, e := range l.Env {
+			switch e.Name {
+			case taskenv.MasterAddr:
+				g.MasterAddr = e.Value
+			case taskenv.MasterPort:
+				g.MasterPort, _ = strconv.Atoi(e.Value)
+			}
+		}
+		if g.MasterPort == 0 || seen[g.Stage] {
+			continue // no gang's, or its gang's told
+		}
+		seen[g.Stage] = true
+		d.observe(now, history.Event{GangStarted: &g})
+	}
+	for _, t := range rd.GangTimeouts {
+		d.observe(now, history.Event{GangTimedOut: &history.GangTimedOut{Stage: int64(t.Stage), Try: t.Try, Message: t.Message, Soft: t.Soft}})
 	}
 }
 

@@ -47,6 +47,11 @@ func (s *Store) Snapshot() []Event {
 				c.Ended = timePtr(st.ended)
 			}
 			add(j.submitted, Event{StageCounts: &c})
+			if g := st.gang; g != nil {
+				gs := g.GangState
+				gs.Restarts = append([]GangRestart(nil), gs.Restarts...)
+				add(j.submitted, Event{Gang: &gs})
+			}
 		}
 		if j.state != JobRunning {
 			add(j.ended, Event{JobEnded: &JobEnded{ID: j.ID, State: j.state, Reason: j.reason}})
@@ -110,6 +115,12 @@ func (s *Store) restore(e *Event) error {
 		if c.Ended != nil {
 			st.ended = *c.Ended
 		}
+	case e.Gang != nil:
+		st := s.stages[e.Gang.Stage]
+		if st == nil || st.gang == nil {
+			return fmt.Errorf("the runs of gang stage %d, which is not known", e.Gang.Stage)
+		}
+		st.gang.GangState = *e.Gang
 	case e.ExecutorCounts != nil:
 		c := e.ExecutorCounts
 		x := s.execs[c.ID]

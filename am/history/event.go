@@ -18,6 +18,8 @@ type Event struct {
 	ExecutorAdded   *ExecutorAdded   `json:"executorAdded,omitempty"`
 	ExecutorRemoved *ExecutorRemoved `json:"executorRemoved,omitempty"`
 	AppEnded        *AppEnded        `json:"appEnded,omitempty"`
+	GangStarted     *GangStarted     `json:"gangStarted,omitempty"`
+	GangTimedOut    *GangTimedOut    `json:"gangTimedOut,omitempty"`
 
 	// A snapshot (compact.go) is a Snapshot mark, then the events that
 	// rebuild the Store as it was: those above, and these, which set
@@ -26,6 +28,7 @@ type Event struct {
 	StageCounts    *StageCounts    `json:"stageCounts,omitempty"`
 	ExecutorCounts *ExecutorCounts `json:"executorCounts,omitempty"`
 	Timeline       *TimelineState  `json:"timeline,omitempty"`
+	Gang           *GangState      `json:"gang,omitempty"`
 }
 
 // AppStarted names the application.
@@ -63,6 +66,9 @@ type StageInfo struct {
 	Parents []int64 `json:"parents,omitempty"`
 	GPUs    float64 `json:"gpus,omitempty"` // each task's
 	Cores   int     `json:"cores,omitempty"`
+	// Gang says its tasks start together or not at all, as ranks
+	// (docs/gangs.md).
+	Gang bool `json:"gang,omitempty"`
 }
 
 // Job states.
@@ -190,7 +196,7 @@ func (e *Event) kinds() int {
 	n := 0
 	for _, ok := range []bool{e.App != nil, e.Pools != nil, e.JobSubmitted != nil, e.JobEnded != nil, e.TaskStarted != nil,
 		e.TaskEnded != nil, e.ExecutorAdded != nil, e.ExecutorRemoved != nil, e.AppEnded != nil, e.Snapshot != nil,
-		e.StageCounts != nil, e.ExecutorCounts != nil, e.Timeline != nil} {
+		e.StageCounts != nil, e.ExecutorCounts != nil, e.Timeline != nil, e.GangStarted != nil, e.GangTimedOut != nil, e.Gang != nil} {
 		if ok {
 			n++
 		}

@@ -52,6 +52,7 @@ type stage struct {
 	failed, killed         int // attempts
 	started, ended         time.Time
 	firstStarted, allEnded bool
+	gang                   *gangRuns // nil for a stage that is no gang
 }
 
 // task is a task's latest attempt, in 40 bytes and no pointer: a stage
@@ -181,7 +182,7 @@ func (s *Store) apply(e *Event) error {
 		s.restoring = e.Snapshot.Events
 		return nil
 	}
-	snapshotOnly := e.StageCounts != nil || e.ExecutorCounts != nil || e.Timeline != nil
+	snapshotOnly := e.StageCounts != nil || e.ExecutorCounts != nil || e.Timeline != nil || e.Gang != nil
 	switch {
 	case s.restoring > 0:
 		s.restoring--
@@ -204,6 +205,10 @@ func (s *Store) apply(e *Event) error {
 		return s.taskStarted(e.Time, e.TaskStarted)
 	case e.TaskEnded != nil:
 		return s.taskEnded(e.Time, e.TaskEnded)
+	case e.GangStarted != nil:
+		return s.gangStarted(e.Time, e.GangStarted)
+	case e.GangTimedOut != nil:
+		return s.gangTimedOut(e.Time, e.GangTimedOut)
 	case e.ExecutorAdded != nil:
 		x := &executor{ExecutorAdded: *e.ExecutorAdded, added: e.Time}
 		if old := s.execs[x.ID]; old != nil && old.gone == nil {
@@ -219,6 +224,7 @@ func (s *Store) apply(e *Event) error {
 			return fmt.Errorf("executor %s removed, but it is not there", e.ExecutorRemoved.ID)
 		}
 		r := *e.ExecutorRemoved
+		s.gangExecutorGone(e.Time, x, r.Reason)
 		x.gone, x.removed = &r, e.Time
 		s.live--
 	case e.AppEnded != nil:
@@ -251,6 +257,9 @@ func (s *Store) jobSubmitted(now time.Time, js *JobSubmitted) error {
 			return fmt.Errorf("job %d: stage %d is another job's", js.ID, info.ID)
 		}
 		st := &stage{info: info, job: j, index: i}
+		if info.Gang {
+			st.gang = &gangRuns{GangState: GangState{Stage: info.ID}}
+		}
 		j.stages = append(j.stages, st)
 		s.stages[info.ID] = st
 	}
@@ -360,10 +369,11 @@ func (s *Store) taskEnded(now time.Time, te *TaskEnded) error {
 		return fmt.Errorf("stage %d task %d: no task state %q", te.Stage, te.Index, te.State)
 	}
 	x := s.execs[te.Executor]
+	if t != nil && (t.attempt != int32(te.Attempt) || t.state != tRunning) {
+		return nil // an older attempt's end, or told twice
+	}
+	s.gangRankEnded(now, st, te.Index, t, te)
 	if t != nil {
-		if t.attempt != int32(te.Attempt) || t.state != tRunning {
-			return nil // an older attempt's end, or told twice
-		}
 		t.state, t.end, t.exit = state, now.UnixMilli(), int32(te.ExitCode)
 		e := st.extraOf(t)
 		e.reason = te.Reason

@@ -49,7 +49,7 @@ func (u *ui) api(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /api/v1/stages/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if st, ok := u.stage(w, r); ok {
-			writeJSON(w, st)
+			writeJSON(w, u.withGang(r, st))
 		}
 	})
 	mux.HandleFunc("GET /api/v1/stages/{id}/tasks", func(w http.ResponseWriter, r *http.Request) {

@@ -44,7 +44,11 @@ func parsePages(base string) map[string]*template.Template {
 	}
 	pages := map[string]*template.Template{}
 	for _, name := range []string{"session", "job", "stage", "pools", "executors"} {
-		pages[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+		files := []string{"templates/layout.html", "templates/" + name + ".html"}
+		if name == "stage" {
+			files = append(files, "templates/gang.html")
+		}
+		pages[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, files...))
 	}
 	return pages
 }
@@ -101,6 +105,8 @@ type stageBody struct {
 	// LocalFiles says the UI serves task files (Options.TaskFiles).
 	LocalFiles bool
 	States     []string
+	// Gang is a gang stage's section; nil for another stage.
+	Gang *gangSection
 }
 
 func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
@@ -114,6 +120,9 @@ func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
 	}
 	b := stageBody{Stage: st, Page: u.withGPUUse(r, p), State: r.URL.Query().Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
 		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}}
+	if g := u.withGang(r, st).Gang; g != nil {
+		b.Gang = u.gangSection(g)
+	}
 	length := max(len(p.Tasks), DefaultPageLength)
 	if l := r.URL.Query().Get("length"); l != "" {
 		length, _ = strconv.Atoi(l)
