@@ -29,6 +29,9 @@ type Observation struct {
 	Store *history.Store
 	Log   *history.Writer
 	App   history.AppStarted
+	// Environment is the application's settings, secrets redacted
+	// (the environment page's, docs/ui.md).
+	Environment []history.Setting
 
 	// Metrics are the driver's Prometheus metrics, served at /metrics.
 	Metrics *metrics.Metrics
@@ -71,6 +74,9 @@ func (d *Driver) observeStart(now time.Time, job *jobspec.Job) {
 		app.Name = job.Name // one job's application is named after it
 	}
 	d.observe(now, history.Event{App: &app})
+	if env := d.cfg.Observe.Environment; len(env) > 0 { // none is no event, as for pools
+		d.observe(now, history.Event{Environment: env})
+	}
 	var pools []history.PoolInfo
 	for _, p := range d.core.Status(now).Pools {
 		pools = append(pools, history.PoolInfo{Name: p.Name, Mode: p.Mode, Weight: p.Weight, MinShare: p.MinShare})
@@ -208,9 +214,11 @@ func historyResources(as []scheduler.Assigned) []history.Resource {
 // History says where an application's history goes: its UI's Store
 // always, its event log when Log is set.
 type History struct {
-	App    history.AppStarted
-	Limits history.Limits
-	Log    history.SegmentStore
+	App history.AppStarted
+	// Environment is its settings, redacted, for its environment page.
+	Environment []history.Setting
+	Limits      history.Limits
+	Log         history.SegmentStore
 }
 
 // StartHistory is where a driver's history goes (Config.Observe), for a
@@ -219,7 +227,7 @@ type History struct {
 // earlier attempt logged; stop ends the writer once it wrote what is
 // pending.
 func StartHistory(ctx context.Context, h History, log logrus.FieldLogger) (o Observation, stop func()) {
-	o = Observation{Store: history.NewStore(h.Limits), Metrics: metrics.New(), App: h.App}
+	o = Observation{Store: history.NewStore(h.Limits), Metrics: metrics.New(), App: h.App, Environment: h.Environment}
 	if h.Log == nil {
 		return o, func() {}
 	}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -29,6 +30,9 @@ func (s *Store) Snapshot() []Event {
 	add(s.started, Event{App: &app})
 	if len(s.pools) > 0 {
 		add(s.started, Event{Pools: append([]PoolInfo(nil), s.pools...)})
+	}
+	if len(s.env) > 0 {
+		add(s.started, Event{Environment: slices.Clone(s.env)})
 	}
 	for _, x := range s.execOrder {
 		added := x.ExecutorAdded

@@ -11,6 +11,7 @@ type Event struct {
 
 	App             *AppStarted      `json:"app,omitempty"`
 	Pools           []PoolInfo       `json:"pools,omitempty"`
+	Environment     []Setting        `json:"environment,omitempty"`
 	JobSubmitted    *JobSubmitted    `json:"jobSubmitted,omitempty"`
 	JobEnded        *JobEnded        `json:"jobEnded,omitempty"`
 	TaskStarted     *TaskStarted     `json:"taskStarted,omitempty"`
@@ -194,7 +195,7 @@ type TimelineState struct {
 // kinds counts the fields an event sets.
 func (e *Event) kinds() int {
 	n := 0
-	for _, ok := range []bool{e.App != nil, e.Pools != nil, e.JobSubmitted != nil, e.JobEnded != nil, e.TaskStarted != nil,
+	for _, ok := range []bool{e.App != nil, e.Pools != nil, e.Environment != nil, e.JobSubmitted != nil, e.JobEnded != nil, e.TaskStarted != nil,
 		e.TaskEnded != nil, e.ExecutorAdded != nil, e.ExecutorRemoved != nil, e.AppEnded != nil, e.Snapshot != nil,
 		e.StageCounts != nil, e.ExecutorCounts != nil, e.Timeline != nil, e.GangStarted != nil, e.GangTimedOut != nil, e.Gang != nil} {
 		if ok {

@@ -19,6 +19,7 @@ type Store struct {
 	end     *AppEnded
 	ended   time.Time
 	pools   []PoolInfo
+	env     []Setting
 
 	jobs      map[int64]*job
 	jobOrder  []*job // submission order; ended ones beyond RetainedJobs dropped
@@ -144,7 +145,7 @@ func NewStore(lim Limits) *Store {
 // reset empties the Store (its lock and limits stay).
 func (s *Store) reset() {
 	lim := s.lim
-	s.app, s.started, s.end, s.ended, s.pools = AppStarted{}, time.Time{}, nil, time.Time{}, nil
+	s.app, s.started, s.end, s.ended, s.pools, s.env = AppStarted{}, time.Time{}, nil, time.Time{}, nil, nil
 	s.jobs, s.jobOrder, s.endedJobs, s.stages = map[int64]*job{}, nil, 0, map[int64]*stage{}
 	s.execs, s.execOrder, s.live = map[string]*executor{}, nil, 0
 	s.timeline, s.restoring = timeline{max: lim.TimelinePoints, step: time.Second}, 0
@@ -197,6 +198,8 @@ func (s *Store) apply(e *Event) error {
 		s.app, s.started = *e.App, e.Time
 	case e.Pools != nil:
 		s.pools = append([]PoolInfo(nil), e.Pools...)
+	case e.Environment != nil:
+		s.env = slices.Clone(e.Environment)
 	case e.JobSubmitted != nil:
 		return s.jobSubmitted(e.Time, e.JobSubmitted)
 	case e.JobEnded != nil:

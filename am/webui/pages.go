@@ -43,7 +43,7 @@ func parsePages(base string) map[string]*template.Template {
 		},
 	}
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"session", "job", "stage", "pools", "executors"} {
+	for _, name := range []string{"session", "job", "stage", "pools", "executors", "environment"} {
 		files := []string{"templates/layout.html", "templates/" + name + ".html"}
 		if name == "stage" {
 			files = append(files, "templates/gang.html")

@@ -1,6 +1,8 @@
 package appmaster
 
 import (
+	"os"
+
 	"github.com/sirupsen/logrus"
 
 	"github.com/spindle-yarn/spindle/am"
@@ -24,7 +26,8 @@ func appHistory(conf *config.Config, c container, appID string, session bool, lo
 		return am.History{}, nil, err
 	}
 	name, _ := conf.String("spindle.app.name")
-	h := am.History{App: history.AppStarted{ID: appID, Name: name, User: c.user, Master: "yarn", Session: session}, Limits: ui.Limits}
+	h := am.History{App: history.AppStarted{ID: appID, Name: name, User: c.user, Master: "yarn", Session: session}, Limits: ui.Limits,
+		Environment: settings.Environment(conf, os.LookupEnv)}
 	if !ui.EventLog {
 		return h, func() {}, nil
 	}
