@@ -1,7 +1,8 @@
 // Package history is what people see of an application, live and after
 // it ended: the events its driver records (event.go, the event log's
 // format, defined here once), the Store they build (jobs, stages, tasks,
-// pools, executors and a timeline, bounded by Limits), and the event log
+// gangs' runs, pools, executors, the application's settings and a
+// timeline, bounded by Limits), and the event log
 // that keeps them (Writer, rolled segments compacted into a snapshot of
 // the Store) for `spindle history` to build the same Store from (Load).
 //
