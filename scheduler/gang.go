@@ -113,7 +113,7 @@ func (s *Scheduler) startAcquiring(now time.Time) {
 // heldFrom says whether st, not a gang, may not take an executor now: a
 // gang waits on st's profile, the one acquiring or one restarting.
 func (s *Scheduler) heldFrom(st *stage) bool {
-	return s.head != nil && s.head != st && s.head.profile == st.profile || s.restartingOn[st.profile] > 0
+	return s.head != nil && s.head != st && s.head.profile == st.profile || len(s.restartingOn) > 0 && s.restartingOn[st.profile] > 0
 }
 
 // gangSlot is where one task of a gang would run.
