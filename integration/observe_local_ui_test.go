@@ -8,21 +8,6 @@ import (
 	"time"
 )
 
-// waitForUI waits for what prints UI= on a loopback port to print it,
-// and returns the URL.
-func waitForUI(t *testing.T, what string, out *syncBuffer) string {
-	t.Helper()
-	var ui string
-	waitFor(t, 30*time.Second, what+" to print UI=", func() bool {
-		m := regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/)$`).FindStringSubmatch(out.String())
-		if m != nil {
-			ui = m[1]
-		}
-		return m != nil
-	})
-	return ui
-}
-
 // Local mode's UI: a local submit prints UI= as it starts, on a loopback
 // port, and serves its job and a task's output while it runs; a local
 // session prints UI= before SESSION=; once the application ended,
