@@ -3,7 +3,9 @@ package integration
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +52,8 @@ func curlAsNobody(t *testing.T, url string, header ...string) (int, string) {
 // (made readable to it up to Spindle's own directories), and no
 // process, the task's included, has the token in its argv or
 // environment. The owner's real browser gets in from the printed URL,
-// loses the token from its address bar, and goes on with its cookie.
+// loses the token from its address bar, and goes on with its cookie;
+// and so does one that follows the URL from another site's link.
 func TestLocalUIAnswersOnlyItsOwner(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("running a command as another uid (setpriv) takes root")
@@ -121,6 +124,20 @@ func TestLocalUIAnswersOnlyItsOwner(t *testing.T) {
 		if code := b.Open(ui + page.path); code != 200 || !strings.Contains(b.Text(), page.want) {
 			t.Errorf("the owner's browser, by its cookie alone, at /%s: %d\n%s", page.path, code, b.Text())
 		}
+	}
+
+	// From a link on another site (localhost is not 127.0.0.1's site):
+	// a fresh browser gets in all the same.
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintf(w, `<!doctype html><a href="%s">the UI</a>`, printed)
+	}))
+	defer site.Close()
+	other := browser.Start(t)
+	other.Open(strings.Replace(site.URL, "127.0.0.1", "localhost", 1))
+	other.Click("the UI")
+	other.WaitText("private", 30*time.Second)
+	if other.URL() != ui {
+		t.Errorf("a browser following the printed URL from another site is at %s, want %s", other.URL(), ui)
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
+	"html"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -68,16 +71,30 @@ func (o OwnerOnly) Handler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: o.Cookie, Value: o.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		q.Del("token")
-		target := r.URL.EscapedPath()
-		if len(q) > 0 {
-			target += "?" + q.Encode()
-		}
-		// The token is in the URL that led here: give it to no other site.
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		http.Redirect(w, r, target, http.StatusFound)
+		o.signIn(w, r, q)
 	})
+}
+
+// signIn gives a browser that brought the token in the query q its
+// cookie, and sends it to the same URL without the token.
+func (o OwnerOnly) signIn(w http.ResponseWriter, r *http.Request, q url.Values) {
+	http.SetCookie(w, &http.Cookie{Name: o.Cookie, Value: o.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	q.Del("token")
+	target := r.URL.EscapedPath()
+	if len(q) > 0 {
+		target += "?" + q.Encode()
+	}
+	// The token is in the URL that led here: give it to no other site.
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if r.Header.Get("Sec-Fetch-Site") != "cross-site" {
+		http.Redirect(w, r, target, http.StatusFound)
+		return
+	}
+	// Followed from another site's link, a redirect would go on as that
+	// site's request, which a browser sends no SameSite=Strict cookie
+	// with; a page of this site's own that moves on is this site's.
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, "<!doctype html>\n<meta http-equiv=\"refresh\" content=\"0;url=%[1]s\">\n<a href=\"%[1]s\">Spindle's UI</a>\n", html.EscapeString(target))
 }
 
 // valid says whether token is o's, comparing in constant time, so that

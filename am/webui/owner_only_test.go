@@ -183,6 +183,24 @@ func TestOwnerOnlyExchangesTheTokenForACookie(t *testing.T) {
 	}
 }
 
+// Followed from another site's link, the printed URL is answered with a
+// page of the UI's own that moves on to the URL without the token: a
+// redirect would go on as the other site's request, which a browser
+// sends no SameSite=Strict cookie with.
+func TestOwnerOnlySignsInFromAnotherSitesLink(t *testing.T) {
+	srv, o, _ := ownersUI(t)
+	resp, body := do(t, noRedirect(nil), srv.URL+"/jobs/0?token="+o.Token, "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Site", "cross-site")
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 1 || resp.Cookies()[0].Value != o.Token {
+		t.Fatalf("%s, cookies %v: want 200 and the cookie", resp.Status, resp.Cookies())
+	}
+	if !strings.Contains(body, `<meta http-equiv="refresh" content="0;url=/jobs/0">`) || strings.Contains(body, o.Token) {
+		t.Errorf("the page does not move on to /jobs/0 without the token:\n%s", body)
+	}
+	if resp.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Error("the page from a URL with the token lets it go on as a referrer")
+	}
+}
+
 // Scripts bring the token in an Authorization header (curl, Prometheus)
 // or the query, and are answered at once: no redirect, no cookie.
 func TestOwnerOnlyAnswersScriptsWithTheToken(t *testing.T) {
