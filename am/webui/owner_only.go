@@ -51,27 +51,29 @@ func (o OwnerOnly) URL(addr net.Addr) string {
 	return "http://" + addr.String() + "/?token=" + o.Token
 }
 
-// Handler serves next to the requests o lets through.
+// Handler serves next to the requests o lets through. A token in the
+// query goes no further: a browser is sent on without it (signIn), and
+// next never sees it.
 func (o OwnerOnly) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(o.Cookie); err == nil && o.valid(c.Value) {
+		if q := r.URL.Query(); o.valid(q.Get("token")) {
+			if navigating(r) {
+				o.signIn(w, r, q)
+				return
+			}
+			q.Del("token")
+			r = r.Clone(r.Context())
+			r.URL.RawQuery = q.Encode()
+			r.RequestURI = r.URL.RequestURI()
 			next.ServeHTTP(w, r)
 			return
 		}
-		if o.valid(authorization(r)) {
+		c, err := r.Cookie(o.Cookie)
+		if (err == nil && o.valid(c.Value)) || o.valid(authorization(r)) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		q := r.URL.Query()
-		if !o.valid(q.Get("token")) {
-			http.Error(w, "403 forbidden: this UI answers only the user who started it; open the UI= address it printed", http.StatusForbidden)
-			return
-		}
-		if !navigating(r) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		o.signIn(w, r, q)
+		http.Error(w, "403 forbidden: this UI answers only the user who started it; open the UI= address it printed", http.StatusForbidden)
 	})
 }
 

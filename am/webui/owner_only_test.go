@@ -218,6 +218,28 @@ func TestOwnerOnlyAnswersScriptsWithTheToken(t *testing.T) {
 	}
 }
 
+// A token in the query reaches nothing behind the guard, and a browser
+// that already has its cookie is still sent on without it, so that the
+// address bar loses it.
+func TestOwnerOnlyKeepsTheQueryTokenToItself(t *testing.T) {
+	o := webui.NewOwnerOnly(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4040})
+	var seen []string
+	h := o.Handler(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { seen = append(seen, r.RequestURI, r.URL.String()) }))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/stages/0/tasks?length=5&token="+o.Token, nil))
+	if rec.Code != http.StatusOK || len(seen) == 0 || strings.Contains(strings.Join(seen, " "), o.Token) || !strings.Contains(seen[0], "length=5") {
+		t.Errorf("a script's request with the token in the query: %d, the handler saw %q", rec.Code, seen)
+	}
+	rec = httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "/executors?token="+o.Token, nil)
+	req.Header.Set("Sec-Fetch-Mode", "navigate")
+	req.AddCookie(&http.Cookie{Name: o.Cookie, Value: o.Token})
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusFound || rec.Header().Get("Location") != "/executors" {
+		t.Errorf("a browser with its cookie opening the printed URL again: %d to %q, want 302 to /executors", rec.Code, rec.Header().Get("Location"))
+	}
+}
+
 // Each UI has its own token, of 256 random bits.
 func TestOwnerOnlyTokensAreFreshAndLong(t *testing.T) {
 	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4040}
