@@ -28,10 +28,11 @@ func TestObserveLocalUIAndHistory(t *testing.T) {
 	if len(executors) != 1 {
 		t.Fatalf("executors %+v, want 1", executors)
 	}
-	code, stdout := httpGet(t, http.DefaultClient, ui+"logs/"+executors[0].ID+"/job0-stage0-task1-attempt0.stdout")
-	if code != 200 || stdout != "said-1\n" {
-		t.Errorf("task 1's stdout through the UI: %d %q", code, stdout)
-	}
+	// Running is the launch sent: the task may not have written yet.
+	waitFor(t, 30*time.Second, "task 1's stdout through the UI", func() bool {
+		code, stdout := httpGet(t, http.DefaultClient, ui+"logs/"+executors[0].ID+"/job0-stage0-task1-attempt0.stdout")
+		return code == 200 && stdout == "said-1\n"
+	})
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the job: %v\n%s", err, out.String())
 	}
