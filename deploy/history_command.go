@@ -104,8 +104,10 @@ func serveHistory(c *cli.Context, s *history.Store) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: webui.Handler(webui.Options{Store: s}), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(c.App.Writer, "UI=http://%s/\n", ln.Addr())
+	// Loopback, and to the token printed to the owner's terminal alone.
+	owner := webui.NewOwnerOnly(ln.Addr())
+	srv := &http.Server{Handler: owner.Handler(webui.Handler(webui.Options{Store: s})), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(c.App.Writer, "UI=%s\n", owner.URL(ln.Addr()))
 	go func() {
 		<-c.Context.Done()
 		srv.Close()

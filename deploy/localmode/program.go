@@ -45,10 +45,11 @@ type Program struct {
 	// (wire.Listen with the session's secret) and submit its jobs.
 	Clients    *wire.Listener
 	PoolNotice func(pool string) string
-	// UI, when set, is where the web UI is served (a loopback address:
-	// nothing guards it but that); History where the application's
-	// history goes.
+	// UI, when set, is where the web UI is served (a loopback address),
+	// to UIOwner's token alone (webui.OwnerOnly: other local users get
+	// 403); History where the application's history goes.
 	UI      net.Listener
+	UIOwner webui.OwnerOnly
 	History am.History
 }
 
@@ -80,7 +81,7 @@ func Run(ctx context.Context, l Program) (core.Summary, error) {
 	}
 	if l.UI != nil {
 		tracking := webui.Tracking{UI: webui.Options{Store: observe.Store, TaskFiles: l.Launcher.LogDir}, Status: driver.Status, Metrics: observe.Metrics.Handler()}
-		page := &http.Server{Handler: webui.TrackingHandler(tracking), ReadHeaderTimeout: 10 * time.Second}
+		page := &http.Server{Handler: l.UIOwner.Handler(webui.TrackingHandler(tracking)), ReadHeaderTimeout: 10 * time.Second}
 		go page.Serve(l.UI)
 		defer page.Close()
 	}
