@@ -39,7 +39,9 @@ func segmentName(n int) string { return fmt.Sprintf("events-%06d.jsonl", n) }
 
 // segments lists the store's segment numbers in order; other names (a
 // writer's temporary files) are not the log's.
-func segments(ctx context.Context, store SegmentStore) ([]int, error) {
+func segments(ctx context.Context, store interface {
+	List(context.Context) ([]string, error)
+}) ([]int, error) {
 	names, err := store.List(ctx)
 	if err != nil {
 		return nil, err
