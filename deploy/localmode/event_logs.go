@@ -100,9 +100,5 @@ func CleanEventLogs(ctx context.Context, root string, r history.Retention, now t
 	if err != nil {
 		return nil, nil, err
 	}
-	apps, err := dir.Survey(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	return dir.Clean(ctx, apps, r, now, func(id string) bool { return logRunning(filepath.Join(root, id)) })
+	return dir.Tidy(ctx, r, now, func(id string) bool { return logRunning(filepath.Join(root, id)) })
 }

@@ -90,12 +90,12 @@ func (e *EventLogs) survey(ctx context.Context, id string) LoggedApp {
 }
 
 // Clean removes the logs that r says have had their time (the oldest
-// ended first) and returns what it removed. An application whose log
+// ended first) and returns the others, and what it removed. An application whose log
 // holds no end is taken as ended when its newest segment was written
 // if running says it is not running; one running says may be, is never
 // removed, nor a log that does not read. A log it fails to remove is
 // left, with an error, for the next cleaner.
-func (e *EventLogs) Clean(ctx context.Context, apps []LoggedApp, r history.Retention, now time.Time, running func(id string) bool) ([]string, error) {
+func (e *EventLogs) Clean(ctx context.Context, apps []LoggedApp, r history.Retention, now time.Time, running func(id string) bool) (kept []LoggedApp, removed []string, err error) {
 	var logged []history.LoggedApp
 	for _, a := range apps {
 		switch {
@@ -106,11 +106,11 @@ func (e *EventLogs) Clean(ctx context.Context, apps []LoggedApp, r history.Reten
 			logged = append(logged, history.LoggedApp{ID: a.ID, Ended: a.LastWrite})
 		}
 	}
-	var removed []string
 	var errs []error
 	for _, id := range r.Expired(logged, now) {
 		if err := ctx.Err(); err != nil {
-			return removed, err
+			errs = append(errs, err)
+			break
 		}
 		if err := e.s.fs.removeAll(path.Join(e.root, id)); err != nil {
 			errs = append(errs, fmt.Errorf("removing %s's event log: %w", id, err))
@@ -118,5 +118,20 @@ func (e *EventLogs) Clean(ctx context.Context, apps []LoggedApp, r history.Reten
 		}
 		removed = append(removed, id)
 	}
-	return removed, errors.Join(errs...)
+	for _, a := range apps {
+		if !slices.Contains(removed, a.ID) {
+			kept = append(kept, a)
+		}
+	}
+	return kept, removed, errors.Join(errs...)
+}
+
+// Tidy surveys the directory and cleans it (Survey, then Clean), as a
+// driver does when it starts and spindle history when it lists.
+func (e *EventLogs) Tidy(ctx context.Context, r history.Retention, now time.Time, running func(id string) bool) (kept []LoggedApp, removed []string, err error) {
+	apps, err := e.Survey(ctx)
+	if err != nil {
+		return apps, nil, err
+	}
+	return e.Clean(ctx, apps, r, now, running)
 }

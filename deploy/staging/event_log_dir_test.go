@@ -71,12 +71,12 @@ func TestEventLogsListAndClean(t *testing.T) {
 	}
 	running := func(id string) bool { return id == "application_3_0001" }
 	// At maxApps 3: two ended and one whose driver died are kept.
-	removed, err := dir.Clean(ctx, apps, history.Retention{MaxApps: 3}, t0.Add(5*time.Hour), running)
-	if err != nil || len(removed) != 0 {
+	kept, removed, err := dir.Clean(ctx, apps, history.Retention{MaxApps: 3}, t0.Add(5*time.Hour), running)
+	if err != nil || len(removed) != 0 || len(kept) != len(apps) {
 		t.Fatalf("at maxApps 3 removed %q, %v; want none", removed, err)
 	}
-	removed, err = dir.Clean(ctx, apps, history.Retention{MaxApps: 2}, t0.Add(5*time.Hour), running)
-	if err != nil || !slices.Equal(removed, []string{"local-1-aa"}) {
+	kept, removed, err = dir.Clean(ctx, apps, history.Retention{MaxApps: 2}, t0.Add(5*time.Hour), running)
+	if err != nil || !slices.Equal(removed, []string{"local-1-aa"}) || len(kept) != len(apps)-1 || kept[0].ID != "local-5-ee" || kept[1].ID != "local-2-bb" {
 		t.Fatalf("at maxApps 2 removed %q, %v; want the one that ended first", removed, err)
 	}
 	for _, name := range []string{"local-2-bb", "application_3_0001", "local-4-dd", "local-5-ee", "notes"} {
