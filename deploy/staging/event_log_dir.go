@@ -44,6 +44,9 @@ type LoggedApp struct {
 	Err error
 	// LastWrite is when its newest segment was written.
 	LastWrite time.Time
+	// Dead says its log has no end and its driver is known to be gone
+	// (Clean sets it): it died before it could log one.
+	Dead bool
 }
 
 // Survey summarizes each application's log in the directory, by id
@@ -97,12 +100,13 @@ func (e *EventLogs) survey(ctx context.Context, id string) LoggedApp {
 // left, with an error, for the next cleaner.
 func (e *EventLogs) Clean(ctx context.Context, apps []LoggedApp, r history.Retention, now time.Time, running func(id string) bool) (kept []LoggedApp, removed []string, err error) {
 	var logged []history.LoggedApp
-	for _, a := range apps {
+	for i, a := range apps {
 		switch {
 		case a.Err != nil:
 		case a.Summary.State != history.JobRunning:
 			logged = append(logged, history.LoggedApp{ID: a.ID, Ended: a.Summary.Ended})
 		case !a.LastWrite.IsZero() && !running(a.ID):
+			apps[i].Dead = true
 			logged = append(logged, history.LoggedApp{ID: a.ID, Ended: a.LastWrite})
 		}
 	}
