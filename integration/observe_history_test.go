@@ -1,6 +1,8 @@
 package integration
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -9,6 +11,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/spindle-yarn/spindle/am/history"
+	"github.com/spindle-yarn/spindle/deploy/staging"
+	"github.com/spindle-yarn/spindle/integration/testcluster"
 )
 
 // localAppID is the local application id a submit printed (in its task
@@ -117,5 +125,50 @@ func TestAFailedLocalJobsHistoryServesItsTaskOutput(t *testing.T) {
 	}
 	if code, stdout := httpGet(t, client, base.ResolveReference(ref).String()); code != 200 || stdout != "went-wrong-0\n" {
 		t.Errorf("the failed task's stdout from spindle history: %d %q", code, stdout)
+	}
+}
+
+// On YARN spindle history lists the event log directory on fs.defaultFS
+// too, with the RM's applications in it, and cleans it: at
+// spindle.eventLog.maxApps=1 the application that ended first goes.
+func TestHistoryListsAndCleansYARNApplications(t *testing.T) {
+	c := testcluster.Get(t)
+	u := newSessionUser(t, "HADOOP_CONF_DIR="+c.ConfDir)
+	// A directory of the test's own: other tests' logs are not its to clean.
+	dir := fmt.Sprintf("/user/%s/.spindle/events-%d", userName(t), time.Now().UnixNano())
+	logDir := "spindle.eventLog.dir=" + dir
+	spec := writeSpec(t, "name: listed\nstages:\n  - {name: s, tasks: 1, command: \"true\"}\n")
+	out, err := u.run("submit", "--master", "yarn", "--conf", logDir, "--conf", "spindle.executor.instances=1", "--conf", "spindle.executor.memory=512m", spec)
+	m := regexp.MustCompile(`application_\d+_\d+`).FindString(out)
+	if err != nil || m == "" {
+		t.Fatalf("submit --master yarn: %v\n%s", err, out)
+	}
+	// An application that ended an hour before, as its AM would have logged it.
+	conf, _ := clientConfig(t, c)
+	st, err := staging.New(conf, userName(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	old := "application_1_0001"
+	seg, err := st.Segments(dir + "/" + old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := history.NewWriter(seg, nil, logrus.New())
+	ended := time.Now().Add(-time.Hour)
+	w.Append(history.Event{Time: ended.Add(-time.Minute), App: &history.AppStarted{ID: old, Name: "older", User: userName(t), Master: "yarn"}},
+		history.Event{Time: ended, AppEnded: &history.AppEnded{Succeeded: true}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // Run writes what is pending, then returns
+	w.Run(ctx)
+
+	out, err = u.run("history", "--conf", logDir)
+	if row, older := historyRow(out, m), historyRow(out, old); err != nil || len(row) != 8 || row[1] != "listed" || row[7] != "succeeded" || older == nil {
+		t.Fatalf("spindle history: %v\n%s\nwant %s (listed, succeeded) and %s", err, out, m, old)
+	}
+	out, err = u.run("history", "--conf", logDir, "--conf", "spindle.eventLog.maxApps=1")
+	if err != nil || historyRow(out, old) != nil || historyRow(out, m) == nil || !strings.Contains(out, "removed the event logs of "+old) {
+		t.Errorf("spindle history at maxApps 1: %v\n%s\nwant %s removed, saying so, and %s listed", err, out, old, m)
 	}
 }
