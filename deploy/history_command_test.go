@@ -21,8 +21,9 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/staging"
 )
 
-// logLocalApp writes an ended local application's event log where
-// spindle history looks for it, with events between its start and end.
+// logLocalApp writes a local application's event log where spindle
+// history looks for it, with events between its start and its end (none
+// when end is zero).
 func logLocalApp(t *testing.T, id, name string, start, end time.Time, succeeded bool, events ...history.Event) {
 	t.Helper()
 	dir, err := staging.LocalEventLogDir("", id)
@@ -38,7 +39,9 @@ func logLocalApp(t *testing.T, id, name string, start, end time.Time, succeeded 
 	w := history.NewWriter(seg, nil, log)
 	w.Append(history.Event{Time: start, App: &history.AppStarted{ID: id, Name: name, User: "alice", Master: "local[1]"}})
 	w.Append(events...)
-	w.Append(history.Event{Time: end, AppEnded: &history.AppEnded{Succeeded: succeeded}})
+	if !end.IsZero() {
+		w.Append(history.Event{Time: end, AppEnded: &history.AppEnded{Succeeded: succeeded}})
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // Run writes what is pending, then returns
 	w.Run(ctx)
@@ -97,9 +100,11 @@ func TestHistoryWithNoIDListsApplications(t *testing.T) {
 	}
 }
 
-// A log that does not read is listed as such, and kept.
+// A log that does not read is listed as such, and kept; one without an
+// end whose driver is gone (it holds no running mark) is incomplete.
 func TestHistoryListsALogThatDoesNotRead(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	logLocalApp(t, "local-5-eeeeee", "died", time.Now().Add(-time.Minute), time.Time{}, false)
 	dir, _ := staging.LocalEventLogDir("", "local-3-cccccc")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -108,6 +113,9 @@ func TestHistoryListsALogThatDoesNotRead(t *testing.T) {
 	out, errOut, err := runHistory(t, "--conf", "spindle.eventLog.maxApps=1", "--conf", "spindle.eventLog.maxAge=1s")
 	if err != nil || !strings.Contains(out, "unreadable") || !strings.Contains(errOut, "local-3-cccccc: its event log does not read") {
 		t.Errorf("spindle history: %v\n%s%s", err, out, errOut)
+	}
+	if f := strings.Fields(out[strings.Index(out, "local-5-eeeeee"):]); len(f) < 7 || f[6] != "incomplete" {
+		t.Errorf("spindle history listed:\n%s\nwant local-5-eeeeee incomplete, ended when last written", out)
 	}
 	if _, err := os.Stat(dir); err != nil {
 		t.Errorf("the unreadable log: %v; want it kept", err)
