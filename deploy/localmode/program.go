@@ -51,6 +51,9 @@ type Program struct {
 	UI      net.Listener
 	UIOwner webui.OwnerOnly
 	History am.History
+	// EventLogs, when History has a log, is the directory it is in:
+	// Run marks its own running and cleans the others' as it starts.
+	EventLogs *EventLogDir
 }
 
 // Run runs l's job to its end, or until ctx is cancelled. It ends
@@ -71,6 +74,9 @@ func Run(ctx context.Context, l Program) (core.Summary, error) {
 	l.Core.Session = l.Clients != nil
 	if l.Log == nil {
 		l.Log = logrus.StandardLogger()
+	}
+	if l.EventLogs != nil {
+		defer l.EventLogs.open(ctx, l.Core.AppID, l.Log)()
 	}
 	observe, stopHistory := am.StartHistory(ctx, l.History, l.Log)
 	defer stopHistory()
