@@ -19,19 +19,26 @@ import (
 
 	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/am/amtest"
+	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/metrics"
 	"github.com/spindle-yarn/spindle/am/webui"
+	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
 // The tracking handler's /metrics parses as Prometheus parses it, and
 // its task counts per pool are the REST API's: while a job runs, after
-// one succeeded, and after one was cancelled and its attempt killed.
+// one succeeded, and after one was cancelled and its attempt killed (in
+// pool adhoc, configured: a pool made for the job would go with it,
+// TestAForgottenPoolLeavesTheMetrics).
 func TestMetricsCountTasksAsTheRESTAPIDoes(t *testing.T) {
 	store := history.NewStore(history.Limits{})
-	d := startSession(t, amtest.WithObservation(am.Observation{Store: store, Metrics: metrics.New(), App: history.AppStarted{ID: "local-session"}}))
+	d := startSession(t, amtest.WithObservation(am.Observation{Store: store, Metrics: metrics.New(), App: history.AppStarted{ID: "local-session"}}),
+		amtest.WithCore(func(c *core.Config) {
+			c.Scheduler.Pools = []scheduler.PoolConfig{{Name: "adhoc", Mode: scheduler.FIFO, Weight: 1}}
+		}))
 	h := d.TrackingPage()
 	c := d.Client()
 	c.SubmitFollow(t, "name: quick\nstages:\n  - {name: s, tasks: 3, command: [\"true\"]}\n")

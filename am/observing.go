@@ -193,7 +193,10 @@ func (d *Driver) observeExecutor(now time.Time, id scheduler.ExecutorID, reg *wi
 	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses(),
 		Accels: historyResources(assignedFromWire(reg.GetResources())), LogURL: reg.GetLogUrl()}
 	if ct, ok := d.core.Container(string(id)); ok {
-		x.Container, x.Profile = ct.ID, strconv.Itoa(int(ct.Profile))
+		x.Container = ct.ID
+	}
+	if p, ok := d.core.ExecutorProfile(id); ok { // locally too: a label never empty
+		x.Profile = strconv.Itoa(int(p))
 	}
 	d.observe(now, history.Event{ExecutorAdded: &x})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/webui"
+	"github.com/spindle-yarn/spindle/deploy/localmode"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/staging"
 )
@@ -23,8 +24,8 @@ const historyTimeout = 2 * time.Minute
 func historyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "history",
-		Usage:     "show an application's jobs, stages and executors from its event log, after it ended: its web UI on a loopback port, or --text",
-		ArgsUsage: "APP_ID",
+		Usage:     "show an application's jobs, stages and executors from its event log, after it ended: its web UI on a loopback port, or --text; with no APP_ID, list the applications whose logs are kept",
+		ArgsUsage: "[APP_ID]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "text", Usage: "print a summary instead of serving the UI"},
 			&cli.IntFlag{Name: "port", Usage: "the UI's loopback port (0: any free port)"},
@@ -32,10 +33,14 @@ func historyCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "conf", Usage: "KEY=VALUE, repeatable (spindle.eventLog.dir, say); wins over the properties file"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return fmt.Errorf("want one application id (application_… or local-…), got %d arguments", c.NArg())
+			if c.NArg() == 0 {
+				return listHistory(c)
 			}
-			s, err := loadHistory(c, c.Args().First())
+			if c.NArg() != 1 {
+				return fmt.Errorf("want one application id (application_… or local-…), or none to list them; got %d arguments", c.NArg())
+			}
+			id := c.Args().First()
+			s, err := loadHistory(c, id)
 			if err != nil {
 				return err
 			}
@@ -43,7 +48,15 @@ func historyCommand() *cli.Command {
 				writeHistory(c.App.Writer, s)
 				return nil
 			}
-			return serveHistory(c, s)
+			o := webui.Options{Store: s}
+			if strings.HasPrefix(id, "local-") {
+				// The executors' task files, while they are kept: the
+				// stage page's links work as they did live. On YARN
+				// each executor's own link (its NodeManager's page of
+				// the container's logs) stays as the log has it.
+				o.TaskFiles = localmode.TaskFiles(id)
+			}
+			return serveHistory(c, o)
 		},
 	}
 }
@@ -98,14 +111,17 @@ func loadHistory(c *cli.Context, appID string) (*history.Store, error) {
 	return s, nil
 }
 
-// serveHistory serves the UI from s on a loopback port until interrupted.
-func serveHistory(c *cli.Context, s *history.Store) error {
+// serveHistory serves the UI o says on a loopback port until
+// interrupted.
+func serveHistory(c *cli.Context, o webui.Options) error {
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", c.Int("port")))
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: webui.Handler(webui.Options{Store: s}), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(c.App.Writer, "UI=http://%s/\n", ln.Addr())
+	// Loopback, and to the token printed to the owner's terminal alone.
+	owner := webui.NewOwnerOnly(ln.Addr())
+	srv := &http.Server{Handler: owner.Handler(webui.Handler(o)), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(c.App.Writer, "UI=%s\n", owner.URL(ln.Addr()))
 	go func() {
 		<-c.Context.Done()
 		srv.Close()

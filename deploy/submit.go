@@ -3,6 +3,7 @@ package deploy
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -206,12 +207,23 @@ func runLocal(c *cli.Context, conf *config.Config, log *logrus.Logger, job *jobs
 	lines.Close() // the newest line, before the bar's line ends
 	progress.finish()
 	if err != nil {
+		printReopen(c.App.Writer, l)
 		return err
 	}
 	logDir := appDir.Path
 	summary.Print(c.App.Writer, sum, logDir)
 	if !sum.Succeeded {
+		printReopen(c.App.Writer, l)
 		return fmt.Errorf("job %s failed: %s", sum.Job, sum.Reason)
 	}
 	return nil
+}
+
+// printReopen says how to see a local job's UI again once it has ended
+// (its UI ends with it): from its event log, with its task output while
+// the files are kept.
+func printReopen(w io.Writer, l localmode.Program) {
+	if l.History.Log != nil {
+		fmt.Fprintf(w, "  its UI, now that it has ended: spindle history %s\n", l.Core.AppID)
+	}
 }

@@ -53,7 +53,8 @@ func (u *sessionUser) startSession(args ...string) string {
 }
 
 // startSessionUI starts a session, returning its id and its web UI's
-// URL, the UI= line it printed just before.
+// URL, the UI= line it printed just before (a local UI's without its
+// token: ownUI).
 func (u *sessionUser) startSessionUI(args ...string) (id, ui string) {
 	u.t.Helper()
 	out, err := u.run(append([]string{"session", "start"}, args...)...)
@@ -63,7 +64,7 @@ func (u *sessionUser) startSessionUI(args ...string) (id, ui string) {
 	}
 	u.t.Cleanup(func() { u.run("session", "stop", m[1]) })
 	if ui := uiLine.FindStringSubmatch(out); ui != nil {
-		return m[1], ui[1]
+		return m[1], ownUI(u.t, ui[1])
 	}
 	return m[1], ""
 }

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
+	"regexp"
+	"sync"
 	"testing"
 	"time"
 )
@@ -23,10 +26,83 @@ type uiJob struct {
 	Waiting   int    `json:"waiting"`
 }
 
+// uiTokens are the tokens of the local UIs the tests' user started, by
+// host:port (ownUI keeps them): getJSON, httpGet and scrapeMetrics send
+// a local UI its token in an Authorization header, as its owner's
+// scripts would (docs/ui.md), and the owner's browser opens printedUI.
+var uiTokens sync.Map
+
+// ownUI takes a UI= URL as it was printed. A local UI's carries its
+// token (?token=), which is kept for its host:port, and comes back
+// without it, for paths to be appended; a YARN tracking URL comes back
+// as it is.
+func ownUI(t *testing.T, printed string) string {
+	t.Helper()
+	u, err := url.Parse(printed)
+	if err != nil {
+		t.Fatalf("UI=%s: %v", printed, err)
+	}
+	token := u.Query().Get("token")
+	if token == "" {
+		return printed
+	}
+	uiTokens.Store(u.Host, token)
+	u.RawQuery = ""
+	return u.String()
+}
+
+// printedUI is a local UI's URL as its owner's terminal was given it,
+// the token included: what the owner opens in a browser.
+func printedUI(t *testing.T, ui string) string {
+	t.Helper()
+	u, err := url.Parse(ui)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, ok := uiTokens.Load(u.Host)
+	if !ok {
+		t.Fatalf("no token for the UI at %s: not a local UI this test's user started", ui)
+	}
+	q := u.Query()
+	q.Set("token", token.(string))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// authorize gives req the token of the local UI it goes to, if any.
+func authorize(req *http.Request) {
+	if token, ok := uiTokens.Load(req.URL.Host); ok {
+		req.Header.Set("Authorization", "Bearer "+token.(string))
+	}
+}
+
+// localUILine is a local UI's UI= line: a loopback URL with its token.
+var localUILine = regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64})$`)
+
+// waitForUI waits for what prints a local UI's UI= line to print it,
+// and returns its URL without the token (ownUI).
+func waitForUI(t *testing.T, what string, out *syncBuffer) string {
+	t.Helper()
+	var ui string
+	waitFor(t, 30*time.Second, what+" to print UI=", func() bool {
+		m := localUILine.FindStringSubmatch(out.String())
+		if m != nil {
+			ui = m[1]
+		}
+		return m != nil
+	})
+	return ownUI(t, ui)
+}
+
 // getJSON GETs url into v, reporting the status.
 func getJSON(t *testing.T, url string, v any) int {
 	t.Helper()
-	resp, err := http.Get(url)
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	authorize(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +116,7 @@ func getJSON(t *testing.T, url string, v any) int {
 }
 
 // httpGet fetches url with client and returns the status and the body.
+// To a local UI it sends the token (authorize).
 func httpGet(t *testing.T, client *http.Client, url string) (int, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -48,6 +125,7 @@ func httpGet(t *testing.T, client *http.Client, url string) (int, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	authorize(req)
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -12,21 +12,6 @@ import (
 	"github.com/spindle-yarn/spindle/integration/browser"
 )
 
-// printedUI waits for what prints UI= to print it, and returns the URL
-// whole, query string and all: the owner's way in.
-func printedUI(t *testing.T, what string, out *syncBuffer) string {
-	t.Helper()
-	var ui string
-	waitFor(t, 30*time.Second, what+" to print UI=", func() bool {
-		m := regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/\S*)$`).FindStringSubmatch(out.String())
-		if m != nil {
-			ui = m[1]
-		}
-		return m != nil
-	})
-	return ui
-}
-
 // gangUISpec is a gang of 4 ranks, each with a GPU and an FPGA, whose
 // rank 2 exits 1 on its first run (the others are stopped); the second
 // run's ranks wait for release to appear.
@@ -62,11 +47,10 @@ func TestObserveLocalGangFPGAAndEnvironment(t *testing.T) {
 		"--conf", "spindle.app.name=gang-ui-env", "--conf", "spindle.executorEnv.DB_PASSWORD=hunter2",
 		"--conf", "spindle.executorEnv.NOTE=hf_s3cr3tT0kenValue42", gangUISpec(t, release))
 	cmd, out := u.start(args...)
-	ui := printedUI(t, "submit", out)
-	base := regexp.MustCompile(`^http://[^/]+/`).FindString(ui)
+	base := waitForUI(t, "submit", out)
 
 	b := browser.Start(t)
-	b.Open(ui)
+	b.Open(printedUI(t, base))
 	b.WaitText("gang-ui", 30*time.Second)
 	b.Click("0") // the job
 	b.WaitText("Job 0: gang-ui", 30*time.Second)
@@ -109,11 +93,11 @@ func TestObserveLocalGangFPGAAndEnvironment(t *testing.T) {
 
 	// After the end, from the event log.
 	_, histOut := u.start("history", id[1])
-	served := printedUI(t, "spindle history", histOut)
+	served := waitForUI(t, "spindle history", histOut)
 	hb := browser.Start(t)
-	hb.Open(served)
-	hb.Open(regexp.MustCompile(`^http://[^/]+/`).FindString(served) + "stages/0")
-	checkGangPage(t, hb, hb.Text(), "in spindle history", false) // h34a: history serves task files
+	hb.Open(printedUI(t, served))
+	hb.Open(served + "stages/0")
+	checkGangPage(t, hb, hb.Text(), "in spindle history", true)
 	hb.Click("Executors")
 	checkExecutorsFPGAs(t, hb)
 	hb.Click("Environment")

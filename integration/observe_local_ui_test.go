@@ -8,21 +8,6 @@ import (
 	"time"
 )
 
-// waitForUI waits for what prints UI= on a loopback port to print it,
-// and returns the URL.
-func waitForUI(t *testing.T, what string, out *syncBuffer) string {
-	t.Helper()
-	var ui string
-	waitFor(t, 30*time.Second, what+" to print UI=", func() bool {
-		m := regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/)$`).FindStringSubmatch(out.String())
-		if m != nil {
-			ui = m[1]
-		}
-		return m != nil
-	})
-	return ui
-}
-
 // Local mode's UI: a local submit prints UI= as it starts, on a loopback
 // port, and serves its job and a task's output while it runs; a local
 // session prints UI= before SESSION=; once the application ended,
@@ -43,10 +28,11 @@ func TestObserveLocalUIAndHistory(t *testing.T) {
 	if len(executors) != 1 {
 		t.Fatalf("executors %+v, want 1", executors)
 	}
-	code, stdout := httpGet(t, http.DefaultClient, ui+"logs/"+executors[0].ID+"/job0-stage0-task1-attempt0.stdout")
-	if code != 200 || stdout != "said-1\n" {
-		t.Errorf("task 1's stdout through the UI: %d %q", code, stdout)
-	}
+	// Running is the launch sent: the task may not have written yet.
+	waitFor(t, 30*time.Second, "task 1's stdout through the UI", func() bool {
+		code, stdout := httpGet(t, http.DefaultClient, ui+"logs/"+executors[0].ID+"/job0-stage0-task1-attempt0.stdout")
+		return code == 200 && stdout == "said-1\n"
+	})
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the job: %v\n%s", err, out.String())
 	}

@@ -76,9 +76,15 @@ func TestObserveMetricsThroughTheRMProxy(t *testing.T) {
 	}
 }
 
-// scrapeMetrics reads url as Prometheus does.
+// scrapeMetrics reads url as Prometheus does (with a local UI's token,
+// authorize).
 func scrapeMetrics(url string) (map[string]*dto.MetricFamily, error) {
-	resp, err := http.Get(url)
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		return nil, err
+	}
+	authorize(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
 	}

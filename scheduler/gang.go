@@ -12,10 +12,13 @@ import (
 // never each hold half of what both need, one gang acquires at a time
 // (the first waiting, in submission order: the head); while it waits, its
 // profile's executors take no other stage's new task, so what ends there
-// is kept for it. It waits at most Config.Gang.Timeout per try; then, hard,
-// it tries again (the caller lets go of the executors left idle for it,
-// GangTimeout) up to Gang.MaxRetries times, and fails its job; soft, it
-// runs as an ordinary stage from then on.
+// is kept for it. A gang whose run failed restarts as one: from the
+// failure on it holds its profile the same way (whichever gang acquires),
+// so what its ranks free as they stop is kept for its next run. It waits
+// at most Config.Gang.Timeout per try; then, hard, it tries again (the
+// caller lets go of the executors left idle for it, GangTimeout) up to
+// Gang.MaxRetries times, and fails its job; soft, it runs as an
+// ordinary stage from then on.
 
 // GangConfig is how gangs wait (spindle.gang.*).
 type GangConfig struct {
@@ -52,9 +55,39 @@ func (s *Scheduler) LaunchesAsGang(id StageID) bool {
 }
 
 // gangWaiting says whether gang st waits to launch: tasks queued and none
-// of its attempts running or stopping.
+// of its attempts running, or a restart under way, its other ranks
+// still stopping. A restarting gang acquires from its failure on, so
+// that what its ranks free as they stop is kept for its next run (it
+// launches only once all have stopped: placeGang).
 func (st *stage) gangWaiting() bool {
-	return st.isGang() && st.running == 0 && st.backingOff == 0 && st.queued() > 0
+	return st.isGang() && st.queued() > 0 && (st.running == 0 && st.backingOff == 0 || st.gangRestarting)
+}
+
+// gangRun counts the tasks gang st's next run launches: those queued and
+// those still stopping for its restart.
+func (st *stage) gangRun() int {
+	return st.pending() + st.running
+}
+
+// restarting marks gang st as restarting (on) or not: from a failure of
+// one of its ranks until it runs again, times out, or its job ends. While
+// it restarts, its profile's executors take no other stage's new task,
+// whichever gang acquires (heldFrom).
+func (s *Scheduler) restarting(st *stage, on bool) {
+	if st.gangRestarting == on {
+		return
+	}
+	st.gangRestarting = on
+	if on {
+		if s.restartingOn == nil {
+			s.restartingOn = map[*profileState]int{}
+		}
+		s.restartingOn[st.profile]++
+		return
+	}
+	if s.restartingOn[st.profile]--; s.restartingOn[st.profile] == 0 {
+		delete(s.restartingOn, st.profile)
+	}
 }
 
 // headGang is the gang acquiring now: the first waiting, by (job, stage);
@@ -77,10 +110,10 @@ func (s *Scheduler) startAcquiring(now time.Time) {
 	}
 }
 
-// heldFrom says whether st may not take an executor now: a gang other
-// than st waits on st's profile.
+// heldFrom says whether st, not a gang, may not take an executor now: a
+// gang waits on st's profile, the one acquiring or one restarting.
 func (s *Scheduler) heldFrom(st *stage) bool {
-	return s.head != nil && s.head != st && s.head.profile == st.profile
+	return s.head != nil && s.head != st && s.head.profile == st.profile || len(s.restartingOn) > 0 && s.restartingOn[st.profile] > 0
 }
 
 // gangSlot is where one task of a gang would run.
@@ -90,11 +123,11 @@ type gangSlot struct {
 	accels []Assigned
 }
 
-// fitGang finds a slot for each of st's queued tasks on free executors of
-// its profile, in executor order, holding their addresses; fewer than
+// fitGang finds a slot for each task of st's next run on free executors
+// of its profile, in executor order, holding their addresses; fewer than
 // wanted when they do not all fit (then the caller gives them back).
 func (s *Scheduler) fitGang(now time.Time, st *stage) []gangSlot {
-	want := st.queued()
+	want := st.gangRun()
 	req := st.spec.Request
 	var slots []gangSlot
 	for _, ex := range st.profile.executors {
@@ -125,10 +158,11 @@ func (s *Scheduler) unfit(st *stage, slots []gangSlot) {
 	}
 }
 
-// placeGang launches every queued task of the head gang st, or none.
+// placeGang launches every queued task of the head gang st, or none;
+// none while ranks of its last run still stop.
 func (s *Scheduler) placeGang(now time.Time, st *stage) bool {
-	if st != s.head {
-		return false // one gang acquires at a time
+	if st != s.head || st.running > 0 || st.backingOff > 0 {
+		return false // one gang acquires at a time, whole
 	}
 	want := st.queued()
 	slots := s.fitGang(now, st)
@@ -140,6 +174,7 @@ func (s *Scheduler) placeGang(now time.Time, st *stage) bool {
 		s.launch(now, st, sl.ex, sl.addrs, sl.accels)
 	}
 	st.gangSince, st.gangTries = time.Time{}, 0
+	s.restarting(st, false)
 	s.startAcquiring(now)
 	return true
 }
@@ -159,9 +194,10 @@ func (s *Scheduler) gangTimeouts(now time.Time) {
 		return
 	}
 	st.gangTries++
+	s.restarting(st, false) // its hold is bounded by the try's timeout too
 	j := st.job
 	msg := fmt.Sprintf("gang stage %q of job %q: %d of %d tasks (%s each) placeable within %v, %s",
-		st.spec.Name, j.name, s.gangFree(now, st), st.queued(), st.spec.Request.describe(), s.cfg.Gang.Timeout, plural(st.gangTries, "try", "tries"))
+		st.spec.Name, j.name, s.gangFree(now, st), st.gangRun(), st.spec.Request.describe(), s.cfg.Gang.Timeout, plural(st.gangTries, "try", "tries"))
 	to := GangTimeout{Stage: st.id, Job: j.id, Profile: st.spec.Profile, Try: st.gangTries, Soft: s.cfg.Gang.Soft, Message: msg}
 	switch {
 	case s.cfg.Gang.Soft:
@@ -206,7 +242,8 @@ func (s *Scheduler) gangTaskSucceeded(now time.Time, st *stage, t *task) {
 // tasks ended without success, and queues again those that succeeded
 // provisionally: the gang runs again whole, every rank of it, and the
 // tasks stopped for it are not blamed (stopped attempts requeue as they
-// report).
+// report: attemptEnded). It acquires at once: the slots its ranks free
+// as they stop are kept for it.
 func (s *Scheduler) restartGang(st *stage, failed int, reason string) {
 	why := fmt.Sprintf("gang stage %q restarts: task %d ended: %s", st.spec.Name, failed, reason)
 	for c := range st.chunks {
@@ -228,17 +265,14 @@ func (s *Scheduler) restartGang(st *stage, failed int, reason string) {
 		}
 	}
 	st.gangSince, st.gangTries, st.provisional = time.Time{}, 0, 0
+	s.restarting(st, true)
 }
 
 // gangEnded moves gang st's task idx on from an attempt that did not
-// succeed: a stopped one requeues; a failed one stops the others and
+// succeed, and was not stopped for a restart: it stops the others and
 // counts one failed attempt of the gang (blameless ones count nothing);
 // false when the job failed.
 func (s *Scheduler) gangEnded(st *stage, t *task, idx int, r TaskResult) bool {
-	if t.state == taskStopping {
-		s.requeue(st, t, idx)
-		return true
-	}
 	if !r.Blameless {
 		st.gangFailures++
 		st.job.failedAttempts++
@@ -271,12 +305,14 @@ func (s *Scheduler) dropGang(st *stage) {
 	if s.head == st {
 		s.head = nil
 	}
+	s.restarting(st, false)
 }
 
 // gangReason says why gang st waits: "gang of 4 × 1 cpu, 1 GPU: 2 of 4
-// slots free, times out in 12s".
+// slots free, times out in 12s"; restarting, also how many of its ranks
+// still stop ("2 of 4 slots free, 2 ranks stopping, ...").
 func (s *Scheduler) gangReason(now time.Time, st *stage) string {
-	what := fmt.Sprintf("gang of %d × %s", st.queued()+st.backingOff, st.spec.Request.describe())
+	what := fmt.Sprintf("gang of %d × %s", st.gangRun(), st.spec.Request.describe())
 	head := s.headGang()
 	switch {
 	case head == nil:
@@ -284,7 +320,10 @@ func (s *Scheduler) gangReason(now time.Time, st *stage) string {
 	case head != st:
 		return fmt.Sprintf("%s: gang stage %q of job %q acquires first", what, head.spec.Name, head.job.name)
 	}
-	msg := fmt.Sprintf("%s: %d of %d slots free", what, s.gangFree(now, st), st.queued())
+	msg := fmt.Sprintf("%s: %d of %d slots free", what, s.gangFree(now, st), st.gangRun())
+	if st.running > 0 {
+		msg += ", " + plural(st.running, "rank", "ranks") + " stopping"
+	}
 	if !st.gangSince.IsZero() {
 		msg += fmt.Sprintf(", times out in %v", st.gangSince.Add(s.cfg.Gang.Timeout).Sub(now).Round(time.Millisecond))
 	}
@@ -339,7 +378,7 @@ func (s *Scheduler) AcquiringGang() (GangWant, bool) {
 	if st == nil {
 		return GangWant{}, false
 	}
-	n := st.queued()
+	n := st.gangRun()
 	per := max(st.profile.TasksPerExecutor(st.spec.Request), 1)
 	return GangWant{Stage: st.id, Profile: st.spec.Profile, Tasks: n, Request: st.spec.Request, Executors: (n + per - 1) / per}, true
 }

@@ -39,6 +39,9 @@ func (g *golden) config(a *scenario.Args, input []scenario.Input) (string, error
 		base, ceiling, _ := strings.Cut(v, "/")
 		cfg.RetryBackoff, cfg.RetryMaxBackoff = a.ParseDuration("backoff", base), a.ParseDuration("backoff", ceiling)
 	}
+	if v := a.String("gang", ""); v != "" {
+		cfg.Gang = goldenGang(a, v)
+	}
 	if err := a.Err(); err != nil {
 		return "", err
 	}
@@ -55,6 +58,20 @@ func (g *golden) config(a *scenario.Args, input []scenario.Input) (string, error
 	}
 	g.s = s
 	return "ok", nil
+}
+
+// goldenGang reads gang=TIMEOUT/RETRIES or gang=TIMEOUT/RETRIES/soft.
+func goldenGang(a *scenario.Args, v string) GangConfig {
+	parts := strings.Split(v, "/")
+	if len(parts) < 2 || len(parts) > 3 || len(parts) == 3 && parts[2] != "soft" {
+		a.Fail("gang=%q: want TIMEOUT/RETRIES or TIMEOUT/RETRIES/soft", v)
+		return GangConfig{}
+	}
+	retries, err := strconv.Atoi(parts[1])
+	if err != nil {
+		a.Fail("gang=%q: %q is not a whole number", v, parts[1])
+	}
+	return GangConfig{Timeout: a.ParseDuration("gang", parts[0]), MaxRetries: retries, Soft: len(parts) == 3}
 }
 
 // goldenPool reads "pool NAME weight=W minshare=M mode=FAIR".
@@ -101,7 +118,8 @@ func goldenStage(line string) (StageSpec, error) {
 	if a.Cmd != "stage" {
 		return StageSpec{}, fmt.Errorf("submit input %q: want stage NAME ...", line)
 	}
-	ss := StageSpec{Name: a.Words(1)[0], After: a.List("after"), PreferredHosts: a.List("hosts"), Tasks: a.Int("tasks", 1),
+	gang := a.Flag("gang") // before Words: the name is the word left
+	ss := StageSpec{Gang: gang, Name: a.Words(1)[0], After: a.List("after"), PreferredHosts: a.List("hosts"), Tasks: a.Int("tasks", 1),
 		Profile: ProfileID(a.Int("profile", 0)), MaxAttempts: a.Int("attempts", 0)}
 	ss.Request.CPUs = a.Int("cpus", 1)
 	for _, e := range a.List("executors") {

@@ -82,6 +82,7 @@ var reasonName = map[Reason]string{
 	ReasonExcludedHosts:         "excluded hosts",
 	ReasonWaitingForLocality:    "locality",
 	ReasonRetryBackoff:          "retry backoff",
+	ReasonGang:                  "gang",
 }
 
 func goldenReady(rd Ready) string {
@@ -91,6 +92,12 @@ func goldenReady(rd Ready) string {
 	}
 	for _, k := range rd.Kills {
 		out = append(out, fmt.Sprintf("kill s%d/%d#%d on %s: %s", k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Executor, k.Reason))
+	}
+	for _, to := range rd.GangTimeouts {
+		out = append(out, fmt.Sprintf("gang timeout s%d try %d: %s", to.Stage, to.Try, to.Message))
+	}
+	for _, id := range rd.GangTasksDone {
+		out = append(out, fmt.Sprintf("gang task done s%d/%d", id.Stage, id.Index))
 	}
 	for _, id := range rd.Failures {
 		out = append(out, fmt.Sprintf("failure counted s%d/%d", id.Stage, id.Index))

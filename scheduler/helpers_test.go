@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -214,7 +215,7 @@ func checkInternal(s *Scheduler) string {
 		cpus := 0
 		for i, ref := range ex.running {
 			t := ref.st.task(int(ref.idx))
-			if t == nil || t.exec != ex || int(t.slot) != i || (t.state != taskRunning && t.state != taskKilling) {
+			if t == nil || t.exec != ex || int(t.slot) != i || (t.state != taskRunning && t.state != taskKilling && t.state != taskStopping) {
 				return fmt.Sprintf("executor %s: running[%d] = stage %d task %d in state %d on %v slot %d", id, i, ref.st.id, ref.idx, t.state, t.exec, t.slot)
 			}
 			cpus += ref.st.spec.Request.CPUs
@@ -276,6 +277,8 @@ func checkInternal(s *Scheduler) string {
 				case taskKilling:
 					r++
 					killing++
+				case taskStopping:
+					r++
 				case taskProvisional:
 					provisional++
 				}
@@ -332,7 +335,30 @@ func checkInternal(s *Scheduler) string {
 			return fmt.Sprintf("stage %d runnable, listed %d times", st.id, seen[st])
 		}
 	}
+	if msg := checkRestarting(s); msg != "" {
+		return msg
+	}
 	return checkIndexes(s, lists)
+}
+
+// checkRestarting verifies the count of restarting gangs per profile
+// that holds other stages off it: only runnable gangs restart, and each
+// is counted once.
+func checkRestarting(s *Scheduler) string {
+	want := map[*profileState]int{}
+	for _, st := range s.stages {
+		if !st.gangRestarting {
+			continue
+		}
+		if !st.isGang() || !st.runnable || st.queued() == 0 {
+			return fmt.Sprintf("stage %d restarting: gang %v, runnable %v, %d queued", st.id, st.isGang(), st.runnable, st.queued())
+		}
+		want[st.profile]++
+	}
+	if !maps.Equal(want, s.restartingOn) {
+		return fmt.Sprintf("restarting gangs per profile %v, stages say %v", s.restartingOn, want)
+	}
+	return ""
 }
 
 // checkIndexes verifies what keeps placement and Wakeup from scanning

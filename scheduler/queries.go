@@ -156,7 +156,7 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	if !st.runnable {
 		return ReasonWaitingForParents, "waiting for stage " + st.waitingFor()
 	}
-	if st.isGang() && st.running == 0 {
+	if st.isGang() && (st.running == 0 || st.gangRestarting) {
 		return ReasonGang, s.gangReason(now, st)
 	}
 	prof := st.profile

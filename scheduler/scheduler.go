@@ -54,9 +54,11 @@ type Scheduler struct {
 	backoffs retryHeap // failed tasks waiting out their retry backoff
 
 	// gangs are the runnable gang stages, by (job, stage); head is the one
-	// acquiring in this round (gang.go).
-	gangs []*stage
-	head  *stage
+	// acquiring in this round; restartingOn counts the gangs restarting
+	// on each profile (gang.go).
+	gangs        []*stage
+	head         *stage
+	restartingOn map[*profileState]int
 
 	// The two choices placement makes, behind fields so tests can check the
 	// fast ones against deliberately naive ones.

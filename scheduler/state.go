@@ -84,12 +84,15 @@ type stage struct {
 	// A gang stage's try at acquiring started at gangSince (zero: not
 	// acquiring), and gangTries timed out; gangFailures counts its failed
 	// runs; gangDemoted, a soft gang that timed out runs as an ordinary
-	// stage (gang.go); provisional counts its tasks in taskProvisional.
-	gangSince    time.Time
-	gangTries    int
-	gangFailures int
-	gangDemoted  bool
-	provisional  int
+	// stage (gang.go); provisional counts its tasks in taskProvisional;
+	// gangRestarting, a run of it failed and it has not run again since,
+	// nor timed out (Scheduler.restarting).
+	gangSince      time.Time
+	gangTries      int
+	gangFailures   int
+	gangDemoted    bool
+	gangRestarting bool
+	provisional    int
 }
 
 // pending counts the tasks waiting to run: queued, or backing off.

@@ -50,7 +50,12 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 		return
 	}
 	switch {
-	case r.Outcome == Succeeded && t.state != taskStopping:
+	case t.state == taskStopping:
+		// Stopped for its gang's restart: not blamed, whatever it says
+		// (and whether or not its gang still is one: a soft timeout
+		// may have made it an ordinary stage since).
+		s.requeue(st, t, idx)
+	case r.Outcome == Succeeded:
 		if st.isGang() {
 			s.gangTaskSucceeded(now, st, t) // final once its whole gang is
 			return

@@ -26,6 +26,7 @@ type executor struct {
 	// rejoined: it outlived the AM attempt that launched it and
 	// registered again with this one (resume.go).
 	rejoined bool
+	profile  scheduler.ProfileID
 }
 
 // Registration is an executor's first message.
@@ -74,7 +75,7 @@ func (c *Core) Register(now time.Time, r Registration) error {
 		c.registered = append(c.registered, now)
 		c.every = append(c.every, s)
 	}
-	x := &executor{id: r.Executor, lastSeen: now, sum: s}
+	x := &executor{id: r.Executor, lastSeen: now, sum: s, profile: profile}
 	c.execs[r.Executor] = x
 	if c.kept.awaiting[r.Executor] || len(r.Running) > 0 {
 		c.adopt(now, x, r.Running)

@@ -10,6 +10,17 @@ import (
 // Executors counts the registered executors.
 func (c *Core) Executors() int { return len(c.execs) }
 
+// ExecutorProfile is a registered executor's profile: its container's
+// on YARN, the first (the executors' shape) locally, where executors have
+// no container.
+func (c *Core) ExecutorProfile(id scheduler.ExecutorID) (scheduler.ProfileID, bool) {
+	x := c.execs[id]
+	if x == nil {
+		return 0, false
+	}
+	return x.profile, true
+}
+
 // RejectedSoFar counts the connections refused so far (Rejected): what
 // a job's Summary.Rejected says once it has ended.
 func (c *Core) RejectedSoFar() int { return c.rejected }

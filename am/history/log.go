@@ -37,9 +37,14 @@ var segmentRE = regexp.MustCompile(`^events-(\d{6,})\.jsonl$`)
 
 func segmentName(n int) string { return fmt.Sprintf("events-%06d.jsonl", n) }
 
+// segmentLister lists a log's files: a SegmentStore, or a PartStore.
+type segmentLister interface {
+	List(ctx context.Context) ([]string, error)
+}
+
 // segments lists the store's segment numbers in order; other names (a
-// writer's temporary files) are not the log's.
-func segments(ctx context.Context, store SegmentStore) ([]int, error) {
+// writer's temporary files, a driver's running mark) are not the log's.
+func segments(ctx context.Context, store segmentLister) ([]int, error) {
 	names, err := store.List(ctx)
 	if err != nil {
 		return nil, err

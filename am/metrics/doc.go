@@ -1,7 +1,8 @@
 // Package metrics is the driver's Prometheus metrics, served at /metrics
 // in the text exposition format (docs/metrics.md): tasks by state and
-// pool, task durations, jobs, executors by state and profile, GPUs held
-// and in use, executor losses by blame, and, on YARN, containers asked,
+// pool, task durations, jobs, executors active by profile and those
+// removed and lost so far, GPUs held and in use, each GPU's use and
+// memory, executor losses by blame, and, on YARN, containers asked,
 // allocated and released, the allocate's round-trip time, and the size
 // of the journal the AM's next attempt would read (am/journal).
 //
@@ -19,6 +20,8 @@
 //   - serve Handler behind the same guard as the UI (webui.WebAccess on
 //     YARN, a loopback address locally).
 //
-// Labels name pools, profiles, states and blame, never a task, job or
-// executor: a scrape's size grows with pools and profiles only.
+// Labels name pools, profiles, states and blame, never a task or job,
+// and an executor only with a GPU's index, to name the GPU: a scrape's
+// size grows with the pools in use (a forgotten pool's series go,
+// pools.go), the profiles and the GPUs held (gpu_use.go) only.
 package metrics

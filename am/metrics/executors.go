@@ -1,13 +1,17 @@
 package metrics
 
-import "github.com/spindle-yarn/spindle/am/history"
+import (
+	"github.com/prometheus/client_golang/prometheus"
 
-// Executor states as spindle_executors labels them (the REST API's).
-const (
-	execActive  = "active"
-	execRemoved = "removed"
-	execLost    = "lost"
+	"github.com/spindle-yarn/spindle/am/history"
 )
+
+// execActive is the one state spindle_executors has: the REST API's
+// for an executor now held. A gauge holds what is now; how executors
+// went (removed, lost) has happened, and is counted
+// (spindle_executors_removed_total, _lost_total) for rate() and
+// increase() to read, as Prometheus's rules have it.
+const execActive = "active"
 
 // Blame, as spindle_executor_losses_total labels it: whether a lost
 // executor's running tasks were blamed (a failed attempt each).
@@ -28,6 +32,8 @@ func (m *Metrics) executorAdded(x *history.ExecutorAdded) {
 	}
 	m.loop.execs[x.ID] = executor{profile: x.Profile, gpus: len(x.GPUs)}
 	m.executors.WithLabelValues(execActive, x.Profile).Inc()
+	m.removed.WithLabelValues(x.Profile) // there at 0 from its profile's first executor
+	m.lost.WithLabelValues(x.Profile)
 	m.holdGPUs(len(x.GPUs))
 }
 
@@ -35,11 +41,11 @@ func (m *Metrics) executorAdded(x *history.ExecutorAdded) {
 // attempts still running, lost with it, leave the running figures
 // (their ends never come).
 func (m *Metrics) executorRemoved(r *history.ExecutorRemoved) {
-	state := execRemoved
+	gone := m.removed
 	if r.Lost {
-		state = execLost
+		gone = m.lost
 	}
-	if !m.remove(r.ID, state) {
+	if !m.remove(r.ID, gone) {
 		return
 	}
 	if r.Lost {
@@ -54,6 +60,7 @@ func (m *Metrics) executorRemoved(r *history.ExecutorRemoved) {
 			delete(m.loop.attempts, key)
 			m.stop(a)
 			a.stage.recount()
+			m.release(a.stage.pool)
 		}
 	}
 }
@@ -62,18 +69,21 @@ func (m *Metrics) executorRemoved(r *history.ExecutorRemoved) {
 // does.
 func (m *Metrics) appEnded() {
 	for id := range m.loop.execs {
-		m.remove(id, execRemoved)
+		m.remove(id, m.removed)
 	}
 }
 
-func (m *Metrics) remove(id, state string) bool {
+// remove takes the executor out of the active ones and counts it in
+// gone (m.removed or m.lost).
+func (m *Metrics) remove(id string, gone *prometheus.CounterVec) bool {
 	x, ok := m.loop.execs[id]
 	if !ok {
 		return false
 	}
 	delete(m.loop.execs, id)
+	m.gpuUse.forget(id)
 	m.executors.WithLabelValues(execActive, x.profile).Dec()
-	m.executors.WithLabelValues(state, x.profile).Inc()
+	gone.WithLabelValues(x.profile).Inc()
 	m.holdGPUs(-x.gpus)
 	return true
 }

@@ -12,7 +12,10 @@ import (
 // gpuUse exports each live executor's GPUs' latest figures, as
 // nvidia-smi gave them, at each scrape: a gone executor's series go with
 // it rather than standing still. A figure nvidia-smi had not is no
-// series.
+// series. A GPU is named by its executor and nvidia-smi's index, the one
+// place a label carries an executor id: what the UI's executors page
+// and a task's row name it by. Only live executors' GPUs have series, so
+// a scrape holds at most one a GPU held per figure.
 type gpuUse struct {
 	mu     sync.Mutex
 	latest map[string][]gpuuse.Sample // by executor
@@ -43,6 +46,15 @@ func (m *Metrics) GPUSampled(executor string, samples []gpuuse.Sample) {
 		return
 	}
 	g.latest[executor] = samples
+}
+
+// forget drops a removed executor's figures: its GPUs' series go with
+// it even where its connection outlives it, so that the series are never
+// more than the GPUs held.
+func (g *gpuUse) forget(executor string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.latest, executor)
 }
 
 func (g *gpuUse) Describe(ch chan<- *prometheus.Desc) {

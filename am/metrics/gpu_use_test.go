@@ -3,11 +3,13 @@ package metrics
 import (
 	"testing"
 
+	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/executor/gpuuse"
 )
 
 // Each live executor's GPUs' latest figures are series; a figure
-// nvidia-smi had not is none, and a gone executor's series go with it.
+// nvidia-smi had not is none, and a gone executor's series go with it:
+// when its connection ends, or when it is removed, whichever is first.
 func TestGPUFiguresAreTheLatestOfLiveExecutors(t *testing.T) {
 	m := New()
 	pct, used, total := 37, int64(1024), int64(81559)
@@ -35,6 +37,12 @@ func TestGPUFiguresAreTheLatestOfLiveExecutors(t *testing.T) {
 	m.GPUSampled("e1", nil)
 	if f := scrape(t, m)["spindle_gpu_utilization_ratio"]; f != nil {
 		t.Errorf("a gone executor's GPUs still have series: %v", f)
+	}
+	m.Observe([]history.Event{{ExecutorAdded: &history.ExecutorAdded{ID: "e2", GPUs: []string{"0"}}}})
+	m.GPUSampled("e2", []gpuuse.Sample{{Index: 0, UtilizationPct: &pct}})
+	m.Observe([]history.Event{{ExecutorRemoved: &history.ExecutorRemoved{ID: "e2", Lost: true}}})
+	if f := scrape(t, m)["spindle_gpu_utilization_ratio"]; f != nil {
+		t.Errorf("a removed executor's GPUs still have series, its connection not yet ended: %v", f)
 	}
 	var none *Metrics
 	none.GPUSampled("e1", nil) // a driver without metrics

@@ -29,7 +29,8 @@ type Metrics struct {
 	taskDurations *prometheus.HistogramVec
 	jobs          *prometheus.GaugeVec   // state, pool
 	jobsEnded     *prometheus.CounterVec // state, pool
-	executors     *prometheus.GaugeVec   // state, profile
+	executors     *prometheus.GaugeVec   // state (active), profile
+	removed, lost *prometheus.CounterVec // profile
 	losses        *prometheus.CounterVec // blame
 	gpusHeld      prometheus.Gauge
 	gpusInUse     prometheus.Gauge
@@ -54,7 +55,9 @@ func New() *Metrics {
 		Help: "Task attempts' durations, from launch to the status that ended them.", Buckets: taskBuckets}, []string{"pool", "state"})
 	m.jobs = m.gaugeVec("jobs", "Jobs running now.", "state", "pool")
 	m.jobsEnded = m.counterVec("jobs_ended_total", "Jobs ended, by how.", "state", "pool")
-	m.executors = m.gaugeVec("executors", "Executors by state: active now, or removed (asked to go) or lost (gone unasked) so far.", "state", "profile")
+	m.executors = m.gaugeVec("executors", "Executors active now.", "state", "profile")
+	m.removed = m.counterVec("executors_removed_total", "Executors removed: asked to go (idle, retired, given back, at the application's end).", "profile")
+	m.lost = m.counterVec("executors_lost_total", "Executors lost: gone unasked.", "profile")
 	m.losses = m.counterVec("executor_losses_total", "Executors lost (gone unasked), by blame: task when their running tasks were blamed, none when not.", "blame")
 	m.gpusHeld = m.gauge("gpus_held", "GPUs of the active executors.")
 	m.gpusInUse = m.gauge("gpus_in_use", "GPUs that running attempts use: each its stage's share, fractions summed.")

@@ -99,13 +99,17 @@ func ended(s float64, stage int64, index, attempt int, state string) history.Eve
 var prodJob = history.Event{JobSubmitted: &history.JobSubmitted{ID: 1, Name: "train", Pool: "prod", Stages: []history.StageInfo{
 	{ID: 10, Name: "map", Tasks: 4, GPUs: 0.5}, {ID: 11, Name: "gather", Tasks: 1, Parents: []int64{10}}}}}
 
+// configuredProd says at the application's start that pool prod is
+// configured: its series stay once its jobs have ended.
+var configuredProd = history.Event{Pools: []history.PoolInfo{{Name: "prod", Mode: "FAIR", Weight: 1}}}
+
 // Tasks are counted by state and pool as the REST API counts them:
 // running, waiting (neither running nor succeeded, in running jobs), and
 // attempts ended by how, with their durations; GPUs in use are the
 // running attempts' shares summed.
 func TestTasksByStateAndPool(t *testing.T) {
 	m := New()
-	m.Observe([]history.Event{at(0, prodJob), at(0, prodJob), // twice: once counted
+	m.Observe([]history.Event{configuredProd, at(0, prodJob), at(0, prodJob), // twice: once counted
 		started(1, 10, 0, 0, "e1"), started(1, 10, 1, 0, "e1"), started(1, 10, 2, 0, "e1")})
 	f := scrape(t, m)
 	for _, c := range []struct {
@@ -207,9 +211,9 @@ func TestGPUsInUseSumFractionsExactly(t *testing.T) {
 	}
 }
 
-// Executors are counted by state and profile, GPUs held are the active
-// executors', and a lost executor counts by blame, its attempts leaving
-// the running figures.
+// Executors active are a gauge by profile, those removed and lost
+// counters by profile, GPUs held are the active executors', and a lost
+// executor counts by blame, its attempts leaving the running figures.
 func TestExecutorsAndLossesByBlame(t *testing.T) {
 	m := New()
 	f := scrape(t, m)
@@ -231,6 +235,8 @@ func TestExecutorsAndLossesByBlame(t *testing.T) {
 	}{
 		{"spindle_executors", []string{"state=active", "profile=0"}, 1},
 		{"spindle_executors", []string{"state=active", "profile=1"}, 3},
+		{"spindle_executors_removed_total", []string{"profile=1"}, 0}, // there at 0
+		{"spindle_executors_lost_total", []string{"profile=0"}, 0},
 		{"spindle_gpus_held", nil, 3},
 		{"spindle_gpus_in_use", nil, 1.5},
 	} {
@@ -251,9 +257,11 @@ func TestExecutorsAndLossesByBlame(t *testing.T) {
 	}{
 		{"spindle_executor_losses_total", []string{"blame=task"}, 1},
 		{"spindle_executor_losses_total", []string{"blame=none"}, 2},
-		{"spindle_executors", []string{"state=lost", "profile=1"}, 3},
+		{"spindle_executors_lost_total", []string{"profile=1"}, 3},
+		{"spindle_executors_removed_total", []string{"profile=1"}, 0},
 		{"spindle_executors", []string{"state=active", "profile=1"}, 0},
-		{"spindle_executors", []string{"state=removed", "profile=0"}, 1}, // at the application's end
+		{"spindle_executors_removed_total", []string{"profile=0"}, 1}, // at the application's end
+		{"spindle_executors_lost_total", []string{"profile=0"}, 0},
 		{"spindle_executors", []string{"state=active", "profile=0"}, 0},
 		{"spindle_gpus_held", nil, 0},
 		{"spindle_tasks", []string{"state=running", "pool=prod"}, 1}, // e1's
@@ -262,6 +270,18 @@ func TestExecutorsAndLossesByBlame(t *testing.T) {
 	} {
 		if got := value(f, c.name, c.labels...); got != c.want {
 			t.Errorf("after the losses: %s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	for _, mt := range f["spindle_executors"].GetMetric() {
+		for _, l := range mt.GetLabel() {
+			if l.GetName() == "state" && l.GetValue() != "active" {
+				t.Errorf("spindle_executors holds a state that is no executor's now: %v", mt)
+			}
+		}
+	}
+	for _, name := range []string{"spindle_executors_removed_total", "spindle_executors_lost_total"} {
+		if typ := f[name].GetType(); typ != dto.MetricType_COUNTER {
+			t.Errorf("%s is a %v, want a counter", name, typ)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 // attempts still running.
 type loopState struct {
 	pools    map[string]*pool
+	kept     map[string]bool // pools never forgotten (pools.go)
 	jobs     map[int64]*job
 	stages   map[int64]*stage
 	attempts map[taskKey]attempt
@@ -25,7 +26,7 @@ type loopState struct {
 }
 
 func newLoopState() loopState {
-	return loopState{pools: map[string]*pool{}, jobs: map[int64]*job{}, stages: map[int64]*stage{},
+	return loopState{pools: map[string]*pool{}, kept: map[string]bool{}, jobs: map[int64]*job{}, stages: map[int64]*stage{},
 		attempts: map[taskKey]attempt{}, execs: map[string]executor{}}
 }
 
@@ -39,6 +40,8 @@ func (m *Metrics) Observe(events []history.Event) {
 	for i := range events {
 		e := &events[i]
 		switch {
+		case e.Pools != nil:
+			m.poolsKept(e.Pools)
 		case e.JobSubmitted != nil:
 			m.jobSubmitted(e.JobSubmitted)
 		case e.JobEnded != nil:

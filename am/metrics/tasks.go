@@ -4,8 +4,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -18,15 +16,6 @@ const (
 
 // endStates are the states an attempt ends in, in pool.ended's order.
 var endStates = [...]string{history.TaskSucceeded, history.TaskFailed, history.TaskKilled}
-
-// pool is one pool's children of the vectors, looked up once: an
-// attempt's start and end touch these, no label map.
-type pool struct {
-	name                   string
-	running, waiting, jobs prometheus.Gauge
-	ended                  [len(endStates)]prometheus.Counter
-	durations              [len(endStates)]prometheus.Observer
-}
 
 type job struct {
 	pool   *pool
@@ -54,21 +43,6 @@ type attempt struct {
 	executor string
 }
 
-func (m *Metrics) pool(name string) *pool {
-	p := m.loop.pools[name]
-	if p != nil {
-		return p
-	}
-	p = &pool{name: name, running: m.tasks.WithLabelValues(stateRunning, name), waiting: m.tasks.WithLabelValues(stateWaiting, name),
-		jobs: m.jobs.WithLabelValues(history.JobRunning, name)}
-	for i, s := range endStates {
-		p.ended[i] = m.tasksEnded.WithLabelValues(s, name)
-		p.durations[i] = m.taskDurations.WithLabelValues(name, s)
-	}
-	m.loop.pools[name] = p
-	return p
-}
-
 func (m *Metrics) jobSubmitted(js *history.JobSubmitted) {
 	if m.loop.jobs[js.ID] != nil {
 		return
@@ -84,6 +58,7 @@ func (m *Metrics) jobSubmitted(js *history.JobSubmitted) {
 		j.stages = append(j.stages, info.ID)
 	}
 	m.loop.jobs[js.ID] = j
+	j.pool.running.jobs++
 	j.pool.jobs.Inc()
 }
 
@@ -101,8 +76,10 @@ func (m *Metrics) jobEnded(je *history.JobEnded) {
 		st.jobEnded = true
 		st.recount()
 	}
+	j.pool.running.jobs--
 	j.pool.jobs.Dec()
 	m.jobsEnded.WithLabelValues(je.State, j.pool.name).Inc()
+	m.release(j.pool)
 }
 
 func (m *Metrics) taskStarted(e *history.Event) {
@@ -117,7 +94,8 @@ func (m *Metrics) taskStarted(e *history.Event) {
 	}
 	m.loop.attempts[key] = attempt{n: ts.Attempt, started: e.Time, stage: st, executor: ts.Executor}
 	st.running++
-	st.pool.running.Inc()
+	st.pool.running.attempts++
+	st.pool.tasksRunning.Inc()
 	m.useGPUs(st.share)
 	st.recount()
 }
@@ -141,13 +119,15 @@ func (m *Metrics) taskEnded(e *history.Event) {
 	a.stage.recount()
 	a.stage.pool.ended[i].Inc()
 	a.stage.pool.durations[i].Observe(max(e.Time.Sub(a.started).Seconds(), 0))
+	m.release(a.stage.pool)
 }
 
 // stop takes a running attempt's part out of the running figures (the
 // caller recounts its stage).
 func (m *Metrics) stop(a attempt) {
 	a.stage.running--
-	a.stage.pool.running.Dec()
+	a.stage.pool.running.attempts--
+	a.stage.pool.tasksRunning.Dec()
 	m.useGPUs(-a.stage.share)
 }
 
@@ -165,7 +145,7 @@ func (st *stage) recount() {
 		w = max(st.tasks-st.succeeded-st.running, 0)
 	}
 	if d := w - st.waiting; d != 0 {
-		st.pool.waiting.Add(float64(d))
+		st.pool.tasksWaiting.Add(float64(d))
 		st.waiting = w
 	}
 }

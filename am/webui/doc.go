@@ -18,6 +18,8 @@
 // beside the scheduler's status now (/status.txt, /status.json) and its
 // Prometheus metrics, taking them as values so that this package knows
 // nothing of the driver. Guarding the page is WebAccess on YARN (the
-// RM's web proxy only, the application's view ACLs), a loopback address
-// locally.
+// RM's web proxy only, the application's view ACLs), and OwnerOnly
+// locally (a loopback address, and the token of the URL printed to the
+// owner's terminal, exchanged for a cookie, as Jupyter does), each
+// wrapping the whole handler, every path of it.
 package webui

@@ -1,7 +1,9 @@
 package appmaster
 
 import (
+	"context"
 	"os"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -46,5 +48,37 @@ func appHistory(conf *config.Config, c container, appID string, session bool, lo
 		log.WithError(err).Warn("no event log: spindle history will not show this application")
 		return h, func() {}, nil
 	}
+	go cleanEventLogs(c, staging.EventLogRoot(ui.EventLogDir, c.user), ui.Retention, log)
 	return h, func() { st.Close() }, nil
+}
+
+// cleanTimeout bounds the AM's cleaning of the event log directory.
+const cleanTimeout = 5 * time.Minute
+
+// cleanEventLogs removes from root the logs of ended applications that
+// r says have had their time (docs/ui.md, "What is kept"), from its own
+// goroutine and Stager (a Stager is for one goroutine): the AM does not
+// wait on it. The AM cannot ask the RM whether an application whose
+// log has no end still runs, so it leaves those; spindle history,
+// which can, removes them.
+func cleanEventLogs(c container, root string, r history.Retention, log logrus.FieldLogger) {
+	ctx, cancel := context.WithTimeout(context.Background(), cleanTimeout)
+	defer cancel()
+	if err := cleanEventLogDir(ctx, c, root, r); err != nil {
+		log.WithError(err).WithField("dir", root).Warn("event log: could not clean the directory of old applications' logs")
+	}
+}
+
+func cleanEventLogDir(ctx context.Context, c container, root string, r history.Retention) error {
+	st, err := staging.New(c.hconf, c.user, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	dir, err := st.EventLogs(root)
+	if err != nil {
+		return err
+	}
+	_, _, err = dir.Tidy(ctx, r, time.Now(), func(string) bool { return true })
+	return err
 }

@@ -152,6 +152,10 @@ var registry = []Key{
 		Meaning: "log the application's events for spindle history"},
 	{Name: "spindle.eventLog.dir", Kind: KindString,
 		Meaning: "where event logs go, one directory per application (default: /user/$USER/.spindle/events on fs.defaultFS on YARN; $XDG_STATE_HOME/spindle/events, or ~/.local/state/spindle/events, locally)"},
+	{Name: "spindle.eventLog.maxApps", Default: "100", Kind: KindInt, check: atLeast(0),
+		Meaning: "ended applications whose event logs spindle.eventLog.dir keeps, the most recently ended; drivers as they start and spindle history as it lists remove the others (0: no limit)"},
+	{Name: "spindle.eventLog.maxAge", Default: "7d", Kind: KindDuration, Unit: time.Second,
+		Meaning: "how long after its application ended an event log is kept, as Spark's spark.history.fs.cleaner.maxAge (0: no limit)"},
 
 	// YARN.
 	{Name: "spindle.yarn.queue", Default: "default", Kind: KindString,

@@ -131,6 +131,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.ui.retainedTasks":                                       100000,
 		"spindle.eventLog.enabled":                                       true,
 		"spindle.eventLog.dir":                                           "",
+		"spindle.eventLog.maxApps":                                       100,
+		"spindle.eventLog.maxAge":                                        7 * 24 * time.Hour,
 		"spindle.log.maxFiles":                                           4,
 		"spindle.session.taskLogs.maxJobs":                               100,
 		"spindle.session.taskLogs.maxBytes":                              int64(1 << 30),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/spindle-yarn/spindle/am/webui"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/executor"
@@ -75,12 +76,21 @@ func App(conf *config.Config, log *logrus.Logger, o Options) (Program, *local.Ap
 	if err != nil {
 		return Program{}, nil, err
 	}
+	logs, err := eventLogDir(conf)
+	if err != nil {
+		dir.Close()
+		return Program{}, nil, err
+	}
 	h, ui, err := localHistory(conf, appID, o.Session)
 	if err != nil {
 		dir.Close()
 		return Program{}, nil, err
 	}
-	return Program{Core: cfg, GPUs: split, Accels: accels, Log: log.WithField("app", appID), History: h, UI: ui,
+	var owner webui.OwnerOnly
+	if ui != nil {
+		owner = webui.NewOwnerOnly(ui.Addr())
+	}
+	return Program{Core: cfg, GPUs: split, Accels: accels, Log: log.WithField("app", appID), History: h, UI: ui, UIOwner: owner, EventLogs: logs,
 		Launcher: local.Config{Secret: wire.NewSecret(), LogDir: dir.Path, ExecutorEnv: conf.Prefixed(config.ExecutorEnvPrefix),
 			TaskLogMaxBytes: logCap, LogLevel: execLevel, LogMaxBytes: rolling.MaxBytes, LogMaxFiles: rolling.Keep, TaskLogs: taskLogs,
 			GPUSampleInterval: sampling}}, dir, nil

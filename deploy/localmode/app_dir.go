@@ -2,6 +2,7 @@ package localmode
 
 import (
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -28,4 +29,20 @@ func appDir(log logrus.FieldLogger, conf *config.Config, appID string) (*local.A
 		log.WithError(err).WithField("dir", dir).Warn("could not remove old applications' directories")
 	}
 	return local.NewAppDir(dir, appID)
+}
+
+// TaskFiles is the directory where local application appID's executors
+// wrote their task files, for `spindle history` to serve them from as
+// the live UI did; "" once it is gone (spindle.worker.cleanup.appDataTtl)
+// or under another TMPDIR.
+func TaskFiles(appID string) string {
+	dir, err := local.UserDir(os.TempDir())
+	if err != nil {
+		return ""
+	}
+	path := filepath.Join(dir, appID)
+	if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return path
 }

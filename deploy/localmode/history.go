@@ -40,7 +40,7 @@ func localHistory(conf *config.Config, appID string, session bool) (am.History, 
 	if !ui.Enabled {
 		return h, nil, nil
 	}
-	// Loopback only: nothing else guards it.
+	// Loopback, and to the owner's token alone (Program.UIOwner).
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", ui.Port))
 	if err != nil {
 		return am.History{}, nil, fmt.Errorf("the web UI (spindle.ui.port %d): %w", ui.Port, err)
@@ -48,10 +48,12 @@ func localHistory(conf *config.Config, appID string, session bool) (am.History, 
 	return h, ln, nil
 }
 
-// UIURL is where a local application's web UI is, "" for none.
+// UIURL is where a local application's web UI is, "" for none: its
+// owner's, with the token (print it only to the owner's terminal, keep
+// it only in owner-only files).
 func UIURL(l Program) string {
 	if l.UI == nil {
 		return ""
 	}
-	return "http://" + l.UI.Addr().String() + "/"
+	return l.UIOwner.URL(l.UI.Addr())
 }

@@ -45,11 +45,15 @@ type Program struct {
 	// (wire.Listen with the session's secret) and submit its jobs.
 	Clients    *wire.Listener
 	PoolNotice func(pool string) string
-	// UI, when set, is where the web UI is served (a loopback address:
-	// nothing guards it but that); History where the application's
-	// history goes.
+	// UI, when set, is where the web UI is served (a loopback address),
+	// to UIOwner's token alone (webui.OwnerOnly: other local users get
+	// 403); History where the application's history goes.
 	UI      net.Listener
+	UIOwner webui.OwnerOnly
 	History am.History
+	// EventLogs, when History has a log, is the directory it is in:
+	// Run marks its own running and cleans the others' as it starts.
+	EventLogs *EventLogDir
 }
 
 // Run runs l's job to its end, or until ctx is cancelled. It ends
@@ -71,6 +75,9 @@ func Run(ctx context.Context, l Program) (core.Summary, error) {
 	if l.Log == nil {
 		l.Log = logrus.StandardLogger()
 	}
+	if l.EventLogs != nil {
+		defer l.EventLogs.open(ctx, l.Core.AppID, l.Log)()
+	}
 	observe, stopHistory := am.StartHistory(ctx, l.History, l.Log)
 	defer stopHistory()
 	driver, err := am.New(am.Config{Core: l.Core, Executors: ln, Progress: l.Progress, Log: l.Log, Clients: l.Clients, PoolNotice: l.PoolNotice,
@@ -80,7 +87,7 @@ func Run(ctx context.Context, l Program) (core.Summary, error) {
 	}
 	if l.UI != nil {
 		tracking := webui.Tracking{UI: webui.Options{Store: observe.Store, TaskFiles: l.Launcher.LogDir}, Status: driver.Status, Metrics: observe.Metrics.Handler()}
-		page := &http.Server{Handler: webui.TrackingHandler(tracking), ReadHeaderTimeout: 10 * time.Second}
+		page := &http.Server{Handler: l.UIOwner.Handler(webui.TrackingHandler(tracking)), ReadHeaderTimeout: 10 * time.Second}
 		go page.Serve(l.UI)
 		defer page.Close()
 	}

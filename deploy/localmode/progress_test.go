@@ -53,7 +53,7 @@ func TestALocalJobRunsToItsEndThoughTheTerminalTakesNothing(t *testing.T) {
 		fmt.Fprintf(stuck, "%s: %d/%d tasks\n", p.Job, p.Succeeded, p.Tasks)
 	})
 	l.Progress = lines.Put
-	url := UIURL(l)
+	status := "http://" + l.UI.Addr().String() + "/status.json"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	type ran struct {
@@ -82,7 +82,12 @@ func TestALocalJobRunsToItsEndThoughTheTerminalTakesNothing(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the task did not start while the terminal took nothing")
 	}
-	resp, err := http.Get(url + "status.json")
+	req, err := http.NewRequest("GET", status, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+l.UIOwner.Token)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

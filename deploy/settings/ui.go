@@ -16,6 +16,9 @@ type UI struct {
 	// spindle.eventLog.dir as set ("": the default for the master).
 	EventLog    bool
 	EventLogDir string
+	// Retention is how many ended applications' event logs the
+	// directory keeps, and for how long.
+	Retention history.Retention
 }
 
 // UISettings reads the spindle.ui.* and spindle.eventLog.* keys.
@@ -23,6 +26,7 @@ func UISettings(conf *config.Config) (UI, error) {
 	s := Read(conf)
 	u := UI{Enabled: s.Bool("spindle.ui.enabled"), Port: s.Int("spindle.ui.port"),
 		Limits:   history.Limits{RetainedJobs: s.Int("spindle.ui.retainedJobs"), RetainedTasks: s.Int("spindle.ui.retainedTasks")},
-		EventLog: s.Bool("spindle.eventLog.enabled"), EventLogDir: s.String("spindle.eventLog.dir")}
+		EventLog: s.Bool("spindle.eventLog.enabled"), EventLogDir: s.String("spindle.eventLog.dir"),
+		Retention: history.Retention{MaxApps: s.Int("spindle.eventLog.maxApps"), MaxAge: s.Duration("spindle.eventLog.maxAge")}}
 	return u, s.Err()
 }

@@ -19,10 +19,26 @@ func EventLogDir(template, user, appID string) string {
 	return appDir(template, DefaultEventLogDir, user, appID)
 }
 
+// EventLogRoot is the directory of YARN applications' event logs:
+// EventLogDir's, without an application.
+func EventLogRoot(template, user string) string {
+	return EventLogDir(template, user, "")
+}
+
 // LocalEventLogDir is a local application's event log directory:
 // template, or the user's state directory's events/ when empty, then
 // appID.
 func LocalEventLogDir(template, appID string) (string, error) {
+	root, err := LocalEventLogRoot(template)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, appID), nil
+}
+
+// LocalEventLogRoot is the directory of local applications' event logs:
+// template, or the user's state directory's events/ when empty.
+func LocalEventLogRoot(template string) (string, error) {
 	if template == "" {
 		state, err := StateDir()
 		if err != nil {
@@ -33,7 +49,7 @@ func LocalEventLogDir(template, appID string) (string, error) {
 	if !filepath.IsAbs(template) {
 		return "", fmt.Errorf("spindle.eventLog.dir %q: want an absolute path", template)
 	}
-	return filepath.Join(template, appID), nil
+	return filepath.Clean(template), nil
 }
 
 // StateDir is the user's state directory of Spindle's: session records

@@ -181,4 +181,13 @@ func (h *hdfsFS) readFile(name string, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, max))
 }
 
+func (h *hdfsFS) readRange(name string, off, n int64) ([]byte, error) {
+	f, err := h.client.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.NewSectionReader(f, off, n))
+}
+
 func (h *hdfsFS) close() error { return h.client.Close() }

@@ -70,4 +70,13 @@ func (localFS) readFile(name string, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, max))
 }
 
+func (localFS) readRange(name string, off, n int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.NewSectionReader(f, off, n))
+}
+
 func (localFS) close() error { return nil }

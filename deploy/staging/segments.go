@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"time"
 
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/journal"
@@ -38,6 +39,7 @@ func (s *Stager) Segments(dir string) (*Segments, error) {
 var (
 	_ journal.Store        = (*Segments)(nil)
 	_ history.SegmentStore = (*Segments)(nil)
+	_ history.PartStore    = (*Segments)(nil)
 )
 
 func (j *Segments) List(context.Context) ([]string, error) {
@@ -57,6 +59,40 @@ func (j *Segments) List(context.Context) ([]string, error) {
 
 func (j *Segments) Read(_ context.Context, name string) ([]byte, error) {
 	return j.s.fs.readFile(path.Join(j.dir, name), journal.MaxSegmentBytes+1)
+}
+
+// ReadHead reads a segment's first n bytes, for a list of applications
+// (history.Summarize); whole says it read them all.
+func (j *Segments) ReadHead(ctx context.Context, name string, n int) ([]byte, bool, error) {
+	return j.readPart(name, n, false)
+}
+
+// ReadTail reads a segment's last n bytes.
+func (j *Segments) ReadTail(ctx context.Context, name string, n int) ([]byte, bool, error) {
+	return j.readPart(name, n, true)
+}
+
+func (j *Segments) readPart(name string, n int, tail bool) ([]byte, bool, error) {
+	p := path.Join(j.dir, name)
+	fi, err := j.s.fs.stat(p)
+	if err != nil {
+		return nil, false, err
+	}
+	size, off := fi.Size(), int64(0)
+	if tail {
+		off = max(0, size-int64(n))
+	}
+	data, err := j.s.fs.readRange(p, off, int64(n))
+	return data, err == nil && off == 0 && int64(len(data)) >= size, err
+}
+
+// Modified is when a segment was last written.
+func (j *Segments) Modified(name string) (time.Time, error) {
+	fi, err := j.s.fs.stat(path.Join(j.dir, name))
+	if err != nil {
+		return time.Time{}, err
+	}
+	return fi.ModTime(), nil
 }
 
 // Write is called from one goroutine at a time (its writer's).

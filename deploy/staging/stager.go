@@ -41,6 +41,8 @@ type fileSystem interface {
 	rename(oldName, newName string) error
 	// readFile reads up to max bytes of a file.
 	readFile(name string, max int64) ([]byte, error)
+	// readRange reads up to n bytes of a file from offset off.
+	readRange(name string, off, n int64) ([]byte, error)
 	close() error
 }
 

@@ -2,8 +2,8 @@
 """A gang task that meets the others over TCP, as torchrun's workers do.
 
 Rank 0 listens on MASTER_ADDR:MASTER_PORT; every other rank connects,
-sends its rank and reads rank 0's answer. Each task appends one line to
-the file its first argument names:
+sends its rank and reads rank 0's answer. Each task prints one line, or
+appends it to the file its first argument names:
 
     RANK WORLD_SIZE LOCAL_RANK LOCAL_WORLD_SIZE MASTER_ADDR MASTER_PORT
     SPINDLE_GANG_HOSTS START_TIME PEERS
@@ -60,5 +60,9 @@ else:
         break
 
 fields = [os.environ[k] for k in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "SPINDLE_GANG_HOSTS")]
-with open(sys.argv[1], "a") as f:
-    f.write(" ".join(fields + ["%.6f" % start, ",".join(str(p) for p in sorted(peers))]) + "\n")
+line = " ".join(fields + ["%.6f" % start, ",".join(str(p) for p in sorted(peers))]) + "\n"
+if len(sys.argv) > 1:
+    with open(sys.argv[1], "a") as f:
+        f.write(line)
+else:
+    sys.stdout.write(line)
