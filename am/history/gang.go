@@ -40,7 +40,7 @@ func (s *Store) gangStarted(now time.Time, gs *GangStarted) error {
 		if g.Ended != nil {
 			r = *g.Ended
 		}
-		g.Restarts = append(g.Restarts, r)
+		g.restarted(r)
 	}
 	g.Runs++
 	g.MasterAddr, g.MasterPort, g.Ended, g.RunStarted = gs.MasterAddr, gs.MasterPort, nil, now.UnixMilli()
@@ -52,8 +52,22 @@ func (s *Store) gangTimedOut(now time.Time, gt *GangTimedOut) error {
 	if err != nil {
 		return err
 	}
-	g.Restarts = append(g.Restarts, GangRestart{Time: now, Reason: "timed out waiting: " + gt.Message})
+	g.restarted(GangRestart{Time: now, Reason: "timed out waiting: " + gt.Message})
 	return nil
+}
+
+// maxGangRestarts bounds the restarts a gang keeps, the latest: a
+// session's gang whose executors keep going restarts without end.
+const maxGangRestarts = 100
+
+// restarted keeps restart r, forgetting the oldest beyond
+// maxGangRestarts.
+func (g *gangRuns) restarted(r GangRestart) {
+	if len(g.Restarts) == maxGangRestarts {
+		g.Restarts = append(g.Restarts[:0], g.Restarts[1:]...)
+		g.Forgotten++
+	}
+	g.Restarts = append(g.Restarts, r)
 }
 
 // gangRankEnded notes what ended gang st's run: the first of its ranks
@@ -104,8 +118,11 @@ type GangView struct {
 	// Runs counts the times its ranks were launched together.
 	Runs int `json:"runs"`
 	// Master is MASTER_ADDR:MASTER_PORT of its latest run.
-	Master   string        `json:"master,omitempty"`
-	Restarts []GangRestart `json:"restarts"`
+	Master string `json:"master,omitempty"`
+	// RestartCount counts its restarts; Restarts are the latest
+	// (maxGangRestarts), oldest first.
+	RestartCount int           `json:"restartCount"`
+	Restarts     []GangRestart `json:"restarts"`
 	// Ended is what ended its latest run, while it waits to run again.
 	Ended *GangRestart `json:"ended,omitempty"`
 	// Ranks are its tasks' latest attempts, by rank.
@@ -130,7 +147,7 @@ func (s *Store) Gang(now time.Time, id int64) (GangView, bool) {
 		return GangView{}, false
 	}
 	g := st.gang
-	v := GangView{Runs: g.Runs, Restarts: append([]GangRestart{}, g.Restarts...), Ranks: []TaskView{}}
+	v := GangView{Runs: g.Runs, RestartCount: g.Forgotten + len(g.Restarts), Restarts: append([]GangRestart{}, g.Restarts...), Ranks: []TaskView{}}
 	if g.MasterAddr != "" {
 		v.Master = fmt.Sprintf("%s:%d", g.MasterAddr, g.MasterPort)
 	}

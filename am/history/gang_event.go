@@ -44,6 +44,9 @@ type GangState struct {
 	MasterAddr string        `json:"masterAddr,omitempty"`
 	MasterPort int           `json:"masterPort,omitempty"`
 	Restarts   []GangRestart `json:"restarts,omitempty"`
+	// Forgotten counts the restarts before Restarts, dropped beyond
+	// maxGangRestarts.
+	Forgotten int `json:"forgotten,omitempty"`
 	// Ended is what ended its last run, while no other has started.
 	Ended *GangRestart `json:"ended,omitempty"`
 	// RunStarted is when its last run started, Unix milliseconds: the

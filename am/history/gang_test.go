@@ -115,3 +115,21 @@ func TestAGangRunEndsWithARanksExecutor(t *testing.T) {
 func tasklogName(index, attempt int) string {
 	return "job0-stage0-task" + string(rune('0'+index)) + "-attempt" + string(rune('0'+attempt))
 }
+
+// A gang keeps its latest restarts and counts the rest.
+func TestAGangKeepsItsLatestRestarts(t *testing.T) {
+	s := NewStore(Limits{})
+	record(t, s, gangScript()[:4]...)
+	for i := range maxGangRestarts + 3 {
+		record(t, s, Event{Time: at(float64(10 + i)), GangTimedOut: &GangTimedOut{Stage: 0, Try: i + 1, Message: "m"}})
+	}
+	g, _ := s.Gang(at(200), 0)
+	if g.RestartCount != maxGangRestarts+3 || len(g.Restarts) != maxGangRestarts || !g.Restarts[0].Time.Equal(at(13)) {
+		t.Errorf("%d restarts, %d listed from %v; want %d, the latest %d from %v", g.RestartCount, len(g.Restarts), g.Restarts[0].Time, maxGangRestarts+3, maxGangRestarts, at(13))
+	}
+	again := NewStore(Limits{})
+	record(t, again, s.Snapshot()...)
+	if a, _ := again.Gang(at(200), 0); a.RestartCount != g.RestartCount {
+		t.Errorf("from a snapshot: %d restarts, want %d", a.RestartCount, g.RestartCount)
+	}
+}

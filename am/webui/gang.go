@@ -37,10 +37,11 @@ type gangSection struct {
 	Restarts []restartRow
 }
 
-// restartRow is a restart, with its rank's stdout and stderr ("" for
-// none to link).
+// restartRow is a restart, its number from 0, with its rank's stdout
+// and stderr ("" for none to link).
 type restartRow struct {
 	history.GangRestart
+	N              int
 	Stdout, Stderr string
 }
 
@@ -62,8 +63,9 @@ func (u *ui) gangSection(g *history.GangView) *gangSection {
 		e := row(*g.Ended)
 		s.Ended = &e
 	}
-	for _, r := range g.Restarts {
+	for i, r := range g.Restarts {
 		s.Restarts = append(s.Restarts, row(r))
+		s.Restarts[i].N = g.RestartCount - len(g.Restarts) + i
 	}
 	return s
 }
