@@ -48,7 +48,7 @@ func TestTheEventLogRollsAndLoadsAsTheStoreWas(t *testing.T) {
 	}
 	for _, q := range []func(*Store) any{
 		func(s *Store) any { j, _ := s.Job(at(10), 0); return j },
-		func(s *Store) any { p, _ := s.Tasks(at(10), 0, "", 0, 10); return p },
+		func(s *Store) any { p, _ := s.Tasks(at(10), 0, TaskQuery{Length: 10}); return p },
 		func(s *Store) any { return s.Executors(at(10)) },
 		func(s *Store) any { return s.Pools() },
 		func(s *Store) any { return s.App() },
@@ -246,7 +246,7 @@ func same(t *testing.T, a, b *Store, now time.Time) {
 		"jobs":      func(s *Store) any { return s.Jobs(now) },
 		"job":       func(s *Store) any { j, _ := s.Job(now, 0); return j },
 		"stage":     func(s *Store) any { st, _ := s.Stage(now, 0); return st },
-		"tasks":     func(s *Store) any { p, _ := s.Tasks(now, 0, "", 0, 10); return p },
+		"tasks":     func(s *Store) any { p, _ := s.Tasks(now, 0, TaskQuery{Length: 10}); return p },
 		"executors": func(s *Store) any { return s.Executors(now) },
 		"pools":     func(s *Store) any { return s.Pools() },
 		"app":       func(s *Store) any { return s.App() },
