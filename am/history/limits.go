@@ -8,7 +8,8 @@ type Limits struct {
 	// jobs are always kept.
 	RetainedJobs int
 	// RetainedTasks is how many tasks of a stage are listed one by one
-	// (those with the lowest indices); its counts cover them all.
+	// (those with the lowest indices, at most MaxRetainedTasks); its
+	// counts cover them all.
 	RetainedTasks int
 	// RetainedAttempts is how many attempts of a listed task are kept
 	// (attempts.go): its first, which usually failed for the reason

@@ -72,10 +72,10 @@ func (s *Store) Tasks(now time.Time, id int64, q TaskQuery) (TaskPage, bool) {
 	p := TaskPage{Stage: id, Offset: q.Offset, Tasks: []TaskView{}}
 	nowMs := now.UnixMilli()
 	if q.Sort != "" && q.Sort != SortIndex || q.Desc {
-		order := s.ordered(st, q, nowMs)
-		p.Total = len(order)
-		for _, i := range order[min(q.Offset, len(order)):min(q.Offset+q.Length, len(order))] {
-			p.Tasks = append(p.Tasks, s.listedTask(st, int(i), nowMs))
+		var page []int
+		page, p.Total = s.orderedPage(st, q, nowMs)
+		for _, i := range page {
+			p.Tasks = append(p.Tasks, s.listedTask(st, i, nowMs))
 		}
 		return p, true
 	}

@@ -133,6 +133,7 @@ func NewStore(lim Limits) *Store {
 	if lim.RetainedTasks <= 0 {
 		lim.RetainedTasks = DefaultLimits.RetainedTasks
 	}
+	lim.RetainedTasks = min(lim.RetainedTasks, MaxRetainedTasks)
 	if lim.RetainedAttempts <= 0 {
 		lim.RetainedAttempts = DefaultLimits.RetainedAttempts
 	}

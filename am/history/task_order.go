@@ -2,7 +2,6 @@ package history
 
 import (
 	"cmp"
-	"math"
 	"slices"
 )
 
@@ -30,25 +29,28 @@ const (
 // TaskSorts are the orders TaskQuery.Sort names.
 var TaskSorts = []string{SortIndex, SortDuration, SortStart, SortAttempts, SortExecutor}
 
-// keyed is a task and what it sorts by.
-type keyed struct {
-	key   int64
-	index int32
-}
+// A task's place in an order is its key and its index packed in a
+// uint64, the key above the index: ties go by index, and values are
+// distinct. Keys are clamped to keyBits (a duration of 17 years in
+// milliseconds), indices take indexBits (MaxRetainedTasks).
+const (
+	indexBits = 24
+	keyBits   = 64 - indexBits
+	noKey     = 1<<keyBits - 1 // last, either way
+	// MaxRetainedTasks is the most Limits.RetainedTasks may be.
+	MaxRetainedTasks = 1 << indexBits
+)
 
-// ordered is the listed tasks in q.State, in q's order. A task with no
-// value to sort by (not started: no duration, start or executor) comes
-// last either way. The order is computed afresh for each page: a stage
-// of 100,000 tasks takes a sort of 100,000 pairs (docs/ui.md, "What it
-// costs").
-func (s *Store) ordered(st *stage, q TaskQuery, nowMs int64) []int32 {
-	none := int64(math.MaxInt64)
-	if q.Desc {
-		none = math.MinInt64
-	}
-	key := s.sortKey(q.Sort, nowMs)
+// orderedPage is the listed tasks in q.State, in q's order: their
+// number, and the indices of those on q's page. A task with no value to
+// sort by (not started: no duration, start or executor) comes last
+// either way. Each page selects its places afresh (select.go): a stage
+// of 100,000 tasks costs a pass over them, not a sort of them
+// (docs/ui.md, "What it costs").
+func (s *Store) orderedPage(st *stage, q TaskQuery, nowMs int64) (page []int, total int) {
+	key := s.sortKey(st, q.Sort, nowMs)
 	n := st.listed(s.lim)
-	keys := make([]keyed, 0, n)
+	packed := make([]uint64, 0, n)
 	for i := range n {
 		t := task{}
 		if i < len(st.tasks) {
@@ -58,29 +60,26 @@ func (s *Store) ordered(st *stage, q TaskQuery, nowMs int64) []int32 {
 			continue
 		}
 		k, ok := key(&t, i)
-		if !ok {
-			k = none
+		switch {
+		case !ok:
+			k = noKey
+		case q.Desc:
+			k = noKey - 1 - min(max(k, 0), noKey-1)
+		default:
+			k = min(max(k, 0), noKey-1)
 		}
-		keys = append(keys, keyed{k, int32(i)})
+		packed = append(packed, uint64(k)<<indexBits|uint64(i))
 	}
-	slices.SortFunc(keys, func(a, b keyed) int {
-		if a.key != b.key {
-			if q.Desc {
-				return cmp.Compare(b.key, a.key)
-			}
-			return cmp.Compare(a.key, b.key)
-		}
-		return cmp.Compare(a.index, b.index)
-	})
-	out := make([]int32, len(keys))
-	for i, k := range keys {
-		out[i] = k.index
+	end := min(q.Offset+q.Length, len(packed))
+	sortRange(packed, q.Offset, end)
+	for _, p := range packed[min(q.Offset, end):end] {
+		page = append(page, int(p&(1<<indexBits-1)))
 	}
-	return out
+	return page, len(packed)
 }
 
 // sortKey is how a task's key for order is read: false for none.
-func (s *Store) sortKey(order string, nowMs int64) func(t *task, index int) (int64, bool) {
+func (s *Store) sortKey(st *stage, order string, nowMs int64) func(t *task, index int) (int64, bool) {
 	switch order {
 	case SortDuration:
 		return func(t *task, _ int) (int64, bool) {
@@ -92,8 +91,9 @@ func (s *Store) sortKey(order string, nowMs int64) func(t *task, index int) (int
 			}
 			return t.end - t.start, true
 		}
-	case SortStart:
-		return func(t *task, _ int) (int64, bool) { return t.start, t.state != tNone }
+	case SortStart: // about the stage's first start, to fit keyBits
+		first := st.started.UnixMilli() - 1<<(keyBits-2)
+		return func(t *task, _ int) (int64, bool) { return t.start - first, t.state != tNone }
 	case SortAttempts:
 		return func(t *task, _ int) (int64, bool) {
 			if t.state == tNone {
