@@ -253,7 +253,10 @@ func same(t *testing.T, a, b *Store, now time.Time) {
 		"timeline":  func(s *Store) any { return s.Timeline(now) },
 		"attempts":  func(s *Store) any { tk, _ := s.Task(now, 0, 1); return tk },
 		"durations": func(s *Store) any { d, _ := s.Durations(0); return d },
-		"by length": func(s *Store) any { p, _ := s.Tasks(now, 0, TaskQuery{Sort: SortDuration, Desc: true, Length: 10}); return p },
+		"by length": func(s *Store) any {
+			p, _ := s.Tasks(now, 0, TaskQuery{Sort: SortDuration, Desc: true, Length: 10})
+			return p
+		},
 	} {
 		x, _ := json.Marshal(q(a))
 		y, _ := json.Marshal(q(b))
