@@ -59,14 +59,28 @@ func TestObserveLocalUIShowsEveryAttempt(t *testing.T) {
 	b.WaitText("attempts", 30*time.Second)
 	b.Click("0") // job 0
 	b.WaitText("Job 0: attempts", 30*time.Second)
-	b.Click("0") // its stage 0, work
-	b.WaitText("5/5 done", 2*time.Minute) // the page refreshes itself
+	b.Click("0") // its stage 0, work; the page refreshes itself
+	b.WaitText("5/5 done", 2*time.Minute)
 	stagePage := b.URL()
-	html := b.HTML()
 	b.Screenshot(browser.Artifact(t, "ui-stage-attempts.png"))
+	checkEveryAttemptsOutput(t, b, stagePage)
+	checkSummaryAndSort(t, b, stagePage)
+	b.Close()
 
-	// Task 0's row links its second attempt's output and its first's.
-	row := regexp.MustCompile(`(?s)<tr class="task"><td class="n">0</td>.*?</tr>`).FindString(html)
+	if err := os.WriteFile(done, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the job: %v\n%s", err, out.String())
+	}
+}
+
+// checkEveryAttemptsOutput follows, from the stage page, task 0's
+// links to both its attempts' output, on the stage page and on its own.
+func checkEveryAttemptsOutput(t *testing.T, b *browser.Browser, stagePage string) {
+	t.Helper()
+	b.Open(stagePage)
+	row := regexp.MustCompile(`(?s)<tr class="task"><td class="n">0</td>.*?</tr>`).FindString(b.HTML())
 	links := regexp.MustCompile(`<a href="([^"]+\.stdout)">stdout</a>`).FindAllStringSubmatch(row, -1)
 	if len(links) != 2 || !strings.Contains(row, `class="earlier"`) {
 		t.Fatalf("task 0's row links %d stdouts, want its two attempts':\n%s", len(links), row)
@@ -92,51 +106,47 @@ func TestObserveLocalUIShowsEveryAttempt(t *testing.T) {
 	if text := b.Text(); !strings.Contains(text, "task 0 fails its first attempt") {
 		t.Errorf("the first attempt's stderr from the task page: %q", text)
 	}
+}
 
-	// The summary's median is the tasks' durations' median.
+// checkSummaryAndSort holds the stage page's summary's median to the
+// median of the tasks' durations as the REST API gives them, and its
+// order by duration, descending, to the slowest task first.
+func checkSummaryAndSort(t *testing.T, b *browser.Browser, stagePage string) {
+	t.Helper()
 	var tasks struct {
 		Tasks []struct {
 			Index     int     `json:"index"`
-			State     string  `json:"state"`
 			DurationS float64 `json:"durationS"`
 		} `json:"tasks"`
 	}
 	browserJSON(t, b, resolve(t, stagePage, "/api/v1/stages/0/tasks"), &tasks)
+	if len(tasks.Tasks) != 5 {
+		t.Fatalf("the REST API lists %d tasks of stage 0, want 5: %+v", len(tasks.Tasks), tasks)
+	}
 	var durations []float64
-	slowest := -1
+	slowest := tasks.Tasks[0]
 	for _, tk := range tasks.Tasks {
 		durations = append(durations, tk.DurationS)
-		if slowest < 0 || tk.DurationS > tasks.Tasks[slowest].DurationS {
-			slowest = tk.Index
+		if tk.DurationS > slowest.DurationS {
+			slowest = tk
 		}
 	}
 	slices.Sort(durations)
-	if len(durations) != 5 {
-		t.Fatalf("the REST API lists %d tasks of stage 0, want 5: %+v", len(durations), tasks)
-	}
-	median := regexp.MustCompile(`<td class="n median" data-s="([0-9.e+-]+)">`).FindStringSubmatch(html)
+	b.Open(stagePage)
+	median := regexp.MustCompile(`<td class="n median" data-s="([0-9.e+-]+)">`).FindStringSubmatch(b.HTML())
 	if median == nil {
-		t.Fatalf("the stage page has no summary:\n%s", html)
+		t.Fatalf("the stage page has no summary:\n%s", b.Text())
 	}
 	if got, _ := strconv.ParseFloat(median[1], 64); got != durations[2] {
 		t.Errorf("the summary's median is %vs; the tasks' durations %v have %vs", got, durations, durations[2])
 	}
 
-	// Sorting by duration, a second click descending: the slowest first.
-	b.Open(stagePage)
+	// A second click on Duration sorts descending.
 	b.Click("Duration")
 	b.Click("Duration")
 	first := regexp.MustCompile(`<tr class="task"><td class="n">(\d+)</td>`).FindStringSubmatch(b.HTML())
-	if slowest != 2 || first == nil || first[1] != "2" {
-		t.Errorf("sorted by duration, descending, the first task is %v; want the slowest, task 2 (by the REST API task %d)\n%s", first, slowest, b.Text())
-	}
-	b.Close()
-
-	if err := os.WriteFile(done, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the job: %v\n%s", err, out.String())
+	if slowest.Index != 2 || first == nil || first[1] != "2" {
+		t.Errorf("sorted by duration, descending, the first task is %v; want the slowest, task 2 (by the REST API task %d)\n%s", first, slowest.Index, b.Text())
 	}
 }
 
