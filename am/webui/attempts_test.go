@@ -213,3 +213,11 @@ func BenchmarkSortingAStageOf100kTasks(b *testing.B) {
 		})
 	}
 }
+
+// The state filter keeps the order asked for.
+func TestTheStateFilterKeepsTheOrder(t *testing.T) {
+	_, body := get(t, handler(retried(t), nil), "GET", "/stages/0?sort=duration&desc=true")
+	if want := `<input type="hidden" name="sort" value="duration"><input type="hidden" name="desc" value="true">`; !strings.Contains(body, want) {
+		t.Errorf("the stage page's form has no %s:\n%s", want, body)
+	}
+}

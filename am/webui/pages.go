@@ -108,8 +108,10 @@ type stageBody struct {
 	// LocalFiles says the UI serves task files (Options.TaskFiles).
 	LocalFiles bool
 	States     []string
-	// SortBy is each sortable column's link (sort_links.go).
-	SortBy map[string]string
+	// SortBy is each sortable column's link (sort_links.go); Sort and
+	// Desc the order asked for, which the state filter keeps.
+	SortBy     map[string]string
+	Sort, Desc string
 }
 
 func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
@@ -123,7 +125,8 @@ func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
 	}
 	query := r.URL.Query()
 	b := stageBody{Stage: u.withSummary(r, st), Page: u.withGPUUse(r, p), State: query.Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
-		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}, SortBy: sortLinks(query)}
+		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}, SortBy: sortLinks(query),
+		Sort: query.Get("sort"), Desc: query.Get("desc")}
 	length := max(len(p.Tasks), DefaultPageLength)
 	if l := query.Get("length"); l != "" {
 		length, _ = strconv.Atoi(l)
