@@ -201,17 +201,8 @@ func BenchmarkSortingAStageOf100kTasks(b *testing.B) {
 	if err := s.Record(ev...); err != nil {
 		b.Fatal(err)
 	}
-	h := handler(s, nil)
-	for _, path := range []string{"/stages/0?sort=duration&desc=true", "/stages/0?sort=duration&desc=true&offset=99900", "/stages/0?sort=executor&length=1000",
-		"/api/v1/stages/0/tasks?sort=duration&length=1000", "/api/v1/stages/0", "/stages/0/tasks/99999"} {
-		b.Run(strings.NewReplacer("/", "_", "?", "_").Replace(path), func(b *testing.B) {
-			for b.Loop() {
-				if code, body := get(b, h, "GET", path); code != 200 {
-					b.Fatal(code, body)
-				}
-			}
-		})
-	}
+	benchPages(b, handler(s, nil), "/stages/0?sort=duration&desc=true", "/stages/0?sort=duration&desc=true&offset=99900",
+		"/api/v1/stages/0/tasks?sort=duration&length=1000", "/api/v1/stages/0", "/stages/0/tasks/99999")
 }
 
 // The state filter keeps the order asked for.
