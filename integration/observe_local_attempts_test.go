@@ -19,9 +19,17 @@ import (
 // attemptsScript is stage "work"'s tasks: task 0 fails its first
 // attempt and succeeds its second, saying which it is on stdout; tasks 1
 // to 4 sleep 1s, 3s, 2s and 0.5s. Stage "hold" waits for its file, so
-// that the job, and its UI, last while the browser reads them.
+// that the job, and its UI, last while the browser reads them. In gang
+// stage "gang" rank 1 fails its first attempt, and rank 0, which waits,
+// is stopped for the gang to run again.
 const attemptsScript = `i=$SPINDLE_TASK_INDEX a=$SPINDLE_ATTEMPT
 if [ "$SPINDLE_STAGE" = hold ]; then while [ ! -e "$1" ]; do sleep 0.1; done; exit 0; fi
+if [ "$SPINDLE_STAGE" = gang ]; then
+  echo "gang rank $i attempt $a says hello"
+  if [ "$a" = 0 ] && [ "$i" = 1 ]; then sleep 1; exit 4; fi
+  if [ "$a" = 0 ]; then sleep 60; fi
+  exit 0
+fi
 echo "task $i attempt $a says hello"
 case $i in
 0) if [ "$a" = 0 ]; then echo "task 0 fails its first attempt" >&2; exit 3; fi;;
@@ -41,9 +49,10 @@ func TestObserveLocalUIShowsEveryAttempt(t *testing.T) {
 	if err := os.WriteFile(script, []byte(attemptsScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	spec := writeSpec(t, fmt.Sprintf("name: attempts\nstages:\n  - {name: work, tasks: 5, command: \"sh %[1]s %[2]s\"}\n  - {name: hold, tasks: 1, command: \"sh %[1]s %[2]s\"}\n", script, done))
+	spec := writeSpec(t, fmt.Sprintf("name: attempts\nstages:\n  - {name: work, tasks: 5, command: \"sh %[1]s %[2]s\"}\n"+
+		"  - {name: hold, tasks: 1, command: \"sh %[1]s %[2]s\"}\n  - {name: gang, gang: true, tasks: 2, command: \"sh %[1]s %[2]s\"}\n", script, done))
 	u := newSessionUser(t)
-	cmd, out := u.start("submit", "--master", "local[1]", "--conf", "spindle.executor.cores=6", spec)
+	cmd, out := u.start("submit", "--master", "local[1]", "--conf", "spindle.executor.cores=8", spec)
 	var ui string
 	waitFor(t, 30*time.Second, "submit to print UI=", func() bool {
 		m := regexp.MustCompile(`(?m)^UI=(http://127\.0\.0\.1:\d+/\S*)$`).FindStringSubmatch(out.String())
@@ -65,6 +74,7 @@ func TestObserveLocalUIShowsEveryAttempt(t *testing.T) {
 	b.Screenshot(browser.Artifact(t, "ui-stage-attempts.png"))
 	checkEveryAttemptsOutput(t, b, stagePage)
 	checkSummaryAndSort(t, b, stagePage)
+	checkGangAttempts(t, b, stagePage)
 	b.Close()
 
 	if err := os.WriteFile(done, nil, 0o644); err != nil {
@@ -147,6 +157,31 @@ func checkSummaryAndSort(t *testing.T, b *browser.Browser, stagePage string) {
 	first := regexp.MustCompile(`<tr class="task"><td class="n">(\d+)</td>`).FindStringSubmatch(b.HTML())
 	if slowest.Index != 2 || first == nil || first[1] != "2" {
 		t.Errorf("sorted by duration, descending, the first task is %v; want the slowest, task 2 (by the REST API task %d)\n%s", first, slowest.Index, b.Text())
+	}
+}
+
+// checkGangAttempts follows, from the job's page, its gang stage's link
+// to its attempts: the first failed for rank 1, and rank 0's output,
+// stopped for the gang to run again, is a link away.
+func checkGangAttempts(t *testing.T, b *browser.Browser, stagePage string) {
+	t.Helper()
+	b.Open(stagePage)
+	b.Click("0") // the job
+	b.WaitText("Job 0: attempts", 30*time.Second)
+	b.Click("2") // its stage 2, gang
+	b.WaitText("2/2 done", 2*time.Minute)
+	b.Screenshot(browser.Artifact(t, "ui-stage-gang-attempts.png"))
+	row := regexp.MustCompile(`(?s)<tr class="gang-attempt" id="gang-attempt-0">.*?</tr>`).FindString(b.HTML())
+	if !strings.Contains(row, `<td class="state-failed">failed</td>`) || !strings.Contains(row, "task 1: exit status 4") {
+		t.Errorf("the gang's first attempt is not failed for rank 1:\n%s", row)
+	}
+	rank0 := regexp.MustCompile(`(?s)<div class="rank" data-task="0">task 0 <span class="state-killed">killed</span>.*?<a href="([^"]+\.stdout)">stdout</a>`).FindStringSubmatch(row)
+	if rank0 == nil {
+		t.Fatalf("the gang's first attempt links no stopped rank 0's stdout:\n%s", row)
+	}
+	b.Open(resolve(t, b.URL(), rank0[1]))
+	if text := b.Text(); !strings.Contains(text, "gang rank 0 attempt 0 says hello") {
+		t.Errorf("the stopped rank 0's stdout: %q", text)
 	}
 }
 
