@@ -94,7 +94,7 @@ func (d *Driver) observeJob(now time.Time, id scheduler.JobID, spec *jobspec.Job
 	}
 	js := history.JobSubmitted{ID: int64(id), Name: spec.Name, Pool: spec.Pool}
 	for i, st := range spec.Stages {
-		info := history.StageInfo{ID: int64(ids[i]), Name: st.Name, Tasks: st.Tasks, GPUs: st.GPUs, Cores: st.CPUs}
+		info := history.StageInfo{ID: int64(ids[i]), Name: st.Name, Tasks: st.Tasks, GPUs: st.GPUs, Cores: st.CPUs, Gang: st.Gang}
 		for _, p := range st.After {
 			info.Parents = append(info.Parents, byName[p])
 		}
