@@ -68,6 +68,30 @@ func TestStageShapesShareOneProfilePerShape(t *testing.T) {
 	}
 }
 
+// A stage naming accelerators itself outgrows a default without them:
+// its shape holds what one task asks of each it names (no more), the
+// default's of the others; a stage the default holds, accelerators and
+// all, runs there. Its placement and label are its shape's.
+func TestStageShapesOfStageAccelerators(t *testing.T) {
+	tpu, _ := scheduler.NewAccelerators(map[string]int{"tpu": 1})
+	def := defaultShape
+	def.Accels = tpu
+	spread := scheduler.Placement{Affinity: scheduler.Spread}
+	job := &jobspec.Job{Stages: []jobspec.Stage{
+		{Name: "fpga", CPUs: 1, Accels: map[string]int{"fpga": 2}, Placement: spread},
+		{Name: "tpu", CPUs: 1, Accels: map[string]int{"tpu": 1}},
+		{Name: "no-tpu", CPUs: 4, Accels: map[string]int{"tpu": 0}},
+	}}
+	profiles, stages := core.StageShapes(def, job)
+	both, _ := scheduler.NewAccelerators(map[string]int{"fpga": 2, "tpu": 1})
+	want := []scheduler.Profile{def,
+		{ID: 1, Cores: 2, MemoryMB: 1024, Accels: both, Placement: spread},
+		{ID: 2, Cores: 4, MemoryMB: 1024}}
+	if !reflect.DeepEqual(profiles, want) || !reflect.DeepEqual(stages, []scheduler.ProfileID{1, 0, 2}) {
+		t.Fatalf("profiles %+v stages %v\nwant %+v stages [1 0 2]", profiles, stages, want)
+	}
+}
+
 // onYARN is a session's core keeping containers in coarse mode, under
 // the bound on profiles and the cluster's maximum allocation given.
 func onYARN(t *testing.T, maxProfiles int, maxMemory int64) *coretest.Harness {
