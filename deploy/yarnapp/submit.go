@@ -188,7 +188,8 @@ func (s *submission) newApplication(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPlacement(ctx, place.Constraints, profiles, s.conn.Conf, s.log); err != nil {
+	role := func(p scheduler.Profile) string { return settings.ProfileRole(p, profiles, stageProfiles, s.app.Job) }
+	if err := checkPlacement(ctx, place.Constraints, place.NodeLabel, profiles, role, s.conn.Conf, s.log); err != nil {
 		return err
 	}
 	s.id = newApp.GetApplicationId()
