@@ -1,0 +1,67 @@
+package integration
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// In one job, each stage's own executors (issue 34): a gang stage placed
+// maxPerNode=1 runs its 2 executors of 1 GPU on 2 nodes, a CPU stage
+// placed pack runs its 2 executors on one node, and a stage asking
+// fpga: 2 (no executor key names FPGAs) runs in containers the RM records
+// with 2 yarn.io/fpga, its task seeing 2 FPGA addresses. Each is read
+// from the RM's records of the containers while the job runs, told apart
+// by what they hold (the gang's a GPU, the FPGA stage's FPGAs, the
+// loading stage's neither). The unconstrained FPGA stage's
+// ResourceRequests go beside the others' SchedulingRequests.
+func TestPlacementPackedStageBesideSpreadGangAndFPGAStage(t *testing.T) {
+	c := placementCluster(t)
+	if c.FPGAsPerNode < 2 {
+		t.Fatalf("nodes of %d FPGAs; the test asks 2 per executor (FPGAS_PER_NODE)", c.FPGAsPerNode)
+	}
+	dir := t.TempDir()
+	spec := writeSpec(t, fmt.Sprintf(`name: stages-placed
+stages:
+  - {name: gang, tasks: 2, gang: true, resources: {cpus: 1, gpus: 1}, placement: {maxPerNode: 1}, command: "sleep 6"}
+  - {name: load, tasks: 2, resources: {cpus: 1}, placement: pack, command: "sleep 6"}
+  - {name: fpga, tasks: 1, resources: {cpus: 1, fpga: 2}, command: "echo $SPINDLE_FPGA_ADDRESSES > %s/fpga; sleep 3"}
+`, dir))
+	cmd, buf := startOn(t, c, "submit", "--master", "yarn", "--conf", "spindle.executor.instances=2", "--conf", "spindle.executor.cores=1",
+		"--conf", "spindle.executor.memory=512m", spec)
+	gang, load, fpga := map[string]string{}, map[string]string{}, map[string]int{}
+	whileSubmitRuns(t, c, cmd, buf, "submit", func(ct container) {
+		switch {
+		case ct.GPUs > 0:
+			gang[ct.ID] = ct.Node
+		case ct.FPGAs > 0:
+			fpga[ct.ID] = ct.FPGAs
+		default:
+			load[ct.ID] = ct.Node
+		}
+	})
+	distinct := func(nodes map[string]string) int {
+		seen := map[string]bool{}
+		for _, n := range nodes {
+			seen[n] = true
+		}
+		return len(seen)
+	}
+	if len(gang) != 2 || distinct(gang) != 2 {
+		t.Errorf("the gang stage, maxPerNode=1: the RM ran its executors on %v, want 2 containers on 2 nodes", gang)
+	}
+	if len(load) != 2 || distinct(load) != 1 {
+		t.Errorf("the loading stage, pack: the RM ran its executors on %v, want 2 containers on 1 node", load)
+	}
+	if len(fpga) == 0 {
+		t.Errorf("the FPGA stage: no container with FPGAs in the RM's records")
+	}
+	for id, n := range fpga {
+		if n != 2 {
+			t.Errorf("the FPGA stage's container %s holds %d yarn.io/fpga, want 2", id, n)
+		}
+	}
+	if got := readLines(t, filepath.Join(dir, "fpga")); len(got) != 1 || len(got[0]) != 1 || got[0][0] != "0,1" {
+		t.Errorf("the FPGA task saw SPINDLE_FPGA_ADDRESSES %q, want its node's two, 0,1", got)
+	}
+}
