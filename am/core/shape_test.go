@@ -198,3 +198,26 @@ func TestLocalAndFineModeRefuseANewShape(t *testing.T) {
 		t.Fatal("fine mode took a shape its session did not start with")
 	}
 }
+
+// A session's stage naming an accelerator gets a shape holding it only
+// where YARN can give it: one its executors have no resource type for is
+// refused naming the key to start the session with, and more than a
+// node has is refused as a maximum allocation is.
+func TestSessionRefusesAStageAcceleratorItCannotAsk(t *testing.T) {
+	fpgaJob := func(n int) *jobspec.Job {
+		return &jobspec.Job{Name: "f", Source: "test", Stages: []jobspec.Stage{{Name: "f", Tasks: 1, CPUs: 1, Accels: map[string]int{"fpga": n}, Command: []string{"true"}}}}
+	}
+	h := onYARN(t, 8, 0)
+	_, err := h.Core.Submit(h.Now, fpgaJob(2), nil)
+	wantRefused(t, err, `stage "f": resources.fpga: this session's executors have no fpga, so it cannot ask YARN for any; start the session with spindle.executor.resource.fpga.amount`)
+	known, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{defaultShape},
+		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 1}, MaxGPUsPerNode: 4, MaxAccelsPerNode: map[string]int{"fpga": 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := known.Core.Submit(known.Now, fpgaJob(2), nil); err != nil {
+		t.Fatalf("2 FPGAs where nodes have 2: %v", err)
+	}
+	_, err = known.Core.Submit(known.Now, fpgaJob(3), nil)
+	wantRefused(t, err, `stage "f": its executors would need 3 fpga, more than a node of the cluster has (2)`)
+}
