@@ -34,7 +34,9 @@ type YARN struct {
 	ResourceTypes map[string]string
 	// Placement, when it asks anything, sends every ask as a
 	// SchedulingRequest with its placement constraint instead of a
-	// ResourceRequest (never both in one allocate: YARN refuses the mix).
+	// ResourceRequest; a profile whose stages name a placement of their
+	// own sends its asks so under that placement instead
+	// (rm_placement.go).
 	Placement yarn.Placement
 	// PortInNodeName says the RM's scheduler names nodes host:port
 	// (yarn.scheduler.include-port-in-node-name), so that is what the
@@ -61,10 +63,13 @@ type rmState struct {
 	// containers are the allocated containers not known to have
 	// completed: their protos start them and name them in releases.
 	containers map[string]*hadoopyarn.ContainerProto
+	// placed is the placement each allocation tag's SchedulingRequests
+	// went out under, for the message when the RM rejects one.
+	placed map[string]yarn.Placement
 }
 
 func newRMState(y *YARN) *rmState {
-	return &rmState{y: y, containers: map[string]*hadoopyarn.ContainerProto{}}
+	return &rmState{y: y, containers: map[string]*hadoopyarn.ContainerProto{}, placed: map[string]yarn.Placement{}}
 }
 
 // priority is profile p's asks' priority: one per profile, so that
@@ -127,8 +132,9 @@ func (d *Driver) allocate(ctx context.Context, req *core.AllocateRequest) {
 	var asks []string // allocation request id:outstanding
 	for _, a := range req.Asks {
 		asks = append(asks, fmt.Sprintf("%d:%d", a.ID, a.Count))
-		if r.y.Placement.Constrained() {
-			msg.SchedulingRequests = append(msg.SchedulingRequests, schedulingRequest(a, r.y.Placement, r.y.ResourceTypes))
+		if place := r.placementOf(a.Profile); place.Constrained() {
+			r.placed[executorTag(a.Profile.ID)] = place
+			msg.SchedulingRequests = append(msg.SchedulingRequests, schedulingRequest(a, place, r.y.ResourceTypes))
 		} else {
 			msg.Ask = append(msg.Ask, resourceRequest(a, r.y.NodeLabel, r.y.ResourceTypes))
 		}
@@ -212,7 +218,7 @@ func (d *Driver) allocated(now time.Time, ev allocateDone) {
 		d.log.WithFields(logrus.Fields{"container": c.Container, "exit_status": c.ExitStatus}).Info("container completed")
 	}
 	d.core.Allocated(now, res)
-	if why := rejectedPlacement(resp.GetRejectedSchedulingRequests(), r.y.Placement); why != "" {
+	if why := rejectedPlacement(resp.GetRejectedSchedulingRequests(), r.placed); why != "" {
 		d.core.Fail(now, why)
 	}
 }

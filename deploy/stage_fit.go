@@ -3,6 +3,8 @@ package deploy
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/spindle-yarn/spindle/am/jobspec"
@@ -60,6 +62,12 @@ func stageMisfits(st jobspec.Stage, p scheduler.Profile, m config.Master) []stri
 	if st.MemoryMB > p.MemoryMB {
 		out = append(out, fmt.Sprintf("memory %s per task, but executors have %s (spindle.executor.memory): raise it with --executor-memory %s",
 			sizeMiB(st.MemoryMB), sizeMiB(p.MemoryMB), sizeMiB(st.MemoryMB)))
+	}
+	for _, name := range slices.Sorted(maps.Keys(st.Accels)) {
+		if want, have := st.Accels[name], p.Accels.Amount(name); want > have {
+			out = append(out, fmt.Sprintf("resources.%s %d per task, but executors have %d (spindle.executor.resource.%s.amount): raise it with --conf spindle.executor.resource.%s.amount=%d",
+				name, want, have, name, name, want))
+		}
 	}
 	return out
 }

@@ -67,6 +67,11 @@ func TestStageFitsItsExecutorUpToTheLimit(t *testing.T) {
 		// mode a stage the executors cannot hold gets a shape of its own.
 		{"{memory: 8g, cpus: 4, gpus: 2}", []string{"spindle.master=yarn", "spindle.yarn.mode=fine"}, ""},
 		{"{memory: 8g, cpus: 4, gpus: 2}", []string{"spindle.master=yarn"}, ""},
+		// A stage's own accelerators: locally the executors' must hold
+		// them; on YARN the stage gets a shape that does.
+		{"{fpga: 2}", []string{"spindle.executor.resource.fpga.amount=2"}, ""},
+		{"{fpga: 2}", []string{"spindle.executor.resource.fpga.amount=1"}, `job.yaml:3: stage "a": resources.fpga 2 per task, but executors have 1 (spindle.executor.resource.fpga.amount): raise it with --conf spindle.executor.resource.fpga.amount=2`},
+		{"{fpga: 2}", []string{"spindle.master=yarn"}, ""},
 		// Local mode has no fine mode: the key is YARN's.
 		{"{memory: 8g}", []string{"spindle.yarn.mode=fine"}, `job.yaml:3: stage "a": memory 8g per task, but executors have 1g`},
 	} {

@@ -1,16 +1,18 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spindle-yarn/spindle/integration/testcluster"
+	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
 
-// Helpers: the placement tests' cluster, and where a job's executors
-// ran on it.
+// Helpers: the placement tests' cluster, where a job's executors ran
+// on it, and which node the RM says matches.
 
 // placementCluster is the one cluster every placement test shares (each
 // extra cluster costs CI about a minute): the placement processor on, NM 0
@@ -82,4 +84,26 @@ func executorNodesOf(t *testing.T, c *testcluster.Cluster, want int, stage strin
 		t.Fatalf("the job did not end:\n%s", out.String())
 	}
 	return nodes
+}
+
+// nodeWhere is the id (host:port) of the one node the RM reports as
+// matching: its own view of labels and attributes, not the harness's word.
+func nodeWhere(t *testing.T, c *testcluster.Cluster, what string, match func(*hadoopyarn.NodeReportProto) bool) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	nodes, err := applicationClient(t, c).GetClusterNodes(ctx, &hadoopyarn.GetClusterNodesRequestProto{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, n := range nodes.GetNodeReports() {
+		if match(n) {
+			found = append(found, fmt.Sprintf("%s:%d", n.GetNodeId().GetHost(), n.GetNodeId().GetPort()))
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("the RM reports %d nodes %s (%v), want 1: %v", len(found), what, found, nodes.GetNodeReports())
+	}
+	return found[0]
 }

@@ -1,9 +1,7 @@
 package integration
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
@@ -13,28 +11,6 @@ import (
 	"github.com/spindle-yarn/spindle/integration/testcluster"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 )
-
-// nodeWhere is the id (host:port) of the one node the RM reports as
-// matching: its own view of labels and attributes, not the harness's word.
-func nodeWhere(t *testing.T, c *testcluster.Cluster, what string, match func(*hadoopyarn.NodeReportProto) bool) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	nodes, err := applicationClient(t, c).GetClusterNodes(ctx, &hadoopyarn.GetClusterNodesRequestProto{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var found []string
-	for _, n := range nodes.GetNodeReports() {
-		if match(n) {
-			found = append(found, fmt.Sprintf("%s:%d", n.GetNodeId().GetHost(), n.GetNodeId().GetPort()))
-		}
-	}
-	if len(found) != 1 {
-		t.Fatalf("the RM reports %d nodes %s (%v), want 1: %v", len(found), what, found, nodes.GetNodeReports())
-	}
-	return found[0]
-}
 
 // maxPerNode=1 with 2 executors: the RM places them on 2 different nodes,
 // though either node has the GPUs for both. With 3 on these 2 nodes the

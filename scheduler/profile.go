@@ -19,6 +19,42 @@ type Profile struct {
 	// stages that name one ("": the application's,
 	// spindle.yarn.executor.nodeLabelExpression).
 	NodeLabel string
+	// Placement is where its executors go beside each other on YARN, for
+	// stages that name their own (zero: the application's,
+	// spindle.yarn.executor.placement and .maxPerNode).
+	Placement Placement
+}
+
+// Placement is a stage's own placement of its executors among the
+// nodes (`placement:` in its spec): spread (at most one a node), pack (all
+// on one node), or at most MaxPerNode a node. The zero value asks
+// nothing of its own. A fixed-size value, so that Profiles stay
+// comparable.
+type Placement struct {
+	Affinity   Affinity
+	MaxPerNode int // 0: no bound of its own
+}
+
+// Affinity is how a profile's executors stand to each other.
+type Affinity string
+
+// The affinities a stage may ask ("": none of its own).
+const (
+	Spread Affinity = "spread"
+	Pack   Affinity = "pack"
+)
+
+// Set says whether p asks anything of its own.
+func (p Placement) Set() bool { return p != Placement{} }
+
+func (p Placement) String() string {
+	switch {
+	case p.Affinity != "":
+		return string(p.Affinity)
+	case p.MaxPerNode > 0:
+		return fmt.Sprintf("maxPerNode=%d", p.MaxPerNode)
+	}
+	return "none"
 }
 
 // TaskRequest is what each task of a stage asks of its executor.

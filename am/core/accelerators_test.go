@@ -112,3 +112,31 @@ func TestContainerRefusedForAnAcceleratorKeepsNoGPU(t *testing.T) {
 		t.Errorf("started %q, want %q", starts, want)
 	}
 }
+
+// A stage's own accelerator amount (resources: {fpga: 2}) is what each
+// of its tasks asks, over the application's: its tasks get 2 FPGA
+// addresses each where the application's tasks get 1.
+func TestStageAcceleratorAmountIsItsTasks(t *testing.T) {
+	fpga4, _ := scheduler.NewAccelerators(map[string]int{"fpga": 4})
+	fpga1, _ := scheduler.NewAccelerators(map[string]int{"fpga": 1})
+	h, err := coretest.New(core.Config{Profiles: []scheduler.Profile{{Cores: 4, Accels: fpga4}}, TaskAccels: fpga1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Core.Register(h.Now, core.Registration{Executor: "e1", Host: "n", Cores: 4,
+		Accels: []scheduler.Assigned{{Name: "fpga", Addresses: []string{"0", "1", "2", "3"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	job := &jobspec.Job{Name: "j", Source: "test", Stages: []jobspec.Stage{
+		{Name: "two", Tasks: 2, CPUs: 1, Accels: map[string]int{"fpga": 2}, Command: []string{"true"}}}}
+	if _, err := h.Core.Submit(h.Now, job, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range h.Ready().Launches {
+		got = append(got, fmt.Sprint(l.Accels))
+	}
+	if want := []string{"[{fpga [0 1]}]", "[{fpga [2 3]}]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("launched with %q, want two FPGAs each", got)
+	}
+}

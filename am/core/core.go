@@ -156,7 +156,9 @@ func (c *Core) submit(now time.Time, spec *jobspec.Job, stageProfiles []schedule
 	}
 	for i, p := range stageProfiles {
 		ss.Stages[i].Profile = p
-		ss.Stages[i].Request.Accels = c.cfg.TaskAccels
+		if ss.Stages[i].Request.Accels, err = spec.Stages[i].TaskAccels(c.cfg.TaskAccels); err != nil {
+			return 0, fmt.Errorf("stage %q: %w", spec.Stages[i].Name, err)
+		}
 	}
 	if err := c.gangsFit(spec.Name, ss); err != nil {
 		return 0, err

@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,9 +23,13 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 	out := make([]scheduler.ProfileID, len(spec.Stages))
 	profiles := c.cfg.Profiles
 	for i, st := range spec.Stages {
+		accels, err := st.TaskAccels(c.cfg.TaskAccels)
+		if err != nil {
+			return nil, fmt.Errorf("stage %q: %w", st.Name, err)
+		}
 		found := false
 		for _, p := range profiles {
-			if fits(st, c.cfg.TaskAccels, p) && c.labelFits(st, p) {
+			if fits(st, accels, p) && c.labelFits(st, p) {
 				out[i], found = p.ID, true
 				break
 			}
@@ -31,15 +37,15 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 		if found {
 			continue
 		}
-		if !c.shapesOnDemand() || st.NodeLabel != "" { // a session's executors carry no label (stage_labels.go)
+		if !c.shapesOnDemand() {
 			var have []string
 			for _, p := range profiles {
 				have = append(have, fmt.Sprintf("profile %d: %d cores, %d GPUs, %d MiB%s", p.ID, p.Cores, p.GPUs, p.MemoryMB, accelsText(p.Accels)))
 			}
 			return nil, fmt.Errorf("stage %q: a task needs %s, which no executor of this application can hold (%s)",
-				st.Name, needs(st)+accelsText(c.cfg.TaskAccels), strings.Join(have, "; "))
+				st.Name, needs(st)+accelsText(accels), strings.Join(have, "; "))
 		}
-		shape := StageShape(profiles[0], st)
+		shape := c.onDemandShape(profiles[0], st, accels)
 		if err := c.allowShape(st, shape, len(profiles)+1); err != nil {
 			return nil, err
 		}
@@ -51,6 +57,18 @@ func (c *Core) fitProfiles(spec *jobspec.Job) ([]scheduler.ProfileID, error) {
 		}
 	}
 	return out, nil
+}
+
+// onDemandShape is the profile a session adds for stage st, whose tasks
+// ask accels besides GPUs: the default's shape with the stage's node
+// label and placement when the default can hold its tasks (executors of
+// their own, as stage_labels.go gives a job's), else its StageShape.
+func (c *Core) onDemandShape(def scheduler.Profile, st jobspec.Stage, accels scheduler.Accelerators) scheduler.Profile {
+	if !fits(st, accels, def) {
+		return StageShape(def, st)
+	}
+	def.NodeLabel, def.Placement = st.NodeLabel, st.Placement
+	return def
 }
 
 // shapesOnDemand says whether a stage no profile holds gets one of its
@@ -75,6 +93,27 @@ func (c *Core) allowShape(st jobspec.Stage, shape scheduler.Profile, n int) erro
 	}{{"MiB of memory", shape.MemoryMB, k.MaxMemoryMB}, {"vcores", int64(shape.Cores), int64(k.MaxCores)}, {"GPUs", int64(shape.GPUs), int64(k.MaxGPUsPerNode)}} {
 		if (d.max > 0 || d.what == "GPUs") && d.need > d.max {
 			return fmt.Errorf("stage %q: its executors would need %d %s, more than the cluster's maximum allocation (%d)", st.Name, d.need, d.what, d.max)
+		}
+	}
+	return c.allowAccels(st, shape)
+}
+
+// allowAccels refuses the accelerators stage st names itself where its
+// new profile shape could never get them: one the application has no
+// YARN resource type for (a session knows those of its executors'
+// accelerators alone), or more than a node has, which no container
+// could hold.
+func (c *Core) allowAccels(st jobspec.Stage, shape scheduler.Profile) error {
+	for _, name := range slices.Sorted(maps.Keys(st.Accels)) {
+		need := shape.Accels.Amount(name)
+		most, known := c.yarn.cfg.MaxAccelsPerNode[name]
+		switch {
+		case need == 0:
+		case !known:
+			return fmt.Errorf("stage %q: resources.%s: this session's executors have no %s, so it cannot ask YARN for any; start the session with spindle.executor.resource.%s.amount",
+				st.Name, name, name, name)
+		case need > most:
+			return fmt.Errorf("stage %q: its executors would need %d %s, more than a node of the cluster has (%d)", st.Name, need, name, most)
 		}
 	}
 	return nil
@@ -107,6 +146,9 @@ func needs(st jobspec.Stage) string {
 	}
 	if st.NodeLabel != "" {
 		s += ", on nodes labelled " + st.NodeLabel
+	}
+	if st.Placement.Set() {
+		s += ", placed " + st.Placement.String()
 	}
 	return s
 }

@@ -5,7 +5,8 @@ import "github.com/spindle-yarn/spindle/scheduler"
 // ask brings profile p's outstanding containers to n and returns the asks
 // to send for it.
 //
-// Packed (ContainerConfig.Pack), a profile's executors go to one node by
+// Packed (its stages' placement: pack, or the application's,
+// ContainerConfig.Pack, where they name none), a profile's executors go to one node by
 // YARN's node-scope affinity to their own allocation tag, which the
 // placement processor can meet only where a container with that tag is
 // already placed: an ask with it and nothing placed is rejected, however
@@ -16,11 +17,20 @@ import "github.com/spindle-yarn/spindle/scheduler"
 // client's: only the core knows which containers of a profile are live;
 // am/rm_placement.go only spells Near out as the constraint.
 func (k *containers) ask(p scheduler.Profile, n int) []Ask {
-	if !k.cfg.Pack {
+	if !packs(p, k.cfg.Pack) {
 		return k.asks.want(p, n, false)
 	}
 	if k.liveOf(p.ID) == 0 {
 		return append(k.asks.want(p, 0, true), k.asks.want(p, min(n, 1), false)...)
 	}
 	return k.asks.want(p, max(n-k.asks.outstandingOf(p.ID, false), 0), true)
+}
+
+// packs says whether p's executors are packed: by its stages' own
+// placement, else by the application's (app).
+func packs(p scheduler.Profile, app bool) bool {
+	if p.Placement.Set() {
+		return p.Placement.Affinity == scheduler.Pack
+	}
+	return app
 }

@@ -83,3 +83,42 @@ func TestPackAsksAnAnchorThenTheRestNearIt(t *testing.T) {
 	h.Core.Allocated(h.Now, core.AllocateResult{ClusterNodes: 2, Completed: []core.Completion{{Container: "g1", ExitStatus: -100}, {Container: "g2", ExitStatus: -100}}})
 	step(h, "profile 0's executors lost", "p0:0 near;p0:1;")
 }
+
+// A stage's own placement decides its profile's packing over the
+// application's: a profile placed pack anchors then packs in an
+// application that packs nothing, and one placed spread (or bounded per
+// node) asks every executor at once in an application that packs all.
+func TestStagePlacementPacksItsProfileAlone(t *testing.T) {
+	start := func(appPack bool, own scheduler.Placement) *coretest.Harness {
+		def := scheduler.Profile{ID: 0, Cores: 1}
+		placed := scheduler.Profile{ID: 1, Cores: 1, Placement: own}
+		h, err := coretest.New(core.Config{Profiles: []scheduler.Profile{def, placed},
+			Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 2, 1: 2}, Pack: appPack}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Profile 1 is a stage's: wanted for its stage's two tasks.
+		job, err := jobspec.Short("j", 2, []string{"true"}, jobspec.Defaults{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.Core.Submit(h.Now, job, []scheduler.ProfileID{1}); err != nil {
+			t.Fatal(err)
+		}
+		h.Advance(time.Second)
+		return h
+	}
+	for _, c := range []struct {
+		appPack bool
+		own     scheduler.Placement
+		want    string
+	}{
+		{false, scheduler.Placement{Affinity: scheduler.Pack}, "p0:2;p1:1;"},
+		{true, scheduler.Placement{Affinity: scheduler.Spread}, "p0:1;p1:2;"},
+		{true, scheduler.Placement{MaxPerNode: 2}, "p0:1;p1:2;"},
+	} {
+		if got := asks(start(c.appPack, c.own).Ready()); got != c.want {
+			t.Errorf("application packing %v, profile 1 placed %v: asked %q, want %q", c.appPack, c.own, got, c.want)
+		}
+	}
+}

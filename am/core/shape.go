@@ -18,20 +18,34 @@ import (
 // hold runs on: def's cores and memory, each raised to what one task of
 // st needs, and the GPUs of one task rounded up to whole ones — no more,
 // so that a CPU-only stage's executors hold no GPU idle — and def's
-// accelerators besides GPUs, which every task of the application takes
-// (spindle.task.resource.{name}.amount is not a stage's). The one place a
-// stage's needs become an executor's shape: a resource added to Profile
-// is derived here. Its ID is def's; the caller numbers it.
+// accelerators besides GPUs, but for those the stage names itself
+// (resources: {fpga: 2}), of which they hold what one task asks, again
+// no more. The stage's own node label and placement are its executors'.
+// The one place a stage's needs become an executor's shape: a resource
+// added to Profile is derived here. Its ID is def's; the caller numbers
+// it.
 func StageShape(def scheduler.Profile, st jobspec.Stage) scheduler.Profile {
 	return scheduler.Profile{
 		ID:       def.ID,
 		Cores:    max(def.Cores, st.CPUs, 1),
 		MemoryMB: max(def.MemoryMB, st.MemoryMB),
 		GPUs:     int(math.Ceil(st.GPUs)),
-		Accels:   def.Accels,
+		Accels:   stageAccels(def.Accels, st),
 		// The stage's node label is its executors' (stage_labels.go).
 		NodeLabel: st.NodeLabel,
+		Placement: st.Placement,
 	}
+}
+
+// stageAccels are have with the amounts st names in place of have's; a
+// Stage that Parse made names few enough kinds to fit (at worst its
+// own, when have's are not a task's).
+func stageAccels(have scheduler.Accelerators, st jobspec.Stage) scheduler.Accelerators {
+	a, err := st.TaskAccels(have)
+	if err != nil {
+		a, _ = st.TaskAccels(scheduler.Accelerators{})
+	}
+	return a
 }
 
 // StageShapes gives each of job's stages its coarse-mode profile:
@@ -43,7 +57,9 @@ func StageShapes(def scheduler.Profile, job *jobspec.Job) (profiles []scheduler.
 	stages = make([]scheduler.ProfileID, len(job.Stages))
 	for i, st := range job.Stages {
 		stages[i] = def.ID
-		if !fits(st, scheduler.Accelerators{}, def) { // the application's tasks' accelerators are every stage's
+		// def holds the application's tasks' accelerators: only the
+		// stage's own can outgrow it.
+		if !fits(st, stageAccels(scheduler.Accelerators{}, st), def) {
 			profiles, stages[i] = WithShape(profiles, StageShape(def, st))
 		}
 	}
@@ -70,5 +86,6 @@ func WithShape(profiles []scheduler.Profile, p scheduler.Profile) ([]scheduler.P
 // sameShape says whether executors of p and q are alike (a resource
 // StageShape derives is compared here too).
 func sameShape(p, q scheduler.Profile) bool {
-	return p.Cores == q.Cores && p.MemoryMB == q.MemoryMB && p.GPUs == q.GPUs && p.Accels == q.Accels && p.NodeLabel == q.NodeLabel
+	p.ID = q.ID
+	return p == q
 }

@@ -68,6 +68,30 @@ func TestStageShapesShareOneProfilePerShape(t *testing.T) {
 	}
 }
 
+// A stage naming accelerators itself outgrows a default without them:
+// its shape holds what one task asks of each it names (no more), the
+// default's of the others; a stage the default holds, accelerators and
+// all, runs there. Its placement and label are its shape's.
+func TestStageShapesOfStageAccelerators(t *testing.T) {
+	tpu, _ := scheduler.NewAccelerators(map[string]int{"tpu": 1})
+	def := defaultShape
+	def.Accels = tpu
+	spread := scheduler.Placement{Affinity: scheduler.Spread}
+	job := &jobspec.Job{Stages: []jobspec.Stage{
+		{Name: "fpga", CPUs: 1, Accels: map[string]int{"fpga": 2}, Placement: spread},
+		{Name: "tpu", CPUs: 1, Accels: map[string]int{"tpu": 1}},
+		{Name: "no-tpu", CPUs: 4, Accels: map[string]int{"tpu": 0}},
+	}}
+	profiles, stages := core.StageShapes(def, job)
+	both, _ := scheduler.NewAccelerators(map[string]int{"fpga": 2, "tpu": 1})
+	want := []scheduler.Profile{def,
+		{ID: 1, Cores: 2, MemoryMB: 1024, Accels: both, Placement: spread},
+		{ID: 2, Cores: 4, MemoryMB: 1024}}
+	if !reflect.DeepEqual(profiles, want) || !reflect.DeepEqual(stages, []scheduler.ProfileID{1, 0, 2}) {
+		t.Fatalf("profiles %+v stages %v\nwant %+v stages [1 0 2]", profiles, stages, want)
+	}
+}
+
 // onYARN is a session's core keeping containers in coarse mode, under
 // the bound on profiles and the cluster's maximum allocation given.
 func onYARN(t *testing.T, maxProfiles int, maxMemory int64) *coretest.Harness {
@@ -173,4 +197,27 @@ func TestLocalAndFineModeRefuseANewShape(t *testing.T) {
 	if _, err = fine.Core.Submit(fine.Now, memoryJob("big", 2048), nil); err == nil {
 		t.Fatal("fine mode took a shape its session did not start with")
 	}
+}
+
+// A session's stage naming an accelerator gets a shape holding it only
+// where YARN can give it: one its executors have no resource type for is
+// refused naming the key to start the session with, and more than a
+// node has is refused as a maximum allocation is.
+func TestSessionRefusesAStageAcceleratorItCannotAsk(t *testing.T) {
+	fpgaJob := func(n int) *jobspec.Job {
+		return &jobspec.Job{Name: "f", Source: "test", Stages: []jobspec.Stage{{Name: "f", Tasks: 1, CPUs: 1, Accels: map[string]int{"fpga": n}, Command: []string{"true"}}}}
+	}
+	h := onYARN(t, 8, 0)
+	_, err := h.Core.Submit(h.Now, fpgaJob(2), nil)
+	wantRefused(t, err, `stage "f": resources.fpga: this session's executors have no fpga, so it cannot ask YARN for any; start the session with spindle.executor.resource.fpga.amount`)
+	known, err := coretest.New(core.Config{Session: true, Profiles: []scheduler.Profile{defaultShape},
+		Containers: &core.ContainerConfig{Initial: map[scheduler.ProfileID]int{0: 1}, MaxGPUsPerNode: 4, MaxAccelsPerNode: map[string]int{"fpga": 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := known.Core.Submit(known.Now, fpgaJob(2), nil); err != nil {
+		t.Fatalf("2 FPGAs where nodes have 2: %v", err)
+	}
+	_, err = known.Core.Submit(known.Now, fpgaJob(3), nil)
+	wantRefused(t, err, `stage "f": its executors would need 3 fpga, more than a node of the cluster has (2)`)
 }

@@ -31,7 +31,7 @@ func Job(c *core.Core, id scheduler.JobID, spec *jobspec.Job) (journal.Entry, er
 		e.StageProfiles = append(e.StageProfiles, int(p))
 	}
 	for _, p := range c.StageShapes(id) {
-		e.StageShapes = append(e.StageShapes, journal.Shape{Cores: p.Cores, MemoryMB: p.MemoryMB, GPUs: p.GPUs})
+		e.StageShapes = append(e.StageShapes, shapeOf(p))
 	}
 	return journal.Entry{Job: &e}, nil
 }

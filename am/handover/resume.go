@@ -110,7 +110,11 @@ func ResumedJob(j *journal.JobState) (core.ResumedJob, error) {
 		rj.StageProfiles = append(rj.StageProfiles, scheduler.ProfileID(p))
 	}
 	for _, sh := range j.StageShapes {
-		rj.StageShapes = append(rj.StageShapes, scheduler.Profile{Cores: sh.Cores, MemoryMB: sh.MemoryMB, GPUs: sh.GPUs})
+		p, err := profileOf(sh)
+		if err != nil {
+			return core.ResumedJob{}, fmt.Errorf("job %d of the journal: %w", j.ID, err)
+		}
+		rj.StageShapes = append(rj.StageShapes, p)
 	}
 	if rj.Done, err = doneTasks(j, spec); err != nil {
 		return core.ResumedJob{}, err

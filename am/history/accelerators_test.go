@@ -23,7 +23,7 @@ func TestAcceleratorsShowWhereGPUsDo(t *testing.T) {
 		if xs := s.Executors(at(5)); len(xs) != 1 || !reflect.DeepEqual(xs[0].Accels, fpga) {
 			t.Errorf("%s: executors %+v, want e1 with fpga 0,1", what, xs)
 		}
-		p, _ := s.Tasks(at(5), 0, "", 0, 10)
+		p, _ := s.Tasks(at(5), 0, TaskQuery{Length: 10})
 		if len(p.Tasks) != 1 || !reflect.DeepEqual(p.Tasks[0].Accels, []Resource{{Name: "fpga", Addresses: []string{"1"}}}) {
 			t.Errorf("%s: tasks %+v, want task 0 with fpga 1", what, p.Tasks)
 		}

@@ -81,24 +81,31 @@ func (s *Store) Snapshot() []Event {
 	return out
 }
 
-// snapshotTasks adds each listed task's latest attempt: its start, and
-// its end if it ended.
+// snapshotTasks adds each listed task's attempts kept, oldest first:
+// each one's start, and its end if it ended.
 func (s *Store) snapshotTasks(st *stage, add func(time.Time, Event)) {
 	for i := range st.tasks {
 		t := &st.tasks[i]
 		if t.state == tNone {
 			continue
 		}
-		exec := ""
-		if x := s.executorOf(t); x != nil {
-			exec = x.ID
+		for j := range st.earlier[i] {
+			s.snapshotAttempt(st, i, &st.earlier[i][j], add)
 		}
-		extra := st.extraOf(t)
-		add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec, GPUs: extra.gpus, Accels: extra.accels}})
-		if t.state != tRunning {
-			add(time.UnixMilli(t.end), Event{TaskEnded: &TaskEnded{Stage: st.info.ID, Index: i, Attempt: int(t.attempt), Executor: exec,
-				State: taskStates[t.state], ExitCode: int(t.exit), Reason: extra.reason}})
-		}
+		s.snapshotAttempt(st, i, t, add)
+	}
+}
+
+func (s *Store) snapshotAttempt(st *stage, index int, t *task, add func(time.Time, Event)) {
+	exec := ""
+	if x := s.executorOf(t); x != nil {
+		exec = x.ID
+	}
+	extra := st.extraOf(t)
+	add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: index, Attempt: int(t.attempt), Executor: exec, GPUs: extra.gpus, Accels: extra.accels}})
+	if t.state != tRunning {
+		add(time.UnixMilli(t.end), Event{TaskEnded: &TaskEnded{Stage: st.info.ID, Index: index, Attempt: int(t.attempt), Executor: exec,
+			State: taskStates[t.state], ExitCode: int(t.exit), Reason: extra.reason}})
 	}
 }
 

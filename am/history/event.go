@@ -67,8 +67,8 @@ type StageInfo struct {
 	Parents []int64 `json:"parents,omitempty"`
 	GPUs    float64 `json:"gpus,omitempty"` // each task's
 	Cores   int     `json:"cores,omitempty"`
-	// Gang says its tasks start together or not at all, as ranks
-	// (docs/gangs.md).
+	// Gang says its tasks run as a gang (docs/gangs.md): attempt n of
+	// each ran together, the gang's attempt n. Logs before it had none.
 	Gang bool `json:"gang,omitempty"`
 }
 

@@ -48,7 +48,7 @@ func TestTheEventLogRollsAndLoadsAsTheStoreWas(t *testing.T) {
 	}
 	for _, q := range []func(*Store) any{
 		func(s *Store) any { j, _ := s.Job(at(10), 0); return j },
-		func(s *Store) any { p, _ := s.Tasks(at(10), 0, "", 0, 10); return p },
+		func(s *Store) any { p, _ := s.Tasks(at(10), 0, TaskQuery{Length: 10}); return p },
 		func(s *Store) any { return s.Executors(at(10)) },
 		func(s *Store) any { return s.Pools() },
 		func(s *Store) any { return s.App() },
@@ -246,11 +246,17 @@ func same(t *testing.T, a, b *Store, now time.Time) {
 		"jobs":      func(s *Store) any { return s.Jobs(now) },
 		"job":       func(s *Store) any { j, _ := s.Job(now, 0); return j },
 		"stage":     func(s *Store) any { st, _ := s.Stage(now, 0); return st },
-		"tasks":     func(s *Store) any { p, _ := s.Tasks(now, 0, "", 0, 10); return p },
+		"tasks":     func(s *Store) any { p, _ := s.Tasks(now, 0, TaskQuery{Length: 10}); return p },
 		"executors": func(s *Store) any { return s.Executors(now) },
 		"pools":     func(s *Store) any { return s.Pools() },
 		"app":       func(s *Store) any { return s.App() },
 		"timeline":  func(s *Store) any { return s.Timeline(now) },
+		"attempts":  func(s *Store) any { tk, _ := s.Task(now, 0, 1); return tk },
+		"durations": func(s *Store) any { d, _ := s.Durations(0); return d },
+		"by length": func(s *Store) any {
+			p, _ := s.Tasks(now, 0, TaskQuery{Sort: SortDuration, Desc: true, Length: 10})
+			return p
+		},
 	} {
 		x, _ := json.Marshal(q(a))
 		y, _ := json.Marshal(q(b))

@@ -59,35 +59,59 @@ func (s *Store) Stage(now time.Time, id int64) (StageView, bool) {
 	return st.view(now, s.lim), true
 }
 
-// Tasks is a page of a stage's listed tasks, from offset, at most
-// length, those in state only when state is not "".
-func (s *Store) Tasks(now time.Time, id int64, state string, offset, length int) (TaskPage, bool) {
+// Tasks is a page of a stage's listed tasks as q asks: those in its
+// state, in its order (task_order.go), from its offset, at most its
+// length.
+func (s *Store) Tasks(now time.Time, id int64, q TaskQuery) (TaskPage, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st := s.stages[id]
 	if st == nil {
 		return TaskPage{}, false
 	}
-	p := TaskPage{Stage: id, Offset: offset, Tasks: []TaskView{}}
+	p := TaskPage{Stage: id, Offset: q.Offset, Tasks: []TaskView{}}
 	nowMs := now.UnixMilli()
-	for i := range st.listed(s.lim) {
-		t := task{}
-		if i < len(st.tasks) {
-			t = st.tasks[i]
+	if q.Sort != "" && q.Sort != SortIndex || q.Desc {
+		var page []int
+		page, p.Total = s.orderedPage(st, q, nowMs)
+		for _, i := range page {
+			p.Tasks = append(p.Tasks, s.listedTask(st, i, nowMs))
 		}
-		if state != "" && taskStates[t.state] != state {
+		return p, true
+	}
+	for i := range st.listed(s.lim) {
+		if q.State != "" && taskStates[st.stateOf(i)] != q.State {
 			continue
 		}
-		if p.Total >= offset && len(p.Tasks) < length {
-			v := s.taskView(st, &t, i, nowMs)
-			if t.state != tNone {
-				v.File = tasklog.Name(st.job.ID, st.index, i, int(t.attempt))
-			}
-			p.Tasks = append(p.Tasks, v)
+		if p.Total >= q.Offset && len(p.Tasks) < q.Length {
+			p.Tasks = append(p.Tasks, s.listedTask(st, i, nowMs))
 		}
 		p.Total++
 	}
 	return p, true
+}
+
+// stateOf is listed task i's state.
+func (st *stage) stateOf(i int) taskState {
+	if i < len(st.tasks) {
+		return st.tasks[i].state
+	}
+	return tNone
+}
+
+// listedTask is listed task i's row: its latest attempt, and where its
+// earlier ones wrote.
+func (s *Store) listedTask(st *stage, i int, nowMs int64) TaskView {
+	t := task{}
+	if i < len(st.tasks) {
+		t = st.tasks[i]
+	}
+	v := s.taskView(st, &t, i, nowMs)
+	if t.state != tNone {
+		v.File = tasklog.Name(st.job.ID, st.index, i, int(t.attempt))
+		v.Earlier = s.earlierOf(st, i)
+	}
+	return v
 }
 
 // Pools lists the pools configured and those running jobs name, with
@@ -188,7 +212,7 @@ func (st *stage) listed(lim Limits) int { return min(st.info.Tasks, lim.Retained
 func (st *stage) view(now time.Time, lim Limits) StageView {
 	running := st.job.state == JobRunning
 	v := StageView{ID: st.info.ID, Name: st.info.Name, Parents: slices.Clone(st.info.Parents), GPUs: st.info.GPUs, Cores: st.info.Cores,
-		Job: st.job.ID, Counts: st.counts(running), Listed: st.listed(lim)}
+		Gang: st.info.Gang, Job: st.job.ID, Counts: st.counts(running), Listed: st.listed(lim)}
 	switch {
 	case st.allEnded:
 		v.State = JobSucceeded

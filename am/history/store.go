@@ -44,11 +44,14 @@ type job struct {
 }
 
 type stage struct {
-	info                   StageInfo
-	job                    *job
-	index                  int    // its place among its job's stages
-	tasks                  []task // by index, the first RetainedTasks
-	extras                 []taskExtra
+	info   StageInfo
+	job    *job
+	index  int    // its place among its job's stages
+	tasks  []task // by index, the first RetainedTasks
+	extras []taskExtra
+	// earlier are retried tasks' attempts before their latest, by index
+	// (attempts.go).
+	earlier                map[int][]task
 	succeeded, running     int
 	failed, killed         int // attempts
 	started, ended         time.Time
@@ -133,6 +136,10 @@ func NewStore(lim Limits) *Store {
 	}
 	if lim.RetainedTasks <= 0 {
 		lim.RetainedTasks = DefaultLimits.RetainedTasks
+	}
+	lim.RetainedTasks = min(lim.RetainedTasks, MaxRetainedTasks)
+	if lim.RetainedAttempts <= 0 {
+		lim.RetainedAttempts = DefaultLimits.RetainedAttempts
 	}
 	if lim.TimelinePoints < 2 {
 		lim.TimelinePoints = DefaultLimits.TimelinePoints
@@ -353,7 +360,11 @@ func (s *Store) taskStarted(now time.Time, ts *TaskStarted) error {
 				old.running--
 			}
 		}
-		*t = task{attempt: int32(ts.Attempt), state: tRunning, start: now.UnixMilli(), extra: t.extra}
+		extra := t.extra
+		if t.state != tNone && t.attempt != int32(ts.Attempt) {
+			extra = st.keepEarlier(ts.Index, *t, now, s.lim.RetainedAttempts)
+		}
+		*t = task{attempt: int32(ts.Attempt), state: tRunning, start: now.UnixMilli(), extra: extra}
 		if x != nil {
 			t.exec = x.slot + 1
 		}

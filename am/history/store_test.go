@@ -34,7 +34,7 @@ func TestAStoreFollowsAJob(t *testing.T) {
 	if got, want := strings.Join(stages, "; "), "0 fit running done=1 running=2 waiting=0 failed=1 listed=3; 1 report waiting done=0 running=0 waiting=1 failed=0 listed=1"; got != want {
 		t.Errorf("stages: %s\nwant %s", got, want)
 	}
-	p, _ := s.Tasks(at(10), 0, "", 0, 10)
+	p, _ := s.Tasks(at(10), 0, TaskQuery{Length: 10})
 	var tasks []string
 	for _, tk := range p.Tasks {
 		tasks = append(tasks, fmt.Sprintf("%d %s x%d %s@%s %v %.0fs", tk.Index, tk.State, tk.Attempts, tk.Executor, tk.Host, tk.GPUs, tk.DurationS))
@@ -156,7 +156,7 @@ func TestAStoreListsUpToRetainedTasks(t *testing.T) {
 				Event{Time: at(2), TaskEnded: &TaskEnded{Stage: 0, Index: i, Executor: "e1", State: TaskSucceeded}})
 		}
 		st, _ := s.Stage(at(3), 0)
-		p, _ := s.Tasks(at(3), 0, "", 0, 10)
+		p, _ := s.Tasks(at(3), 0, TaskQuery{Length: 10})
 		if st.Listed != tc.listed || len(p.Tasks) != tc.listed || p.Total != tc.listed || st.Succeeded != tc.tasks || st.State != JobSucceeded {
 			t.Errorf("%d tasks: listed %d, page %d of %d, %d succeeded, %s; want %d listed, all succeeded", tc.tasks, st.Listed, len(p.Tasks), p.Total, st.Succeeded, st.State, tc.listed)
 		}
@@ -239,7 +239,7 @@ func TestTheApplicationsEndKillsWhatStillRuns(t *testing.T) {
 	if got, want := stageLine(st), "0 fit failed done=1 running=0 waiting=0 failed=1 listed=3"; got != want || st.KilledAttempts != 2 || st.Ended == nil || !st.Ended.Equal(at(10)) {
 		t.Errorf("stage: %s, %d killed, ended %v; want %s, 2 killed, ended at 10s", got, st.KilledAttempts, st.Ended, want)
 	}
-	p, _ := s.Tasks(at(20), 0, TaskKilled, 0, 10)
+	p, _ := s.Tasks(at(20), 0, TaskQuery{State: TaskKilled, Length: 10})
 	if p.Total != 2 || p.Tasks[0].Reason != "the application ended" || p.Tasks[0].DurationS != 4 {
 		t.Errorf("killed tasks: %+v", p)
 	}

@@ -50,6 +50,7 @@ type StageView struct {
 	Parents []int64 `json:"parents,omitempty"`
 	GPUs    float64 `json:"gpus,omitempty"`
 	Cores   int     `json:"cores,omitempty"`
+	Gang    bool    `json:"gang,omitempty"`
 	Job     int64   `json:"job"`
 	State   string  `json:"state"` // waiting, running, succeeded, or its job's end
 	Counts
@@ -78,6 +79,8 @@ type TaskView struct {
 	// (executor/tasklog.Name); LogURL is its executor's.
 	File   string `json:"file,omitempty"`
 	LogURL string `json:"logUrl,omitempty"`
+	// Earlier are its earlier attempts kept (attempts.go), oldest first.
+	Earlier []EarlierAttempt `json:"earlier,omitempty"`
 }
 
 // TaskPage is one page of a stage's tasks.

@@ -33,7 +33,10 @@
 //   - resources: cpus, a whole number at least 1 (default Defaults.CPUs);
 //     memory, a size such as 512m or 2g, or a number of MiB; gpus, a whole
 //     number, a fraction in (0,1) of one GPU shared with other tasks, or 0
-//     for none (default Defaults.GPUs);
+//     for none (default Defaults.GPUs); any other key names an accelerator
+//     besides GPUs (fpga: 2), a whole number of its addresses per task
+//     that replaces the application's spindle.task.resource.NAME.amount
+//     (0: none), at most 4 kinds (Stage.Accels, Stage.TaskAccels);
 //   - maxAttempts: from 1 to 100 (default Defaults.MaxAttempts): attempts
 //     a task has, failed attempts retried after a growing backoff;
 //   - env: variable names to values; a value that is a number or a boolean
@@ -44,7 +47,13 @@
 //   - preferredHosts: hosts to wait for a while before running elsewhere;
 //   - gang: true starts every task of the stage together or none, each
 //     with rendezvous variables (RANK, WORLD_SIZE, MASTER_ADDR, ...;
-//     docs/gangs.md); a gang takes no preferredHosts.
+//     docs/gangs.md); a gang takes no preferredHosts;
+//   - nodeLabel: the YARN node label its executors are asked on;
+//   - placement: spread, pack or {maxPerNode: N}, where its executors go
+//     beside each other on YARN, in place of the application's
+//     (spindle.yarn.executor.placement, .maxPerNode). A stage naming a
+//     label or a placement runs on executors of its own (docs/yarn.md,
+//     "Per-stage placement").
 //
 // A key whose value is null (`maxAttempts:`) counts as absent. Names have
 // no control characters and at most 256 bytes.

@@ -73,6 +73,17 @@ func checkInvariants(t *testing.T, job *Job) {
 		if s.Tasks < 1 || s.CPUs < 1 || s.MaxAttempts < 0 || s.MaxAttempts > scheduler.MaxAttemptsLimit || s.MemoryMB < 0 || s.GPUs < 0 {
 			t.Errorf("stage %+v: a count out of range", s)
 		}
+		if len(s.Accels) > scheduler.MaxAccelerators {
+			t.Errorf("stage %+v: more accelerators than an executor may have", s)
+		}
+		for name, n := range s.Accels {
+			if n < 0 || name == "" || name == "gpus" {
+				t.Errorf("stage %+v: accelerator %q %d", s, name, n)
+			}
+		}
+		if p := s.Placement; p.MaxPerNode < 0 || p.Affinity != "" && (p.MaxPerNode != 0 || p.Affinity != scheduler.Spread && p.Affinity != scheduler.Pack) {
+			t.Errorf("stage %+v: placement out of range", s)
+		}
 		if (len(s.Command) > 0) == (s.Builtin != "") {
 			t.Errorf("stage %+v: not exactly one of command and builtin", s)
 		}

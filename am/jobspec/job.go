@@ -1,5 +1,7 @@
 package jobspec
 
+import "github.com/spindle-yarn/spindle/scheduler"
+
 // Defaults are what a stage gets for what its spec leaves out, taken from
 // configuration. The zero value is usable: 1 CPU, no GPUs, the scheduler's
 // own retry limit, pool "default".
@@ -33,11 +35,16 @@ type Stage struct {
 	Command []string
 	// Builtin names work done inside the executor without a process
 	// (BuiltinNoop).
-	Builtin     string
-	CPUs        int     // per task, at least 1
-	MemoryMB    int64   // per task; 0 when the spec gives none
-	GPUs        float64 // per task: 0 (none), a fraction in (0,1) or a whole number
-	MaxAttempts int     // 0 leaves it to the scheduler
+	Builtin  string
+	CPUs     int     // per task, at least 1
+	MemoryMB int64   // per task; 0 when the spec gives none
+	GPUs     float64 // per task: 0 (none), a fraction in (0,1) or a whole number
+	// Accels are the whole addresses of each accelerator besides GPUs a
+	// task asks for (resources: {fpga: 2}), by name; nil when the stage
+	// names none. A name set here replaces the application's amount of it
+	// (spindle.task.resource.NAME.amount), 0 asking for none.
+	Accels      map[string]int
+	MaxAttempts int // 0 leaves it to the scheduler
 	// Env holds the variables the spec sets for every task, sorted by
 	// name; values are templates like Command's elements.
 	Env            []EnvVar
@@ -48,6 +55,10 @@ type Stage struct {
 	// NodeLabel is the YARN node label the stage's executors are asked
 	// with ("": the application's).
 	NodeLabel string
+	// Placement is where the stage's executors go beside each other on
+	// YARN (zero: the application's): a stage asking one runs on
+	// executors of its own (docs/yarn.md, "Per-stage placement").
+	Placement scheduler.Placement
 	// Line is where the stage starts in its spec (0 from Short), so later
 	// errors about it, the scheduler's at submit say, can point there.
 	Line int

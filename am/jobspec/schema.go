@@ -17,7 +17,7 @@ import (
 // The keys each mapping of a spec may have; any other is an error.
 var (
 	jobKeys      = []string{"name", "pool", "stages"}
-	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "gang", "nodeLabel"}
+	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "gang", "nodeLabel", "placement"}
 	resourceKeys = []string{"cpus", "memory", "gpus"}
 )
 
@@ -164,6 +164,9 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 	if e, ok := f["nodeLabel"]; ok {
 		s.NodeLabel = d.nodeLabel(e.value, join(path, "nodeLabel"))
 	}
+	if e, ok := f["placement"]; ok {
+		s.Placement = d.placement(e.value, join(path, "placement"))
+	}
 	return s, afterLines
 }
 
@@ -254,26 +257,42 @@ func (d *decoder) builtin(n *yaml.Node, path string) string {
 	return b
 }
 
-// resources reads what each task of s asks for over the defaults.
+// resources reads what each task of s asks for over the defaults: cpus,
+// memory and gpus, and any other key an accelerator's whole addresses
+// (accelerators.go).
 func (d *decoder) resources(n *yaml.Node, path string, s *Stage) {
-	f := d.fields(n, path, resourceKeys, nil)
-	if e, ok := f["cpus"]; ok {
-		if cpus, ok := d.int(e.value, join(path, "cpus"), 1); ok {
-			s.CPUs = cpus
+	entries, ok := d.mapping(n, path)
+	if !ok {
+		return
+	}
+	var accels []entry
+	for _, e := range entries {
+		p := join(path, e.key)
+		v, ok := d.value(e.value, p)
+		if !ok || isNull(v) {
+			continue
 		}
-	}
-	if e, ok := f["memory"]; ok {
-		s.MemoryMB = d.memory(e.value, join(path, "memory"))
-	}
-	if e, ok := f["gpus"]; ok {
-		if gpus, ok := d.number(e.value, join(path, "gpus")); ok {
-			if err := checkGPUs(join(path, "gpus"), gpus); err != nil {
-				d.errorf(e.value.Line, "", "%v", err) // the scheduler's message names the field
-			} else {
-				s.GPUs = gpus
+		switch e.key {
+		case "cpus":
+			if cpus, ok := d.int(v, p, 1); ok {
+				s.CPUs = cpus
 			}
+		case "memory":
+			s.MemoryMB = d.memory(v, p)
+		case "gpus":
+			if gpus, ok := d.number(v, p); ok {
+				if err := checkGPUs(p, gpus); err != nil {
+					d.errorf(v.Line, "", "%v", err) // the scheduler's message names the field
+				} else {
+					s.GPUs = gpus
+				}
+			}
+		default:
+			e.value = v
+			accels = append(accels, e)
 		}
 	}
+	s.Accels = d.accelerators(accels, path)
 }
 
 // checkGPUs accepts what the scheduler does (a whole number, or a

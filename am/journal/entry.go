@@ -54,11 +54,18 @@ type Job struct {
 	StageShapes []Shape `json:"stageShapes,omitempty"`
 }
 
-// Shape is what an executor of a profile offers.
+// Shape is what an executor of a profile offers, and where it is asked:
+// a session adds profiles for stages naming accelerators, a node label
+// or a placement of their own (empty in journals of before).
 type Shape struct {
 	Cores    int   `json:"cores"`
 	MemoryMB int64 `json:"memoryMB"`
 	GPUs     int   `json:"gpus"`
+	// Accels are its accelerators besides GPUs, by name.
+	Accels     map[string]int `json:"accels,omitempty"`
+	NodeLabel  string         `json:"nodeLabel,omitempty"`
+	Affinity   string         `json:"affinity,omitempty"` // "", "spread" or "pack"
+	MaxPerNode int            `json:"maxPerNode,omitempty"`
 }
 
 // TasksDone are tasks of one stage that succeeded: stage is the stage's

@@ -8,7 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -114,7 +114,8 @@ func TestStageShapesReadBack(t *testing.T) {
 	w := writer(store, NewState(app))
 	e := job(1)
 	e.Job.StageProfiles = []int{0, 3}
-	e.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: 1024, GPUs: 1}, {Cores: 2, MemoryMB: 4096}}
+	e.Job.StageShapes = []Shape{{Cores: 1, MemoryMB: 1024, GPUs: 1, Affinity: "spread", NodeLabel: "gpu-t4"},
+		{Cores: 2, MemoryMB: 4096, Accels: map[string]int{"fpga": 2}, MaxPerNode: 1}}
 	w.Append(e)
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -123,7 +124,7 @@ func TestStageShapesReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Jobs) != 1 || !slices.Equal(st.Jobs[0].StageShapes, e.Job.StageShapes) {
+	if len(st.Jobs) != 1 || !reflect.DeepEqual(st.Jobs[0].StageShapes, e.Job.StageShapes) {
 		t.Fatalf("jobs %+v, want stage shapes %+v", st.Jobs, e.Job.StageShapes)
 	}
 }

@@ -103,8 +103,8 @@ func (s *State) submitted(j Job) error {
 		return fmt.Errorf("job %d: %d stage shapes for %d stages", j.ID, len(j.StageShapes), len(j.StageProfiles))
 	}
 	for i, sh := range j.StageShapes {
-		if sh.Cores < 1 || sh.MemoryMB < 0 || sh.GPUs < 0 {
-			return fmt.Errorf("job %d: stage %d's shape %+v: want at least 1 core, no negative memory or GPUs", j.ID, i, sh)
+		if err := sh.check(); err != nil {
+			return fmt.Errorf("job %d: stage %d's shape %+v: %w", j.ID, i, sh, err)
 		}
 	}
 	s.NextJob = j.ID + 1
@@ -232,4 +232,36 @@ func sortedKeys(m map[string]Executor) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// check holds a shape to what a profile may be.
+func (sh Shape) check() error {
+	if sh.Cores < 1 || sh.MemoryMB < 0 || sh.GPUs < 0 || sh.MaxPerNode < 0 {
+		return fmt.Errorf("want at least 1 core, no negative memory, GPUs or maxPerNode")
+	}
+	if sh.Affinity != "" && sh.Affinity != "spread" && sh.Affinity != "pack" {
+		return fmt.Errorf("affinity %q: want spread or pack", sh.Affinity)
+	}
+	for name, n := range sh.Accels {
+		if name == "" || n < 0 {
+			return fmt.Errorf("accelerator %q %d", name, n)
+		}
+	}
+	return nil
+}
+
+// String writes the shape's fields, those a journal of before lacks only
+// when set.
+func (sh Shape) String() string {
+	s := fmt.Sprintf("{Cores:%d MemoryMB:%d GPUs:%d", sh.Cores, sh.MemoryMB, sh.GPUs)
+	if len(sh.Accels) > 0 {
+		s += fmt.Sprintf(" Accels:%v", sh.Accels)
+	}
+	if sh.NodeLabel != "" {
+		s += " NodeLabel:" + sh.NodeLabel
+	}
+	if sh.Affinity != "" || sh.MaxPerNode != 0 {
+		s += fmt.Sprintf(" Affinity:%s MaxPerNode:%d", sh.Affinity, sh.MaxPerNode)
+	}
+	return s + "}"
 }

@@ -2,9 +2,13 @@ package webui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spindle-yarn/spindle/am/core"
 	"github.com/spindle-yarn/spindle/am/history"
@@ -49,7 +53,12 @@ func (u *ui) api(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /api/v1/stages/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if st, ok := u.stage(w, r); ok {
-			writeJSON(w, u.withGang(r, st))
+			writeJSON(w, u.withGang(r, u.withSummary(r, st)))
+		}
+	})
+	mux.HandleFunc("GET /api/v1/stages/{id}/tasks/{index}", func(w http.ResponseWriter, r *http.Request) {
+		if t, ok := u.task(w, r); ok {
+			writeJSON(w, t)
 		}
 	})
 	mux.HandleFunc("GET /api/v1/stages/{id}/tasks", func(w http.ResponseWriter, r *http.Request) {
@@ -122,35 +131,50 @@ func (u *ui) stage(w http.ResponseWriter, r *http.Request) (history.StageView, b
 }
 
 // tasks is the page of the stage's tasks the request asks for: offset,
-// length (at most MaxPageLength) and state.
+// length (at most MaxPageLength), state, sort (history.TaskSorts) and
+// desc.
 func (u *ui) tasks(w http.ResponseWriter, r *http.Request) (history.TaskPage, bool) {
 	id, ok := pathID(w, r)
 	if !ok {
 		return history.TaskPage{}, false
 	}
-	q := r.URL.Query()
-	offset, err := queryInt(q.Get("offset"), 0, 0, 1<<31-1)
+	tq, err := taskQuery(r.URL.Query())
 	if err != nil {
-		http.Error(w, "offset: "+err.Error(), http.StatusBadRequest)
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return history.TaskPage{}, false
 	}
-	length, err := queryInt(q.Get("length"), DefaultPageLength, 1, MaxPageLength)
-	if err != nil {
-		http.Error(w, "length: "+err.Error(), http.StatusBadRequest)
-		return history.TaskPage{}, false
-	}
-	state := q.Get("state")
-	switch state {
-	case "", "pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled:
-	default:
-		http.Error(w, fmt.Sprintf("state: %q is none of pending, running, succeeded, failed, killed", state), http.StatusBadRequest)
-		return history.TaskPage{}, false
-	}
-	p, ok := u.o.Store.Tasks(u.o.Now(), id, state, offset, length)
+	p, ok := u.o.Store.Tasks(u.o.Now(), id, tq)
 	if !ok {
 		http.Error(w, fmt.Sprintf("no stage %d", id), http.StatusNotFound)
 	}
 	return p, ok
+}
+
+// taskQuery reads a page of tasks' parameters, or says which is wrong.
+func taskQuery(q url.Values) (history.TaskQuery, error) {
+	var tq history.TaskQuery
+	var err error
+	if tq.Offset, err = queryInt(q.Get("offset"), 0, 0, 1<<31-1); err != nil {
+		return tq, errors.New("offset: " + err.Error())
+	}
+	if tq.Length, err = queryInt(q.Get("length"), DefaultPageLength, 1, MaxPageLength); err != nil {
+		return tq, errors.New("length: " + err.Error())
+	}
+	tq.State = q.Get("state")
+	switch tq.State {
+	case "", "pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled:
+	default:
+		return tq, fmt.Errorf("state: %q is none of pending, running, succeeded, failed, killed", tq.State)
+	}
+	if tq.Sort = q.Get("sort"); tq.Sort != "" && !slices.Contains(history.TaskSorts, tq.Sort) {
+		return tq, fmt.Errorf("sort: %q is none of %s", tq.Sort, strings.Join(history.TaskSorts, ", "))
+	}
+	if d := q.Get("desc"); d != "" {
+		if tq.Desc, err = strconv.ParseBool(d); err != nil {
+			return tq, fmt.Errorf("desc: %q is neither true nor false", d)
+		}
+	}
+	return tq, nil
 }
 
 // pools are the pools in fair-share order with the scheduler's counts

@@ -6,27 +6,21 @@ import (
 	"github.com/spindle-yarn/spindle/am/history"
 )
 
-// Stage is a stage as the API gives it: its history, and for a gang
-// stage its ranks and runs (docs/ui.md, docs/gangs.md).
-type Stage struct {
-	history.StageView
-	Gang *history.GangView `json:"gang,omitempty"`
-}
-
 // withGang adds st's gang, if it is one: its ranks and runs from the
 // history, and while the application runs what it waits for, in the
 // scheduler's words.
-func (u *ui) withGang(r *http.Request, st history.StageView) Stage {
+func (u *ui) withGang(r *http.Request, st Stage) Stage {
 	g, ok := u.o.Store.Gang(u.o.Now(), st.ID)
 	if !ok {
-		return Stage{StageView: st}
+		return st
 	}
 	for _, w := range waiting(u.live(r))[st.Job] {
 		if w.Stage == st.Name {
 			g.Waiting = w.Why
 		}
 	}
-	return Stage{StageView: st, Gang: &g}
+	st.GangRuns = &g
+	return st
 }
 
 // gangSection is what the stage page's gang section takes: the gang,

@@ -54,11 +54,11 @@ func TestAGangStageShowsItsRanksAndRestarts(t *testing.T) {
 	}
 	var st Stage
 	_, body = get(t, h, "GET", "/api/v1/stages/0")
-	if err := json.Unmarshal([]byte(body), &st); err != nil || st.Gang == nil || st.Gang.Master != "h1:4001" || len(st.Gang.Restarts) != 1 ||
-		st.Gang.Restarts[0].Reason != "rank 1 exited 1" || len(st.Gang.Ranks) != 2 {
+	if err := json.Unmarshal([]byte(body), &st); err != nil || st.GangRuns == nil || st.GangRuns.Master != "h1:4001" || len(st.GangRuns.Restarts) != 1 ||
+		st.GangRuns.Restarts[0].Reason != "rank 1 exited 1" || len(st.GangRuns.Ranks) != 2 {
 		t.Errorf("the gang stage's resource: %v\n%s", err, body)
 	}
-	if _, body := get(t, handler(twoPools(t, 2, 0), nil), "GET", "/api/v1/stages/0"); strings.Contains(body, `"gang"`) {
+	if _, body := get(t, handler(twoPools(t, 2, 0), nil), "GET", "/api/v1/stages/0"); strings.Contains(body, `"gangRuns"`) {
 		t.Errorf("a stage that is no gang shows one: %s", body)
 	}
 

@@ -42,11 +42,12 @@ func Handler(o Options) http.Handler {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	u := &ui{o: o, pages: parsePages(o.Base)}
+	u := &ui{o: o, pages: parsePages(o.Base, o.TaskFiles != "")}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", u.sessionPage)
 	mux.HandleFunc("GET /jobs/{id}", u.jobPage)
 	mux.HandleFunc("GET /stages/{id}", u.stagePage)
+	mux.HandleFunc("GET /stages/{id}/tasks/{index}", u.taskPage)
 	mux.HandleFunc("GET /pools", u.poolsPage)
 	mux.HandleFunc("GET /executors", u.executorsPage)
 	mux.HandleFunc("GET /environment", u.environmentPage)

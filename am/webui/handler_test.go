@@ -168,16 +168,8 @@ func TestOnlyReadsAreServed(t *testing.T) {
 // A stage of 100,000 tasks serves a page of them quickly however deep
 // the page (docs/ui.md has the figures).
 func BenchmarkAStageOf100kTasks(b *testing.B) {
-	h := handler(twoPools(b, 100000, 100000), nil)
-	for _, path := range []string{"/stages/0", "/stages/0?offset=99900", "/stages/0?state=succeeded&offset=99000&length=1000", "/api/v1/stages/0/tasks?offset=99000&length=1000"} {
-		b.Run(strings.NewReplacer("/", "_", "?", "_").Replace(path), func(b *testing.B) {
-			for b.Loop() {
-				if code, body := get(b, h, "GET", path); code != 200 {
-					b.Fatal(code, body)
-				}
-			}
-		})
-	}
+	benchPages(b, handler(twoPools(b, 100000, 100000), nil),
+		"/stages/0", "/stages/0?offset=99900", "/stages/0?state=succeeded&offset=99000&length=1000", "/api/v1/stages/0/tasks?offset=99000&length=1000")
 }
 
 // A task's row links its attempt's stdout and stderr: on YARN on its

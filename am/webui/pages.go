@@ -14,10 +14,11 @@ import (
 )
 
 // parsePages parses each page's template with the layout, its links
-// under base.
-func parsePages(base string) map[string]*template.Template {
+// under base; local says the UI serves task files itself.
+func parsePages(base string, local bool) map[string]*template.Template {
 	funcs := template.FuncMap{
-		"url": func(path string, args ...any) string { return base + fmt.Sprintf(path, args...) },
+		"url":    func(path string, args ...any) string { return base + fmt.Sprintf(path, args...) },
+		"output": outputLink(base, local),
 		"dur": func(s float64) string {
 			return time.Duration(s * float64(time.Second)).Round(time.Millisecond * 100).String()
 		},
@@ -43,10 +44,13 @@ func parsePages(base string) map[string]*template.Template {
 		},
 	}
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"session", "job", "stage", "pools", "executors", "environment"} {
+	// Templates some pages share: the stage's summary, its gang's
+	// attempts and its gang section, and an attempt's output links.
+	shared := map[string][]string{"stage": {"stage_summary", "attempt_output", "gang"}, "task": {"attempt_output"}}
+	for _, name := range []string{"session", "job", "stage", "task", "pools", "executors", "environment"} {
 		files := []string{"templates/layout.html", "templates/" + name + ".html"}
-		if name == "stage" {
-			files = append(files, "templates/gang.html")
+		for _, f := range shared[name] {
+			files = append(files, "templates/"+f+".html")
 		}
 		pages[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, files...))
 	}
@@ -96,7 +100,7 @@ func (u *ui) jobPage(w http.ResponseWriter, r *http.Request) {
 }
 
 type stageBody struct {
-	Stage      history.StageView
+	Stage      Stage
 	Page       TaskPage
 	State      string
 	Prev, Next string // query strings of the neighbouring pages; "" for none
@@ -105,6 +109,10 @@ type stageBody struct {
 	// LocalFiles says the UI serves task files (Options.TaskFiles).
 	LocalFiles bool
 	States     []string
+	// SortBy is each sortable column's link (sort_links.go); Sort and
+	// Desc the order asked for, which the state filter keeps.
+	SortBy     map[string]string
+	Sort, Desc string
 	// Gang is a gang stage's section; nil for another stage.
 	Gang *gangSection
 }
@@ -118,19 +126,24 @@ func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	b := stageBody{Stage: st, Page: u.withGPUUse(r, p), State: r.URL.Query().Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
-		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}}
-	if g := u.withGang(r, st).Gang; g != nil {
-		b.Gang = u.gangSection(g)
+	query := r.URL.Query()
+	b := stageBody{Stage: u.withSummary(r, st), Page: u.withGPUUse(r, p), State: query.Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
+		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}, SortBy: sortLinks(query),
+		Sort: query.Get("sort"), Desc: query.Get("desc")}
+	b.Stage = u.withGang(r, b.Stage)
+	if b.Stage.GangRuns != nil {
+		b.Gang = u.gangSection(b.Stage.GangRuns)
 	}
 	length := max(len(p.Tasks), DefaultPageLength)
-	if l := r.URL.Query().Get("length"); l != "" {
+	if l := query.Get("length"); l != "" {
 		length, _ = strconv.Atoi(l)
 	}
 	q := func(offset int) string {
 		v := url.Values{"offset": {strconv.Itoa(offset)}, "length": {strconv.Itoa(length)}}
-		if b.State != "" {
-			v.Set("state", b.State)
+		for _, k := range []string{"state", "sort", "desc"} {
+			if query.Get(k) != "" {
+				v.Set(k, query.Get(k))
+			}
 		}
 		return "?" + v.Encode()
 	}

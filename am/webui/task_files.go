@@ -28,3 +28,20 @@ func (u *ui) taskFile(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	http.ServeFile(w, r, filepath.Join(u.o.TaskFiles, executor, file))
 }
+
+// outputLink is where a browser reads an attempt's stdout or stderr
+// (suffix) named file: on YARN its executor's NodeManager page
+// (logURL), locally the UI's own /logs/ under base; "" for nowhere.
+func outputLink(base string, local bool) func(executor, logURL, file, suffix string) string {
+	return func(executor, logURL, file, suffix string) string {
+		switch {
+		case file == "":
+			return ""
+		case logURL != "":
+			return logURL + "/" + file + "." + suffix
+		case local && executor != "":
+			return base + "/logs/" + executor + "/" + file + "." + suffix
+		}
+		return ""
+	}
+}

@@ -99,6 +99,9 @@ func Run(ctx context.Context, env Env) error {
 		}
 	}
 	a.Job, a.Core, a.StageProfiles, a.RM, a.NodeManagers, a.Terminated = job, ccfg, stageProfiles, rm, nodes, terminated
+	if a.ResourceTypes, err = settings.ResourceTypes(conf, job); err != nil { // the job's stages may name accelerators
+		return err
+	}
 	a.AMContainer, a.AMNode, a.HandingOver = c.self, c.node, judge.handOver
 	closeStores, err := a.stores(conf, c, login, appID, env.Session)
 	if err != nil {
@@ -247,9 +250,6 @@ func newAppMaster(ctx context.Context, conf *config.Config, appID string, c cont
 		return a, err
 	}
 	a.NodeLabel, a.Placement, a.PortInNodeName = place.NodeLabel, place.Constraints, place.PortInNodeName
-	if a.ResourceTypes, err = settings.ResourceTypes(conf); err != nil {
-		return a, err
-	}
 	reconnect, err := settings.ReconnectRM(c.hconf)
 	if err != nil {
 		return a, err

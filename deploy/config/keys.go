@@ -146,8 +146,10 @@ var registry = []Key{
 		Meaning: "local mode: the loopback port of the web UI (0: any free port)"},
 	{Name: "spindle.ui.retainedJobs", Default: "1000", Kind: KindInt, check: atLeast(1),
 		Meaning: "ended jobs the UI and the event log's reader keep, the newest"},
-	{Name: "spindle.ui.retainedTasks", Default: "100000", Kind: KindInt, check: atLeast(1),
+	{Name: "spindle.ui.retainedTasks", Default: "100000", Kind: KindInt, check: between(1, 1<<24), // history.MaxRetainedTasks
 		Meaning: "tasks of a stage the UI lists one by one (the lowest indices); its counts cover them all"},
+	{Name: "spindle.ui.retainedAttempts", Default: "8", Kind: KindInt, check: atLeast(1),
+		Meaning: "attempts of a listed task the UI keeps: its first and its latest (those between are counted)"},
 	{Name: "spindle.eventLog.enabled", Default: "true", Kind: KindBool,
 		Meaning: "log the application's events for spindle history"},
 	{Name: "spindle.eventLog.dir", Kind: KindString,

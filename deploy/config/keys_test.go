@@ -129,6 +129,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		"spindle.ui.port":                                                0,
 		"spindle.ui.retainedJobs":                                        1000,
 		"spindle.ui.retainedTasks":                                       100000,
+		"spindle.ui.retainedAttempts":                                    8,
 		"spindle.eventLog.enabled":                                       true,
 		"spindle.eventLog.dir":                                           "",
 		"spindle.eventLog.maxApps":                                       100,

@@ -2,7 +2,10 @@ package settings
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
+	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -30,9 +33,11 @@ func Accelerators(conf *config.Config) (executor, task scheduler.Accelerators, e
 
 // ResourceTypes are the YARN resource types the accelerators executors
 // have are asked as, by name (config.YARNResourceType: fpga is
-// yarn.io/fpga, others what spindle.yarn.resourceMapping says). One
-// neither names is an error naming the key to set.
-func ResourceTypes(conf *config.Config) (map[string]string, error) {
+// yarn.io/fpga, others what spindle.yarn.resourceMapping says), and
+// those job's stages name (resources: {fpga: 2}; nil job: a session's,
+// whose executors have only the first). One neither names is an error
+// naming the key or the stage to change.
+func ResourceTypes(conf *config.Config, job *jobspec.Job) (map[string]string, error) {
 	raw, err := conf.String("spindle.yarn.resourceMapping")
 	if err != nil {
 		return nil, err
@@ -52,6 +57,21 @@ func ResourceTypes(conf *config.Config) (map[string]string, error) {
 				r.Name, r.ExecutorAmount, r.Name, r.Name, r.Name)
 		}
 		types[r.Name] = t
+	}
+	if job == nil {
+		return types, nil
+	}
+	for _, st := range job.Stages {
+		for _, name := range slices.Sorted(maps.Keys(st.Accels)) {
+			t := config.YARNResourceType(mapping, name)
+			if t == "" && st.Accels[name] > 0 {
+				return nil, fmt.Errorf("stage %q: resources.%s: %s has no YARN resource type; name it in spindle.yarn.resourceMapping, e.g. %s=example.com/%s",
+					st.Name, name, name, name, name)
+			}
+			if t != "" {
+				types[name] = t
+			}
+		}
 	}
 	return types, nil
 }

@@ -54,14 +54,14 @@ func TestAcceleratorsAtMostFourKinds(t *testing.T) {
 
 func TestResourceTypes(t *testing.T) {
 	types, err := ResourceTypes(loadConf(t, "spindle.executor.resource.fpga.amount=1", "spindle.executor.resource.tpu.amount=2",
-		"spindle.yarn.resourceMapping=tpu=example.com/tpu,vpu=example.com/vpu", "spindle.worker.resource.npu.addresses=0"))
+		"spindle.yarn.resourceMapping=tpu=example.com/tpu,vpu=example.com/vpu", "spindle.worker.resource.npu.addresses=0"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := map[string]string{"fpga": "yarn.io/fpga", "tpu": "example.com/tpu"}; !maps.Equal(types, want) {
 		t.Errorf("types %v, want %v (only what executors have)", types, want)
 	}
-	_, err = ResourceTypes(loadConf(t, "spindle.executor.resource.tpu.amount=2"))
+	_, err = ResourceTypes(loadConf(t, "spindle.executor.resource.tpu.amount=2"), nil)
 	if err == nil || !strings.Contains(err.Error(), "spindle.executor.resource.tpu.amount 2: tpu has no YARN resource type; name it in spindle.yarn.resourceMapping") {
 		t.Errorf("an unmapped resource: %v", err)
 	}

@@ -71,10 +71,11 @@ func ContainerPlacement(conf *config.Config, hconf *hadoopconf.Conf) (Placement,
 	return p, err
 }
 
-// placementConstraints reads the placement keys. A node label does not go
-// with them: a SchedulingRequest has no label of its own (YARN would take
-// it as a node-partition constraint, which Spindle does not send), so the
-// two together are refused rather than the label silently dropped.
+// placementConstraints reads the placement keys. A node label beside them
+// goes in the constraint as YARN's node partition (a SchedulingRequest
+// has no label of its own, am.ProfilePlacement), which names one label:
+// an expression of another form is refused rather than matched by no
+// node.
 func placementConstraints(conf *config.Config) (yarn.Placement, error) {
 	s := Read(conf)
 	p := yarn.Placement{MaxPerNode: s.Int("spindle.yarn.executor.maxPerNode"), Affinity: yarn.Affinity(s.Enum("spindle.yarn.executor.placement"))}
@@ -90,9 +91,21 @@ func placementConstraints(conf *config.Config) (yarn.Placement, error) {
 		p.Attributes = terms
 	}
 	if p.Constrained() {
-		if label, _ := conf.String("spindle.yarn.executor.nodeLabelExpression"); label != "" {
-			return p, fmt.Errorf("spindle.yarn.executor.nodeLabelExpression=%s cannot be combined with %s: placement constraints go out as SchedulingRequests, which carry no node label; use a node attribute instead", label, PlacementKeys)
+		if label, _ := conf.String("spindle.yarn.executor.nodeLabelExpression"); label != "" && !plainLabel(label) {
+			return p, fmt.Errorf("spindle.yarn.executor.nodeLabelExpression=%s: beside %s the label goes in the placement constraints as YARN's node partition, which is one label (a letter or digit, then letters, digits, '-' or '_')", label, PlacementKeys)
 		}
 	}
 	return p, nil
+}
+
+// plainLabel says whether s is one YARN node label, as a node partition
+// names it.
+func plainLabel(s string) bool {
+	for i, c := range s {
+		alnum := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alnum && (i == 0 || c != '-' && c != '_') {
+			return false
+		}
+	}
+	return s != ""
 }

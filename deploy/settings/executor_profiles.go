@@ -22,8 +22,8 @@ import (
 // is asked for per task: stages of one size share a profile. Without a
 // job (a session, the simulator) the first is spindle.executor.*, and a
 // coarse-mode core adds stage shapes as jobs need them (core.fitProfiles).
-// Stages naming a node label then get profiles of their own
-// (stage_labels.go).
+// Stages naming a node label or a placement then get profiles of their
+// own (stage_labels.go).
 func ExecutorProfiles(conf *config.Config, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID, error) {
 	profiles, stages, err := shapeProfiles(conf, job)
 	if err != nil {
@@ -53,7 +53,11 @@ func shapeProfiles(conf *config.Config, job *jobspec.Job) (profiles []scheduler.
 	}
 	stages = make([]scheduler.ProfileID, len(job.Stages))
 	for i, st := range job.Stages {
-		p := scheduler.Profile{Cores: max(st.CPUs, 1), GPUs: int(math.Ceil(st.GPUs)), MemoryMB: base.MemoryMB, Accels: taskAccels}
+		accels, err := st.TaskAccels(taskAccels)
+		if err != nil {
+			return nil, nil, fmt.Errorf("stage %q: %w", st.Name, err)
+		}
+		p := scheduler.Profile{Cores: max(st.CPUs, 1), GPUs: int(math.Ceil(st.GPUs)), MemoryMB: base.MemoryMB, Accels: accels}
 		if st.MemoryMB > 0 {
 			p.MemoryMB = st.MemoryMB
 		}

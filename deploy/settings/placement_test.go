@@ -34,9 +34,8 @@ func TestPlacementKeys(t *testing.T) {
 	}{
 		{[]string{"spindle.yarn.executor.maxPerNode=-1"}, "spindle.yarn.executor.maxPerNode"},
 		{[]string{"spindle.yarn.executor.placement=scatter"}, "spindle.yarn.executor.placement"},
-		{[]string{"spindle.yarn.executor.placement=pack", "spindle.yarn.executor.nodeLabelExpression=gpu"}, "nodeLabelExpression=gpu cannot be combined"},
+		{[]string{"spindle.yarn.executor.placement=pack", "spindle.yarn.executor.nodeLabelExpression=gpu||cpu"}, "nodeLabelExpression=gpu||cpu: beside spindle.yarn.executor.maxPerNode, .placement and .nodeAttributes the label goes in the placement constraints as YARN's node partition, which is one label"},
 		{[]string{"spindle.yarn.executor.nodeAttributes=gpu_type"}, `spindle.yarn.executor.nodeAttributes: node attribute expression "gpu_type": "gpu_type" compares nothing`},
-		{[]string{"spindle.yarn.executor.maxPerNode=2", "spindle.yarn.executor.nodeLabelExpression=gpu"}, "nodeLabelExpression=gpu cannot be combined with spindle.yarn.executor.maxPerNode"},
 	} {
 		if _, err := read(c.set...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want an error saying %q", c.set, err, c.want)
@@ -47,5 +46,9 @@ func TestPlacementKeys(t *testing.T) {
 	}
 	if p, err := read("spindle.yarn.executor.nodeLabelExpression=gpu", "spindle.yarn.executor.placement=none"); err != nil || p.NodeLabel != "gpu" {
 		t.Errorf("a label and no constraint: %+v, %v", p, err)
+	}
+	// A label beside constraints is their node partition (am.ProfilePlacement).
+	if p, err := read("spindle.yarn.executor.maxPerNode=2", "spindle.yarn.executor.nodeLabelExpression=gpu"); err != nil || p.NodeLabel != "gpu" || p.Constraints.MaxPerNode != 2 {
+		t.Errorf("a label beside maxPerNode: %+v, %v; want both", p, err)
 	}
 }

@@ -7,13 +7,15 @@ import (
 )
 
 // labelStages gives each stage that names a node label (`nodeLabel:` in
-// its spec) executors of its own: a profile of its shape with that label,
-// shared by the stages of one shape and label. Stages of one profile but
-// different labels so never share executors, which YARN asks for on one
-// label each; the others keep theirs, asked with the application's label
-// (spindle.yarn.executor.nodeLabelExpression).
+// its spec) or a placement (`placement:`) executors of its own: a profile
+// of its shape with that label and placement, shared by the stages of one
+// shape, label and placement. Stages of one profile but different labels
+// or placements so never share executors, which YARN asks for on one
+// label and under one constraint each; the others keep theirs, asked
+// with the application's label and placement
+// (spindle.yarn.executor.nodeLabelExpression, .placement, .maxPerNode).
 func labelStages(profiles []scheduler.Profile, stages []scheduler.ProfileID, job *jobspec.Job) ([]scheduler.Profile, []scheduler.ProfileID) {
-	if job == nil || len(profiles) == 0 || !anyStageLabelled(job) {
+	if job == nil || len(profiles) == 0 || !anyStageOwnsExecutors(job) {
 		return profiles, stages
 	}
 	out := make([]scheduler.ProfileID, len(job.Stages))
@@ -22,8 +24,8 @@ func labelStages(profiles []scheduler.Profile, stages []scheduler.ProfileID, job
 		if stages != nil {
 			p = profiles[stages[i]]
 		}
-		if st.NodeLabel != "" {
-			p.NodeLabel = st.NodeLabel
+		if st.NodeLabel != "" || st.Placement.Set() {
+			p.NodeLabel, p.Placement = st.NodeLabel, st.Placement
 			profiles, p.ID = core.WithShape(profiles, p)
 		}
 		out[i] = p.ID
@@ -31,9 +33,9 @@ func labelStages(profiles []scheduler.Profile, stages []scheduler.ProfileID, job
 	return profiles, out
 }
 
-func anyStageLabelled(job *jobspec.Job) bool {
+func anyStageOwnsExecutors(job *jobspec.Job) bool {
 	for _, st := range job.Stages {
-		if st.NodeLabel != "" {
+		if st.NodeLabel != "" || st.Placement.Set() {
 			return true
 		}
 	}

@@ -62,3 +62,46 @@ stages:
 		t.Errorf("no labels: %+v %v %v", cfg.Profiles, stages, err)
 	}
 }
+
+// A stage naming a placement gets a profile of its own, as a labelled one
+// does, though the default holds its tasks; a stage naming accelerators
+// the default lacks gets a stage shape holding them. In one job a spread
+// gang, a packed CPU stage and an FPGA stage so run on three profiles,
+// and the FPGA's YARN resource type is known though no executor key
+// names it.
+func TestStagePlacementsAndAcceleratorsGetProfilesOfTheirOwn(t *testing.T) {
+	job, err := jobspec.Parse([]byte(`name: j
+stages:
+  - {name: gang, tasks: 2, gang: true, resources: {gpus: 1}, placement: {maxPerNode: 1}, command: "true"}
+  - {name: load, tasks: 2, placement: pack, command: "true"}
+  - {name: fpga, tasks: 1, resources: {fpga: 2}, command: "true"}
+  - {name: plain, tasks: 1, command: "true"}
+`), "j.yaml", jobspec.Defaults{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf, err := config.Load(nil, []string{"spindle.executor.instances=2", "spindle.executor.cores=1", "spindle.executor.memory=512m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, stages, err := Core(conf, CoreFor{Job: job, Containers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fpga, _ := scheduler.NewAccelerators(map[string]int{"fpga": 2})
+	want := []scheduler.Profile{
+		{ID: 1, Cores: 1, MemoryMB: 512, GPUs: 1, Placement: scheduler.Placement{MaxPerNode: 1}},
+		{ID: 3, Cores: 1, MemoryMB: 512, Placement: scheduler.Placement{Affinity: scheduler.Pack}},
+		{ID: 2, Cores: 1, MemoryMB: 512, Accels: fpga},
+		{ID: 0, Cores: 1, MemoryMB: 512},
+	}
+	for i, w := range want {
+		if got := cfg.Profiles[stages[i]]; got != w {
+			t.Errorf("stage %s runs on %+v, want %+v", job.Stages[i].Name, got, w)
+		}
+	}
+	types, err := ResourceTypes(conf, job)
+	if err != nil || types["fpga"] != "yarn.io/fpga" {
+		t.Errorf("resource types %v (%v), want fpga's for the stage that names it", types, err)
+	}
+}

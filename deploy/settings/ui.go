@@ -25,7 +25,8 @@ type UI struct {
 func UISettings(conf *config.Config) (UI, error) {
 	s := Read(conf)
 	u := UI{Enabled: s.Bool("spindle.ui.enabled"), Port: s.Int("spindle.ui.port"),
-		Limits:   history.Limits{RetainedJobs: s.Int("spindle.ui.retainedJobs"), RetainedTasks: s.Int("spindle.ui.retainedTasks")},
+		Limits: history.Limits{RetainedJobs: s.Int("spindle.ui.retainedJobs"), RetainedTasks: s.Int("spindle.ui.retainedTasks"),
+			RetainedAttempts: s.Int("spindle.ui.retainedAttempts")},
 		EventLog: s.Bool("spindle.eventLog.enabled"), EventLogDir: s.String("spindle.eventLog.dir"),
 		Retention: history.Retention{MaxApps: s.Int("spindle.eventLog.maxApps"), MaxAge: s.Duration("spindle.eventLog.maxAge")}}
 	return u, s.Err()

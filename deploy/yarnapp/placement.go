@@ -12,6 +12,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/spindle-yarn/spindle/am"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopconf"
@@ -28,24 +29,42 @@ const PlacementHandlerKey = "yarn.resourcemanager.placement-constraints.handler"
 // only wait. The handler is read from the RM itself (its web app's /conf),
 // since the client's yarn-site.xml may not say; only when the RM cannot
 // be asked does the client's own value, or YARN's default, stand in.
-//
-// A stage's node label does not go with them either: a SchedulingRequest
-// carries no label.
-func checkPlacement(ctx context.Context, p yarn.Placement, profiles []scheduler.Profile, hconf *hadoopconf.Conf, log logrus.FieldLogger) error {
-	if !p.Constrained() {
-		return nil
+// Each profile's executors are placed as am.ProfilePlacement says: the
+// application's placement app, or their stages' own, with their node
+// label (else label) as its partition; role names a profile's executors
+// in the error.
+func checkPlacement(ctx context.Context, app yarn.Placement, label string, profiles []scheduler.Profile, role func(scheduler.Profile) string,
+	hconf *hadoopconf.Conf, log logrus.FieldLogger) error {
+	type asked struct {
+		place yarn.Placement
+		keys  string
 	}
-	for _, pr := range profiles {
-		if pr.NodeLabel != "" {
-			return fmt.Errorf("a stage's nodeLabel (%s) cannot be combined with %s: placement constraints go out as SchedulingRequests, which carry no node label; use a node attribute instead", pr.NodeLabel, settings.PlacementKeys)
+	var constrained []asked
+	for _, pr := range append([]scheduler.Profile{{}}, profiles...) { // the zero profile: the application's own
+		place := am.ProfilePlacement(app, label, pr)
+		if !place.Constrained() {
+			continue
 		}
+		keys := settings.PlacementKeys
+		if pr.Placement.Set() {
+			keys = fmt.Sprintf("the placement %s of the %s", pr.Placement, role(pr))
+		}
+		constrained = append(constrained, asked{place, keys})
+	}
+	if len(constrained) == 0 {
+		return nil
 	}
 	handler, err := rmConfValue(ctx, hconf, PlacementHandlerKey)
 	if err != nil {
 		handler = hconf.GetDefault(PlacementHandlerKey, yarn.HandlerDisabled)
 		log.WithError(err).WithField("handler", handler).Warn("could not read the ResourceManager's placement-constraints handler from its web app; going by the client's configuration")
 	}
-	return p.SupportedBy(strings.TrimSpace(handler), settings.PlacementKeys)
+	for _, a := range constrained {
+		if err := a.place.SupportedBy(strings.TrimSpace(handler), a.keys); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Bounds on reading the RM's configuration: its /conf page is a few

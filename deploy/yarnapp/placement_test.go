@@ -54,24 +54,42 @@ func TestCheckPlacementAsksTheRM(t *testing.T) {
 	hconf.Set(PlacementHandlerKey, "placement-processor")
 	spread := yarn.Placement{Affinity: yarn.AffinitySpread}
 	log := logrus.New()
-	err := checkPlacement(context.Background(), spread, nil, hconf, log)
+	role := func(p scheduler.Profile) string { return fmt.Sprintf("executor of profile %d", p.ID) }
+	err := checkPlacement(context.Background(), spread, "", nil, role, hconf, log)
 	if err == nil || !strings.Contains(err.Error(), "handler is disabled") || !strings.Contains(err.Error(), "spindle.yarn.executor.maxPerNode") {
 		t.Errorf("the RM's handler disabled: %v, want it refused naming the keys", err)
 	}
-	if err := checkPlacement(context.Background(), yarn.Placement{}, nil, hconf, log); err != nil {
+	if err := checkPlacement(context.Background(), yarn.Placement{}, "", nil, role, hconf, log); err != nil {
 		t.Errorf("nothing asked: %v", err)
 	}
 	handler = "placement-processor"
-	if err := checkPlacement(context.Background(), spread, nil, hconf, log); err != nil {
+	if err := checkPlacement(context.Background(), spread, "", nil, role, hconf, log); err != nil {
 		t.Errorf("the RM's handler placement-processor: %v", err)
 	}
+	// A stage's label beside constraints is their node partition, which
+	// every handler that places takes.
 	labelled := []scheduler.Profile{{ID: 0}, {ID: 1, NodeLabel: "gpu-t4"}}
-	if err := checkPlacement(context.Background(), spread, labelled, hconf, log); err == nil || !strings.Contains(err.Error(), "a stage's nodeLabel (gpu-t4) cannot be combined") {
+	if err := checkPlacement(context.Background(), spread, "", labelled, role, hconf, log); err != nil {
 		t.Errorf("a labelled stage beside constraints: %v", err)
+	}
+	// A stage's own placement is checked as the application's is, and
+	// refused naming the stage: the scheduler handler takes no pack.
+	handler = "scheduler"
+	placed := []scheduler.Profile{{ID: 0}, {ID: 1, Placement: scheduler.Placement{MaxPerNode: 1}}, {ID: 2, Placement: scheduler.Placement{Affinity: scheduler.Pack}}}
+	err = checkPlacement(context.Background(), yarn.Placement{}, "", placed, role, hconf, log)
+	if err == nil || !strings.Contains(err.Error(), "the placement pack of the executor of profile 2 ask the ResourceManager for more than anti-affinity") {
+		t.Errorf("a packed stage, the scheduler handler: %v, want it refused naming the stage", err)
+	}
+	if err := checkPlacement(context.Background(), yarn.Placement{}, "", placed[:2], role, hconf, log); err != nil {
+		t.Errorf("a stage of maxPerNode=1, the scheduler handler: %v", err)
+	}
+	handler = "disabled"
+	if err := checkPlacement(context.Background(), yarn.Placement{}, "", placed[:2], role, hconf, log); err == nil || !strings.Contains(err.Error(), "the placement maxPerNode=1 of the executor of profile 1") {
+		t.Errorf("a stage of maxPerNode=1, placement disabled: %v, want it refused naming the stage", err)
 	}
 	srv.Close()
 	hconf.Set(PlacementHandlerKey, "disabled")
-	if err := checkPlacement(context.Background(), spread, nil, hconf, log); err == nil {
+	if err := checkPlacement(context.Background(), spread, "", nil, role, hconf, log); err == nil {
 		t.Error("RM out of reach, client's yarn-site says disabled: accepted")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spindle-yarn/spindle/deploy/config"
 	"github.com/spindle-yarn/spindle/deploy/settings"
 	"github.com/spindle-yarn/spindle/deploy/staging"
+	"github.com/spindle-yarn/spindle/scheduler"
 	"github.com/spindle-yarn/spindle/yarnpb/hadoopyarn"
 	"github.com/spindle-yarn/spindle/yarnpb/kerberos"
 	"github.com/spindle-yarn/spindle/yarnpb/yarn"
@@ -168,7 +169,7 @@ func (s *submission) newApplication(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("asking the ResourceManager for an application id: %w", err)
 	}
-	types, err := settings.ResourceTypes(s.conf)
+	types, err := settings.ResourceTypes(s.conf, s.app.Job)
 	if err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func (s *submission) newApplication(ctx context.Context) error {
 	for _, p := range profiles {
 		ask := Ask{Role: settings.ProfileRole(p, profiles, stageProfiles, s.app.Job), MemoryMB: p.MemoryMB, VCores: p.Cores, GPUs: p.GPUs}
 		for _, x := range p.Accels.List() {
-			ask.Accels = append(ask.Accels, AccelAsk{Type: types[x.Name], Amount: int64(x.Amount), Key: "spindle.executor.resource." + x.Name + ".amount"})
+			ask.Accels = append(ask.Accels, AccelAsk{Type: types[x.Name], Amount: int64(x.Amount), Key: accelKey(p.ID, x.Name, stageProfiles, s.app.Job)})
 		}
 		asks = append(asks, ask)
 	}
@@ -187,7 +188,8 @@ func (s *submission) newApplication(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPlacement(ctx, place.Constraints, profiles, s.conn.Conf, s.log); err != nil {
+	role := func(p scheduler.Profile) string { return settings.ProfileRole(p, profiles, stageProfiles, s.app.Job) }
+	if err := checkPlacement(ctx, place.Constraints, place.NodeLabel, profiles, role, s.conn.Conf, s.log); err != nil {
 		return err
 	}
 	s.id = newApp.GetApplicationId()
@@ -223,3 +225,15 @@ func (s *submission) cachedBinary(ctx context.Context, stager *staging.Stager, f
 // from shadowing the AM's own files; executors see it under its own
 // name.
 func shippedAs(local string) string { return "files." + filepath.Base(local) }
+
+// accelKey names what asks profile p's executors for accelerator name,
+// for messages: the resources of the first of its stages that names it
+// (resources: {fpga: 2}), else the executors' key.
+func accelKey(p scheduler.ProfileID, name string, stageProfiles []scheduler.ProfileID, job *jobspec.Job) string {
+	for i, sp := range stageProfiles {
+		if st := job.Stages[i]; sp == p && st.Accels[name] > 0 {
+			return fmt.Sprintf("stage %q: resources.%s", st.Name, name)
+		}
+	}
+	return "spindle.executor.resource." + name + ".amount"
+}

@@ -42,6 +42,12 @@ type Placement struct {
 	Affinity   Affinity
 	// Attributes must all hold on the node.
 	Attributes []AttributeTerm
+	// Partition is the node label (YARN's node partition) the containers
+	// must go to ("": the default partition's nodes). It asks nothing of
+	// placement by itself: a label alone goes out as a ResourceRequest's
+	// node label expression; beside constraints it is one more target of
+	// theirs (nodePartition, below).
+	Partition string
 }
 
 // Constrained says whether p asks anything of placement: if not, plain
@@ -51,10 +57,13 @@ func (p Placement) Constrained() bool {
 }
 
 // nodeScope is YARN's PlacementConstraints.NODE; selfTags the namespace
-// of the application's own allocation tags.
+// of the application's own allocation tags; nodePartitionKey
+// PlacementConstraints.NODE_PARTITION, the node attribute a target names
+// to put containers on the nodes of a label.
 const (
-	nodeScope = "node"
-	selfTags  = "self"
+	nodeScope        = "node"
+	selfTags         = "self"
+	nodePartitionKey = "yarn_node_partition/"
 )
 
 // Constraint is p as YARN's placement constraint on containers tagged tag,
@@ -76,7 +85,14 @@ func (p Placement) NearConstraint(tag string) *hadoopyarn.PlacementConstraintPro
 	return and(append(p.parts(tag), tagCardinality(tag, 1, math.MaxInt32)))
 }
 
-// parts are p's constraints but pack's affinity.
+// parts are p's constraints but pack's affinity. A partition goes in
+// the tag's cardinality constraint as its second target, as Hadoop's
+// targetNotIn(NODE, allocationTag(tag), nodePartition(label)) puts it:
+// the one form the CapacityScheduler's own handler takes, which accepts a
+// single constraint alone (SingleConstraintAppPlacementAllocator); with
+// no such constraint (pack's anchor, attributes alone: the placement
+// processor's, which checks every target) it is a constraint of its own,
+// targetIn(NODE, nodePartition(label)).
 func (p Placement) parts(tag string) []*hadoopyarn.PlacementConstraintProto {
 	var parts []*hadoopyarn.PlacementConstraintProto
 	switch {
@@ -84,6 +100,25 @@ func (p Placement) parts(tag string) []*hadoopyarn.PlacementConstraintProto {
 		parts = append(parts, tagCardinality(tag, 0, 0))
 	case p.MaxPerNode > 0:
 		parts = append(parts, tagCardinality(tag, 0, p.MaxPerNode-1))
+	}
+	if p.Partition != "" && p.Constrained() {
+		target := &hadoopyarn.PlacementConstraintTargetProto{
+			TargetType:   hadoopyarn.PlacementConstraintTargetProto_NODE_ATTRIBUTE.Enum(),
+			TargetKey:    proto.String(nodePartitionKey),
+			TargetValues: []string{p.Partition},
+		}
+		if len(parts) > 0 {
+			s := parts[0].SimpleConstraint
+			s.TargetExpressions = append(s.TargetExpressions, target)
+		} else {
+			parts = append(parts, &hadoopyarn.PlacementConstraintProto{SimpleConstraint: &hadoopyarn.SimplePlacementConstraintProto{
+				Scope:             proto.String(nodeScope),
+				TargetExpressions: []*hadoopyarn.PlacementConstraintTargetProto{target},
+				MinCardinality:    proto.Int32(1),
+				MaxCardinality:    proto.Int32(math.MaxInt32),
+				AttributeOpCode:   hadoopyarn.NodeAttributeOpCodeProto_NO_OP.Enum(),
+			}})
+		}
 	}
 	for _, t := range p.Attributes {
 		parts = append(parts, attributeConstraint(t))

@@ -44,6 +44,42 @@ func TestSchedulingRequestMatchesHadoopsBytes(t *testing.T) {
 	}
 }
 
+// A node label beside constraints is one more target of theirs: the
+// vectors are Hadoop 3.5.0's encodings of targetNotIn(NODE,
+// allocationTag(tag), nodePartition("gpu-a100")), spread on a label's
+// nodes, and of targetIn(NODE, nodePartition("gpu-a100")), pack's anchor
+// there (nothing else asked of it). A label alone asks nothing of
+// placement. (Hadoop's record builder fills the request's other fields
+// its own way: the constraints are compared.)
+func TestPartitionMatchesHadoopsBytes(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		p    yarn.Placement
+	}{
+		{"testdata/scheduling_request_partition.hex", yarn.Placement{Affinity: yarn.AffinitySpread, Partition: "gpu-a100"}},
+		{"testdata/scheduling_request_partition_alone.hex", yarn.Placement{Affinity: yarn.AffinityPack, Partition: "gpu-a100"}},
+	} {
+		raw, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := hex.DecodeString(strings.TrimSpace(string(raw)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hadoops hadoopyarn.SchedulingRequestProto
+		if err := proto.Unmarshal(want, &hadoops); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.p.Constraint("spindle-executor"); !proto.Equal(got, hadoops.GetPlacementConstraint()) {
+			t.Errorf("%s: ours %v, Hadoop's %v", c.file, got, hadoops.GetPlacementConstraint())
+		}
+	}
+	if p := (yarn.Placement{Partition: "gpu-a100"}); p.Constrained() || p.Constraint("t") != nil {
+		t.Errorf("a label alone asks placement: %v", p.Constraint("t"))
+	}
+}
+
 func TestPlacementConstraints(t *testing.T) {
 	tag := "t"
 	simple := func(p yarn.Placement) *hadoopyarn.SimplePlacementConstraintProto {
