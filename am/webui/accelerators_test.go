@@ -16,10 +16,12 @@ func TestAcceleratorsShowBesideGPUs(t *testing.T) {
 		history.Event{Time: t0, TaskStarted: &history.TaskStarted{Stage: 0, Index: 1, Executor: "e2", Accels: []history.Resource{{Name: "fpga", Addresses: []string{"3"}}}}})
 	h := handler(s, nil)
 	for path, want := range map[string]string{
-		"/executors":             `<div class="accels">fpga 2,3</div>`,
-		"/stages/0":              `<div class="accels">fpga 3</div>`,
-		"/api/v1/executors":      `"accels":[{"name":"fpga","addresses":["2","3"]}]`,
-		"/api/v1/stages/0/tasks": `"accels":[{"name":"fpga","addresses":["3"]}]`,
+		"/executors":               `<div class="accels">fpga 2,3</div>`,
+		"/stages/0":                `<div class="accels">fpga 3</div>`,
+		"/stages/0/tasks/1":        `<div class="accels">fpga 3</div>`,
+		"/api/v1/stages/0/tasks/1": `"accels":[{"name":"fpga","addresses":["3"]}]`,
+		"/api/v1/executors":        `"accels":[{"name":"fpga","addresses":["2","3"]}]`,
+		"/api/v1/stages/0/tasks":   `"accels":[{"name":"fpga","addresses":["3"]}]`,
 	} {
 		if code, body := get(t, h, "GET", path); code != 200 || !strings.Contains(body, want) {
 			t.Errorf("%s: %d, no %s:\n%s", path, code, want, body)
