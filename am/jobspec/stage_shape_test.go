@@ -1,7 +1,9 @@
 package jobspec
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -91,3 +93,24 @@ func TestStageAcceleratorAndPlacementErrors(t *testing.T) {
 }
 
 func startsWith(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
+
+// A stage names at most scheduler.MaxAccelerators kinds besides gpus:
+// exactly that many are taken, one more is refused naming the stage's
+// resources.
+func TestStageAcceleratorKindsAtTheirBound(t *testing.T) {
+	kinds := func(n int) string {
+		s := "gpus: 1"
+		for i := range n {
+			s += fmt.Sprintf(", acc%d: 1", i)
+		}
+		return "{name: a, tasks: 1, resources: {" + s + "}, builtin: noop}"
+	}
+	job, err := Parse([]byte(spec(kinds(scheduler.MaxAccelerators))), "job.yaml", Defaults{})
+	if err != nil || len(job.Stages[0].Accels) != scheduler.MaxAccelerators {
+		t.Fatalf("%d kinds: %v; want them taken", scheduler.MaxAccelerators, err)
+	}
+	_, err = Parse([]byte(spec(kinds(scheduler.MaxAccelerators+1))), "job.yaml", Defaults{})
+	if err == nil || !strings.Contains(err.Error(), "stages[0].resources") || !strings.Contains(err.Error(), "at most 4 kinds") {
+		t.Errorf("%d kinds: %v; want them refused, naming stages[0].resources", scheduler.MaxAccelerators+1, err)
+	}
+}
