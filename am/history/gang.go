@@ -18,20 +18,21 @@ type gangRuns struct {
 	GangState
 }
 
-// gangOf is stage id's runs, nil when it is no gang stage.
-func (s *Store) gangOf(id int64) (*stage, *gangRuns, error) {
+// gangOf is gang stage id's runs; an error when the stage is not known
+// or no gang.
+func (s *Store) gangOf(id int64) (*gangRuns, error) {
 	st := s.stages[id]
 	if st == nil {
-		return nil, nil, fmt.Errorf("gang stage %d is not known", id)
+		return nil, fmt.Errorf("gang stage %d is not known", id)
 	}
 	if st.gang == nil {
-		return st, nil, fmt.Errorf("stage %d is no gang stage", id)
+		return nil, fmt.Errorf("stage %d is no gang stage", id)
 	}
-	return st, st.gang, nil
+	return st.gang, nil
 }
 
 func (s *Store) gangStarted(now time.Time, gs *GangStarted) error {
-	_, g, err := s.gangOf(gs.Stage)
+	g, err := s.gangOf(gs.Stage)
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func (s *Store) gangStarted(now time.Time, gs *GangStarted) error {
 }
 
 func (s *Store) gangTimedOut(now time.Time, gt *GangTimedOut) error {
-	_, g, err := s.gangOf(gt.Stage)
+	g, err := s.gangOf(gt.Stage)
 	if err != nil {
 		return err
 	}
