@@ -90,6 +90,9 @@ func TestObserveLocalGangFPGAAndEnvironment(t *testing.T) {
 		t.Fatalf("no application id in:\n%s", out.String())
 	}
 	checkEventLogHasNo(t, u, id[1], "hunter2", "hf_s3cr3tT0kenValue42")
+	if text, err := u.run("history", "--text", id[1]); err != nil || !regexp.MustCompile(`\n      gang: 2 runs at \S+:\d+, 1 restart: rank 2 exited 1\n`).MatchString(text) {
+		t.Errorf("spindle history --text: %v; no gang line with its restart\n%s", err, text)
+	}
 
 	// After the end, from the event log.
 	_, histOut := u.start("history", id[1])
