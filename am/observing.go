@@ -12,6 +12,7 @@ import (
 	"github.com/spindle-yarn/spindle/am/history"
 	"github.com/spindle-yarn/spindle/am/jobspec"
 	"github.com/spindle-yarn/spindle/am/metrics"
+	"github.com/spindle-yarn/spindle/executor/taskenv"
 	"github.com/spindle-yarn/spindle/executor/wire"
 	"github.com/spindle-yarn/spindle/scheduler"
 )
@@ -28,6 +29,9 @@ type Observation struct {
 	Store *history.Store
 	Log   *history.Writer
 	App   history.AppStarted
+	// Environment is the application's settings, secrets redacted
+	// (the environment page's, docs/ui.md).
+	Environment []history.Setting
 
 	// Metrics are the driver's Prometheus metrics, served at /metrics.
 	Metrics *metrics.Metrics
@@ -70,6 +74,9 @@ func (d *Driver) observeStart(now time.Time, job *jobspec.Job) {
 		app.Name = job.Name // one job's application is named after it
 	}
 	d.observe(now, history.Event{App: &app})
+	if env := d.cfg.Observe.Environment; len(env) > 0 { // none is no event, as for pools
+		d.observe(now, history.Event{Environment: env})
+	}
 	var pools []history.PoolInfo
 	for _, p := range d.core.Status(now).Pools {
 		pools = append(pools, history.PoolInfo{Name: p.Name, Mode: p.Mode, Weight: p.Weight, MinShare: p.MinShare})
@@ -107,10 +114,11 @@ func (d *Driver) observeReady(now time.Time, rd *core.Ready) {
 	if !d.observing() {
 		return
 	}
+	d.observeGangs(now, rd)
 	for i := range rd.Launches {
 		l := &rd.Launches[i]
 		d.observe(now, history.Event{TaskStarted: &history.TaskStarted{Stage: int64(l.Attempt.Task.Stage), Index: l.Attempt.Task.Index,
-			Attempt: l.Attempt.Attempt, Executor: string(l.Executor), GPUs: l.GPUs}})
+			Attempt: l.Attempt.Attempt, Executor: string(l.Executor), GPUs: l.GPUs, Accels: historyResources(l.Accels)}})
 	}
 	for _, r := range rd.Removed {
 		d.observe(now, history.Event{ExecutorRemoved: &history.ExecutorRemoved{ID: string(r.Executor), Reason: r.Reason, Lost: r.Lost, TaskFault: r.TaskFault}})
@@ -127,6 +135,33 @@ func (d *Driver) observeReady(now time.Time, rd *core.Ready) {
 	}
 	if f := rd.Unregister; f != nil {
 		d.observe(now, history.Event{AppEnded: &history.AppEnded{Succeeded: f.Succeeded, Diagnostics: f.Diagnostics}})
+	}
+}
+
+// observeGangs records the gangs launched in rd, each with where its
+// ranks meet (their MASTER_ADDR and MASTER_PORT), before their
+// attempts; and the gangs whose try at acquiring their slots timed out.
+func (d *Driver) observeGangs(now time.Time, rd *core.Ready) {
+	seen := map[int64]bool{}
+	for i := range rd.Launches {
+		l := &rd.Launches[i]
+		g := history.GangStarted{Stage: int64(l.Attempt.Task.Stage)}
+		for _, e := range l.Env {
+			switch e.Name {
+			case taskenv.MasterAddr:
+				g.MasterAddr = e.Value
+			case taskenv.MasterPort:
+				g.MasterPort, _ = strconv.Atoi(e.Value)
+			}
+		}
+		if g.MasterPort == 0 || seen[g.Stage] {
+			continue // no gang's, or its gang's told
+		}
+		seen[g.Stage] = true
+		d.observe(now, history.Event{GangStarted: &g})
+	}
+	for _, t := range rd.GangTimeouts {
+		d.observe(now, history.Event{GangTimedOut: &history.GangTimedOut{Stage: int64(t.Stage), Try: t.Try, Message: t.Message, Soft: t.Soft}})
 	}
 }
 
@@ -155,7 +190,8 @@ func (d *Driver) observeExecutor(now time.Time, id scheduler.ExecutorID, reg *wi
 	if !d.observing() {
 		return
 	}
-	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses(), LogURL: reg.GetLogUrl()}
+	x := history.ExecutorAdded{ID: string(id), Host: reg.GetHost(), Cores: int(reg.GetCores()), GPUs: reg.GetGpuAddresses(),
+		Accels: historyResources(assignedFromWire(reg.GetResources())), LogURL: reg.GetLogUrl()}
 	if ct, ok := d.core.Container(string(id)); ok {
 		x.Container = ct.ID
 	}
@@ -165,12 +201,27 @@ func (d *Driver) observeExecutor(now time.Time, id scheduler.ExecutorID, reg *wi
 	d.observe(now, history.Event{ExecutorAdded: &x})
 }
 
+// historyResources are accelerators as the history records them; nil
+// for none, as most attempts have.
+func historyResources(as []scheduler.Assigned) []history.Resource {
+	if len(as) == 0 {
+		return nil
+	}
+	out := make([]history.Resource, len(as))
+	for i, a := range as {
+		out[i] = history.Resource{Name: a.Name, Addresses: a.Addresses}
+	}
+	return out
+}
+
 // History says where an application's history goes: its UI's Store
 // always, its event log when Log is set.
 type History struct {
-	App    history.AppStarted
-	Limits history.Limits
-	Log    history.SegmentStore
+	App history.AppStarted
+	// Environment is its settings, redacted, for its environment page.
+	Environment []history.Setting
+	Limits      history.Limits
+	Log         history.SegmentStore
 }
 
 // StartHistory is where a driver's history goes (Config.Observe), for a
@@ -179,7 +230,7 @@ type History struct {
 // earlier attempt logged; stop ends the writer once it wrote what is
 // pending.
 func StartHistory(ctx context.Context, h History, log logrus.FieldLogger) (o Observation, stop func()) {
-	o = Observation{Store: history.NewStore(h.Limits), Metrics: metrics.New(), App: h.App}
+	o = Observation{Store: history.NewStore(h.Limits), Metrics: metrics.New(), App: h.App, Environment: h.Environment}
 	if h.Log == nil {
 		return o, func() {}
 	}

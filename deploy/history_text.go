@@ -39,6 +39,9 @@ func writeHistory(w io.Writer, s *history.Store) {
 		for _, st := range j.Stages {
 			fmt.Fprintf(w, "    stage %d %s: %s, %d/%d tasks, %d failed attempts, %d killed, %s\n", st.ID, st.Name, st.State, st.Succeeded, st.Tasks,
 				st.FailedAttempts, st.KilledAttempts, seconds(st.DurationS))
+			if g, ok := s.Gang(end, st.ID); ok {
+				writeGang(w, g)
+			}
 		}
 	}
 	execs := s.Executors(end)
@@ -50,6 +53,32 @@ func writeHistory(w io.Writer, s *history.Store) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// writeGang says a gang stage's runs and why it restarted:
+// "      gang: 2 runs at vm:29500, 1 restart: rank 2 exited 1".
+func writeGang(w io.Writer, g history.GangView) {
+	fmt.Fprintf(w, "      gang: %s", count(g.Runs, "run"))
+	if g.Master != "" {
+		fmt.Fprintf(w, " at %s", g.Master)
+	}
+	fmt.Fprintf(w, ", %s", count(g.RestartCount, "restart"))
+	for i, r := range g.Restarts {
+		sep := "; "
+		if i == 0 {
+			sep = ": "
+		}
+		fmt.Fprintf(w, "%s%s", sep, r.Reason)
+	}
+	fmt.Fprintln(w)
+}
+
+// count says "1 run", "2 runs".
+func count(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
 }
 
 func seconds(s float64) time.Duration {

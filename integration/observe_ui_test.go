@@ -120,6 +120,16 @@ func TestObserveSessionUIThroughTheProxy(t *testing.T) {
 		t.Errorf("the executors page lists %d active executors, want 1:\n%s", n, b.Text())
 	}
 	b.Screenshot(browser.Artifact(t, "ui-executors.png"))
+
+	// The AM's settings came in the file the submitter wrote: the
+	// environment page names the submitter's sources, not that file.
+	b.Click("Environment")
+	text = b.WaitText("spindle.executor.cores", 30*time.Second)
+	for _, want := range []string{`spindle\.executor\.cores\s+2\s+--conf`, `spindle\.app\.name\s+observed\s+--name`, `spindle\.ui\.retainedJobs\s+1000\s+default`} {
+		if !regexp.MustCompile(want).MatchString(text) {
+			t.Errorf("the environment page has no %s:\n%s", want, text)
+		}
+	}
 	b.Close()
 
 	// spindle jobs says why the waiting tasks wait, as the UI does.

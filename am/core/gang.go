@@ -226,6 +226,7 @@ func (c *Core) gangTimedOut(t scheduler.GangTimeout) {
 		n.Job, n.Stage = st.job.spec.Name, st.spec.Name
 	}
 	c.notice(n)
+	c.rd.GangTimeouts = append(c.rd.GangTimeouts, t)
 	if t.Soft || c.yarn == nil {
 		return // local mode's executors are fixed: none to give back
 	}

@@ -28,6 +28,10 @@ type Ready struct {
 	// Removed are the executors the core let go of, and why: for the
 	// application's history (am/history), not for any action.
 	Removed []Removed
+	// GangTimeouts are the gangs whose try at acquiring their slots
+	// timed out (the notice says so too): for the application's
+	// history, not for any action.
+	GangTimeouts []scheduler.GangTimeout
 	// StartContainers start `spindle executor` in allocated containers;
 	// a start that fails is reported with LaunchFailed.
 	StartContainers []ContainerStart

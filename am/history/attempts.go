@@ -70,6 +70,7 @@ type AttemptView struct {
 	Executor  string     `json:"executor,omitempty"`
 	Host      string     `json:"host,omitempty"`
 	GPUs      []string   `json:"gpus,omitempty"`
+	Accels    []Resource `json:"accels,omitempty"`
 	Started   time.Time  `json:"started"`
 	Ended     *time.Time `json:"ended,omitempty"`
 	DurationS float64    `json:"durationS"`
@@ -107,7 +108,7 @@ func (s *Store) Task(now time.Time, id int64, index int) (TaskAttempts, bool) {
 
 func (s *Store) attemptView(st *stage, t *task, index int, nowMs int64) AttemptView {
 	extra := st.extraOf(t)
-	v := AttemptView{Attempt: int(t.attempt), State: taskStates[t.state], GPUs: slices.Clone(extra.gpus), Reason: extra.reason,
+	v := AttemptView{Attempt: int(t.attempt), State: taskStates[t.state], GPUs: slices.Clone(extra.gpus), Accels: cloneResources(extra.accels), Reason: extra.reason,
 		Started: time.UnixMilli(t.start), ExitCode: int(t.exit), File: tasklog.Name(st.job.ID, st.index, index, int(t.attempt))}
 	if x := s.executorOf(t); x != nil {
 		v.Executor, v.Host, v.LogURL = x.ID, x.Host, x.LogURL

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -30,6 +31,9 @@ func (s *Store) Snapshot() []Event {
 	if len(s.pools) > 0 {
 		add(s.started, Event{Pools: append([]PoolInfo(nil), s.pools...)})
 	}
+	if len(s.env) > 0 {
+		add(s.started, Event{Environment: slices.Clone(s.env)})
+	}
 	for _, x := range s.execOrder {
 		added := x.ExecutorAdded
 		add(x.added, Event{ExecutorAdded: &added})
@@ -47,6 +51,11 @@ func (s *Store) Snapshot() []Event {
 				c.Ended = timePtr(st.ended)
 			}
 			add(j.submitted, Event{StageCounts: &c})
+			if g := st.gang; g != nil {
+				gs := g.GangState
+				gs.Restarts = append([]GangRestart(nil), gs.Restarts...)
+				add(j.submitted, Event{Gang: &gs})
+			}
 		}
 		if j.state != JobRunning {
 			add(j.ended, Event{JobEnded: &JobEnded{ID: j.ID, State: j.state, Reason: j.reason}})
@@ -93,7 +102,7 @@ func (s *Store) snapshotAttempt(st *stage, index int, t *task, add func(time.Tim
 		exec = x.ID
 	}
 	extra := st.extraOf(t)
-	add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: index, Attempt: int(t.attempt), Executor: exec, GPUs: extra.gpus}})
+	add(time.UnixMilli(t.start), Event{TaskStarted: &TaskStarted{Stage: st.info.ID, Index: index, Attempt: int(t.attempt), Executor: exec, GPUs: extra.gpus, Accels: extra.accels}})
 	if t.state != tRunning {
 		add(time.UnixMilli(t.end), Event{TaskEnded: &TaskEnded{Stage: st.info.ID, Index: index, Attempt: int(t.attempt), Executor: exec,
 			State: taskStates[t.state], ExitCode: int(t.exit), Reason: extra.reason}})
@@ -117,6 +126,12 @@ func (s *Store) restore(e *Event) error {
 		if c.Ended != nil {
 			st.ended = *c.Ended
 		}
+	case e.Gang != nil:
+		st := s.stages[e.Gang.Stage]
+		if st == nil || st.gang == nil {
+			return fmt.Errorf("the runs of gang stage %d, which is not known", e.Gang.Stage)
+		}
+		st.gang.GangState = *e.Gang
 	case e.ExecutorCounts != nil:
 		c := e.ExecutorCounts
 		x := s.execs[c.ID]

@@ -1,10 +1,10 @@
 // Package history is what people see of an application, live and after
 // it ended: the events its driver records (event.go, the event log's
 // format, defined here once), the Store they build (jobs, stages, tasks
-// and their attempts, pools, executors and a timeline, bounded by
-// Limits), and the event log that keeps them (Writer, rolled segments
-// compacted into a snapshot of the Store) for `spindle history` to build
-// the same Store from (Load).
+// and their attempts, gangs' runs, pools, executors, the application's
+// settings and a timeline, bounded by Limits), and the event log that
+// keeps them (Writer, rolled segments compacted into a snapshot of the
+// Store) for `spindle history` to build the same Store from (Load).
 //
 // The driver's loop appends each turn's events with Record and never
 // waits: the Store takes its lock once per batch, and the Writer writes

@@ -39,6 +39,7 @@ func (enc *encoder) appendEvent(buf []byte, e *Event) ([]byte, error) {
 			}
 			buf = append(buf, ']')
 		}
+		buf = appendResources(buf, ts.Accels)
 		return append(buf, "}}\n"...), nil
 	case e.TaskEnded != nil && e.kinds() == 1:
 		te := e.TaskEnded
@@ -60,6 +61,42 @@ func (enc *encoder) appendEvent(buf []byte, e *Event) ([]byte, error) {
 		return buf, err
 	}
 	return append(append(buf, line...), '\n'), nil
+}
+
+// appendResources appends an attempt's accelerators besides GPUs, if
+// any, as encoding/json writes them.
+func appendResources(buf []byte, rs []Resource) []byte {
+	if len(rs) == 0 {
+		return buf
+	}
+	buf = append(buf, `,"accels":[`...)
+	for i, r := range rs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `{"name":`...)
+		buf = appendString(buf, r.Name)
+		buf = append(buf, `,"addresses":`...)
+		buf = appendStrings(buf, r.Addresses)
+		buf = append(buf, '}')
+	}
+	return append(buf, ']')
+}
+
+// appendStrings appends a list of strings, null when nil as
+// encoding/json writes it.
+func appendStrings(buf []byte, ss []string) []byte {
+	if ss == nil {
+		return append(buf, "null"...)
+	}
+	buf = append(buf, '[')
+	for i, s := range ss {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendString(buf, s)
+	}
+	return append(buf, ']')
 }
 
 // appendTime opens a line with its time, RFC 3339 in UTC to the

@@ -15,6 +15,8 @@ func TestTheFastEncodingReadsAsJSONs(t *testing.T) {
 	for _, e := range []Event{
 		{Time: when, TaskStarted: &TaskStarted{Stage: 7, Index: 99999, Attempt: 2, Executor: "container_1_0001_01_000002", GPUs: []string{"0", "3"}}},
 		{Time: when, TaskStarted: &TaskStarted{Stage: 0, Index: 0, Executor: "exec-1"}},
+		{Time: when, TaskStarted: &TaskStarted{Stage: 3, Index: 1, Executor: "exec-2", GPUs: []string{"1"},
+			Accels: []Resource{{Name: "fpga", Addresses: []string{"0", "1"}}, {Name: "t\"pu", Addresses: nil}}}},
 		{Time: when.In(time.FixedZone("x", 3600)), TaskEnded: &TaskEnded{Stage: 1, Index: 2, Attempt: 1, Executor: "e", State: TaskFailed, ExitCode: -9, Reason: "killed by \"signal\" 9\n<&>"}},
 		{Time: when, TaskEnded: &TaskEnded{Stage: 1, Index: 2, Executor: "é\x00\\", State: TaskSucceeded}},
 		{Time: when, TaskEnded: &TaskEnded{Stage: 1, Index: 2, Executor: "\x80\xff", State: TaskFailed, Reason: "a\x80"}},

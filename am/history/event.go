@@ -11,6 +11,7 @@ type Event struct {
 
 	App             *AppStarted      `json:"app,omitempty"`
 	Pools           []PoolInfo       `json:"pools,omitempty"`
+	Environment     []Setting        `json:"environment,omitempty"`
 	JobSubmitted    *JobSubmitted    `json:"jobSubmitted,omitempty"`
 	JobEnded        *JobEnded        `json:"jobEnded,omitempty"`
 	TaskStarted     *TaskStarted     `json:"taskStarted,omitempty"`
@@ -18,6 +19,8 @@ type Event struct {
 	ExecutorAdded   *ExecutorAdded   `json:"executorAdded,omitempty"`
 	ExecutorRemoved *ExecutorRemoved `json:"executorRemoved,omitempty"`
 	AppEnded        *AppEnded        `json:"appEnded,omitempty"`
+	GangStarted     *GangStarted     `json:"gangStarted,omitempty"`
+	GangTimedOut    *GangTimedOut    `json:"gangTimedOut,omitempty"`
 
 	// A snapshot (compact.go) is a Snapshot mark, then the events that
 	// rebuild the Store as it was: those above, and these, which set
@@ -26,6 +29,7 @@ type Event struct {
 	StageCounts    *StageCounts    `json:"stageCounts,omitempty"`
 	ExecutorCounts *ExecutorCounts `json:"executorCounts,omitempty"`
 	Timeline       *TimelineState  `json:"timeline,omitempty"`
+	Gang           *GangState      `json:"gang,omitempty"`
 }
 
 // AppStarted names the application.
@@ -91,6 +95,16 @@ type TaskStarted struct {
 	Attempt  int      `json:"attempt"`
 	Executor string   `json:"executor"`
 	GPUs     []string `json:"gpus,omitempty"`
+	// Accels are its accelerators besides GPUs (absent in logs written
+	// before they were shown).
+	Accels []Resource `json:"accels,omitempty"`
+}
+
+// Resource is an accelerator besides GPUs and the exact addresses of it
+// an executor or an attempt holds: {"name":"fpga","addresses":["0","1"]}.
+type Resource struct {
+	Name      string   `json:"name"`
+	Addresses []string `json:"addresses"`
 }
 
 // Task states.
@@ -121,6 +135,8 @@ type ExecutorAdded struct {
 	Profile   string   `json:"profile,omitempty"`
 	Cores     int      `json:"cores,omitempty"`
 	GPUs      []string `json:"gpus,omitempty"`
+	// Accels are its accelerators besides GPUs, each with its addresses.
+	Accels []Resource `json:"accels,omitempty"`
 	// LogURL is where a browser reads its task files, each under its
 	// name (executor/tasklog): a NodeManager's page of the container's
 	// logs.
@@ -179,9 +195,9 @@ type TimelineState struct {
 // kinds counts the fields an event sets.
 func (e *Event) kinds() int {
 	n := 0
-	for _, ok := range []bool{e.App != nil, e.Pools != nil, e.JobSubmitted != nil, e.JobEnded != nil, e.TaskStarted != nil,
+	for _, ok := range []bool{e.App != nil, e.Pools != nil, e.Environment != nil, e.JobSubmitted != nil, e.JobEnded != nil, e.TaskStarted != nil,
 		e.TaskEnded != nil, e.ExecutorAdded != nil, e.ExecutorRemoved != nil, e.AppEnded != nil, e.Snapshot != nil,
-		e.StageCounts != nil, e.ExecutorCounts != nil, e.Timeline != nil} {
+		e.StageCounts != nil, e.ExecutorCounts != nil, e.Timeline != nil, e.GangStarted != nil, e.GangTimedOut != nil, e.Gang != nil} {
 		if ok {
 			n++
 		}

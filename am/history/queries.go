@@ -241,7 +241,7 @@ func (s *Store) taskView(st *stage, t *task, index int, nowMs int64) TaskView {
 		return v
 	}
 	extra := st.extraOf(t)
-	v.Attempts, v.GPUs, v.Reason = int(t.attempt)+1, slices.Clone(extra.gpus), extra.reason
+	v.Attempts, v.GPUs, v.Accels, v.Reason = int(t.attempt)+1, slices.Clone(extra.gpus), cloneResources(extra.accels), extra.reason
 	if x := s.executorOf(t); x != nil {
 		v.Executor, v.Host, v.LogURL = x.ID, x.Host, x.LogURL
 	}
@@ -263,6 +263,18 @@ func (c *Counts) add(o Counts) {
 	c.Waiting += o.Waiting
 	c.FailedAttempts += o.FailedAttempts
 	c.KilledAttempts += o.KilledAttempts
+}
+
+// cloneResources copies rs for a view; nil for none.
+func cloneResources(rs []Resource) []Resource {
+	if rs == nil {
+		return nil
+	}
+	out := make([]Resource, len(rs))
+	for i, r := range rs {
+		out[i] = Resource{Name: r.Name, Addresses: slices.Clone(r.Addresses)}
+	}
+	return out
 }
 
 func timePtr(t time.Time) *time.Time { return &t }

@@ -19,6 +19,7 @@ type Store struct {
 	end     *AppEnded
 	ended   time.Time
 	pools   []PoolInfo
+	env     []Setting
 
 	jobs      map[int64]*job
 	jobOrder  []*job // submission order; ended ones beyond RetainedJobs dropped
@@ -55,6 +56,7 @@ type stage struct {
 	failed, killed         int // attempts
 	started, ended         time.Time
 	firstStarted, allEnded bool
+	gang                   *gangRuns // nil for a stage that is no gang
 }
 
 // task is a task's latest attempt, in 40 bytes and no pointer: a stage
@@ -71,9 +73,11 @@ type task struct {
 	state      taskState
 }
 
-// taskExtra is what few tasks have: GPU addresses, a reason.
+// taskExtra is what few tasks have: GPU and other accelerators'
+// addresses, a reason.
 type taskExtra struct {
 	gpus   []string
+	accels []Resource
 	reason string
 }
 
@@ -98,7 +102,7 @@ func (st *stage) setExtra(t *task, e taskExtra) {
 	switch {
 	case t.extra > 0:
 		st.extras[t.extra-1] = e
-	case e.gpus != nil || e.reason != "":
+	case e.gpus != nil || e.accels != nil || e.reason != "":
 		st.extras = append(st.extras, e)
 		t.extra = int32(len(st.extras))
 	}
@@ -148,7 +152,7 @@ func NewStore(lim Limits) *Store {
 // reset empties the Store (its lock and limits stay).
 func (s *Store) reset() {
 	lim := s.lim
-	s.app, s.started, s.end, s.ended, s.pools = AppStarted{}, time.Time{}, nil, time.Time{}, nil
+	s.app, s.started, s.end, s.ended, s.pools, s.env = AppStarted{}, time.Time{}, nil, time.Time{}, nil, nil
 	s.jobs, s.jobOrder, s.endedJobs, s.stages = map[int64]*job{}, nil, 0, map[int64]*stage{}
 	s.execs, s.execOrder, s.live = map[string]*executor{}, nil, 0
 	s.timeline, s.restoring = timeline{max: lim.TimelinePoints, step: time.Second}, 0
@@ -186,7 +190,7 @@ func (s *Store) apply(e *Event) error {
 		s.restoring = e.Snapshot.Events
 		return nil
 	}
-	snapshotOnly := e.StageCounts != nil || e.ExecutorCounts != nil || e.Timeline != nil
+	snapshotOnly := e.StageCounts != nil || e.ExecutorCounts != nil || e.Timeline != nil || e.Gang != nil
 	switch {
 	case s.restoring > 0:
 		s.restoring--
@@ -201,6 +205,8 @@ func (s *Store) apply(e *Event) error {
 		s.app, s.started = *e.App, e.Time
 	case e.Pools != nil:
 		s.pools = append([]PoolInfo(nil), e.Pools...)
+	case e.Environment != nil:
+		s.env = slices.Clone(e.Environment)
 	case e.JobSubmitted != nil:
 		return s.jobSubmitted(e.Time, e.JobSubmitted)
 	case e.JobEnded != nil:
@@ -209,6 +215,10 @@ func (s *Store) apply(e *Event) error {
 		return s.taskStarted(e.Time, e.TaskStarted)
 	case e.TaskEnded != nil:
 		return s.taskEnded(e.Time, e.TaskEnded)
+	case e.GangStarted != nil:
+		return s.gangStarted(e.Time, e.GangStarted)
+	case e.GangTimedOut != nil:
+		return s.gangTimedOut(e.Time, e.GangTimedOut)
 	case e.ExecutorAdded != nil:
 		x := &executor{ExecutorAdded: *e.ExecutorAdded, added: e.Time}
 		if old := s.execs[x.ID]; old != nil && old.gone == nil {
@@ -224,6 +234,7 @@ func (s *Store) apply(e *Event) error {
 			return fmt.Errorf("executor %s removed, but it is not there", e.ExecutorRemoved.ID)
 		}
 		r := *e.ExecutorRemoved
+		s.gangExecutorGone(e.Time, x, r.Reason)
 		x.gone, x.removed = &r, e.Time
 		s.live--
 	case e.AppEnded != nil:
@@ -256,6 +267,9 @@ func (s *Store) jobSubmitted(now time.Time, js *JobSubmitted) error {
 			return fmt.Errorf("job %d: stage %d is another job's", js.ID, info.ID)
 		}
 		st := &stage{info: info, job: j, index: i}
+		if info.Gang {
+			st.gang = &gangRuns{GangState: GangState{Stage: info.ID}}
+		}
 		j.stages = append(j.stages, st)
 		s.stages[info.ID] = st
 	}
@@ -354,7 +368,7 @@ func (s *Store) taskStarted(now time.Time, ts *TaskStarted) error {
 		if x != nil {
 			t.exec = x.slot + 1
 		}
-		st.setExtra(t, taskExtra{gpus: ts.GPUs})
+		st.setExtra(t, taskExtra{gpus: ts.GPUs, accels: ts.Accels})
 	}
 	return nil
 }
@@ -369,10 +383,11 @@ func (s *Store) taskEnded(now time.Time, te *TaskEnded) error {
 		return fmt.Errorf("stage %d task %d: no task state %q", te.Stage, te.Index, te.State)
 	}
 	x := s.execs[te.Executor]
+	if t != nil && (t.attempt != int32(te.Attempt) || t.state != tRunning) {
+		return nil // an older attempt's end, or told twice
+	}
+	s.gangRankEnded(now, st, te.Index, t, te)
 	if t != nil {
-		if t.attempt != int32(te.Attempt) || t.state != tRunning {
-			return nil // an older attempt's end, or told twice
-		}
 		t.state, t.end, t.exit = state, now.UnixMilli(), int32(te.ExitCode)
 		e := st.extraOf(t)
 		e.reason = te.Reason

@@ -70,6 +70,7 @@ type TaskView struct {
 	Executor  string     `json:"executor,omitempty"`
 	Host      string     `json:"host,omitempty"`
 	GPUs      []string   `json:"gpus,omitempty"`
+	Accels    []Resource `json:"accels,omitempty"`
 	Started   *time.Time `json:"started,omitempty"`
 	DurationS float64    `json:"durationS"`
 	ExitCode  int        `json:"exitCode,omitempty"`

@@ -53,7 +53,7 @@ func (u *ui) api(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /api/v1/stages/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if st, ok := u.stage(w, r); ok {
-			writeJSON(w, u.withSummary(r, st))
+			writeJSON(w, u.withGang(r, u.withSummary(r, st)))
 		}
 	})
 	mux.HandleFunc("GET /api/v1/stages/{id}/tasks/{index}", func(w http.ResponseWriter, r *http.Request) {

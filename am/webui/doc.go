@@ -1,8 +1,10 @@
 // Package webui serves an application's web UI and REST API from its
 // history (am/history's Store): the session, its jobs, a job's stages, a
-// stage's summary and tasks (paged, sorted on the server), a task's
-// every attempt, pools and executors, as HTML pages for people and JSON
-// under /api/v1/ for scripts (docs/ui.md). The same handler
+// stage's summary and tasks (paged, sorted on the server) and a gang
+// stage's ranks and runs, a task's every attempt, pools, executors and
+// the application's settings (secrets redacted by its driver before they
+// reach the Store), as HTML pages for people and JSON under /api/v1/ for
+// scripts (docs/ui.md). The same handler
 // serves a running application, where Live adds what only the scheduler
 // knows now (why work waits, pools in fair-share order), and an ended
 // one from its event log (`spindle history`).

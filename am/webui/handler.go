@@ -50,6 +50,8 @@ func Handler(o Options) http.Handler {
 	mux.HandleFunc("GET /stages/{id}/tasks/{index}", u.taskPage)
 	mux.HandleFunc("GET /pools", u.poolsPage)
 	mux.HandleFunc("GET /executors", u.executorsPage)
+	mux.HandleFunc("GET /environment", u.environmentPage)
+	mux.HandleFunc("GET /api/v1/environment", u.environmentAPI)
 	if o.TaskFiles != "" {
 		mux.HandleFunc("GET /logs/{executor}/{file}", u.taskFile)
 	}

@@ -35,6 +35,7 @@ func parsePages(base string, local bool) map[string]*template.Template {
 		},
 		"join":   strings.Join,
 		"gpuUse": formatGPUUse,
+		"accels": formatAccels,
 		"pct": func(part, whole int) int {
 			if whole == 0 {
 				return 0
@@ -43,10 +44,10 @@ func parsePages(base string, local bool) map[string]*template.Template {
 		},
 	}
 	pages := map[string]*template.Template{}
-	// Templates some pages share: the stage's summary and its gang's
-	// attempts, and an attempt's output links.
-	shared := map[string][]string{"stage": {"stage_summary", "attempt_output"}, "task": {"attempt_output"}}
-	for _, name := range []string{"session", "job", "stage", "task", "pools", "executors"} {
+	// Templates some pages share: the stage's summary, its gang's
+	// attempts and its gang section, and an attempt's output links.
+	shared := map[string][]string{"stage": {"stage_summary", "attempt_output", "gang"}, "task": {"attempt_output"}}
+	for _, name := range []string{"session", "job", "stage", "task", "pools", "executors", "environment"} {
 		files := []string{"templates/layout.html", "templates/" + name + ".html"}
 		for _, f := range shared[name] {
 			files = append(files, "templates/"+f+".html")
@@ -112,6 +113,8 @@ type stageBody struct {
 	// Desc the order asked for, which the state filter keeps.
 	SortBy     map[string]string
 	Sort, Desc string
+	// Gang is a gang stage's section; nil for another stage.
+	Gang *gangSection
 }
 
 func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
@@ -127,6 +130,10 @@ func (u *ui) stagePage(w http.ResponseWriter, r *http.Request) {
 	b := stageBody{Stage: u.withSummary(r, st), Page: u.withGPUUse(r, p), State: query.Get("state"), First: p.Offset + 1, Last: p.Offset + len(p.Tasks), LocalFiles: u.o.TaskFiles != "",
 		States: []string{"pending", history.TaskRunning, history.TaskSucceeded, history.TaskFailed, history.TaskKilled}, SortBy: sortLinks(query),
 		Sort: query.Get("sort"), Desc: query.Get("desc")}
+	b.Stage = u.withGang(r, b.Stage)
+	if b.Stage.GangRuns != nil {
+		b.Gang = u.gangSection(b.Stage.GangRuns)
+	}
 	length := max(len(p.Tasks), DefaultPageLength)
 	if l := query.Get("length"); l != "" {
 		length, _ = strconv.Atoi(l)

@@ -8,11 +8,13 @@ import (
 )
 
 // Stage is a stage as the API gives it: its history, its summary, and
-// for a gang stage its attempts, rank by rank.
+// for a gang stage its attempts, rank by rank, and its ranks and runs
+// (GangRuns, gang.go).
 type Stage struct {
 	history.StageView
 	Summary      Summary               `json:"summary"`
 	GangAttempts []history.GangAttempt `json:"gangAttempts,omitempty"`
+	GangRuns     *history.GangView     `json:"gangRuns,omitempty"`
 }
 
 // Summary is the spread of a stage's tasks, as Spark's stage page has

@@ -2,6 +2,7 @@ package appmaster
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -27,7 +28,8 @@ func appHistory(conf *config.Config, c container, appID string, session bool, lo
 		return am.History{}, nil, err
 	}
 	name, _ := conf.String("spindle.app.name")
-	h := am.History{App: history.AppStarted{ID: appID, Name: name, User: c.user, Master: "yarn", Session: session}, Limits: ui.Limits}
+	h := am.History{App: history.AppStarted{ID: appID, Name: name, User: c.user, Master: "yarn", Session: session}, Limits: ui.Limits,
+		Environment: settings.Environment(conf, os.LookupEnv)}
 	if !ui.EventLog {
 		return h, func() {}, nil
 	}

@@ -13,6 +13,9 @@ import (
 type Config struct {
 	values  map[string]value // by registry name; every key has one
 	ignored []string         // spark.* keys Spindle does not know, sorted
+	// from is each value's origin in the process that wrote the
+	// settings file this was read from (LoadVerbatim), by key.
+	from map[string]string
 }
 
 type value struct {

@@ -1,10 +1,12 @@
 package config
 
 // A Pair is one key and its value, verbatim, and the line of the file
-// that holds it.
+// that holds it; From, when the file carries it, is where the value came
+// from in the process that wrote the file (its Origin there).
 type Pair struct {
 	Key, Value string
 	Line       int
+	From       string
 }
 
 // LoadVerbatim is Load for keys and values that need no unescaping or
@@ -20,5 +22,17 @@ func LoadVerbatim(name string, pairs []Pair) (*Config, error) {
 	if len(l.errs) > 0 {
 		return nil, joinErrors(l.errs)
 	}
-	return l.config()
+	c, err := l.config()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		if p.From != "" {
+			if c.from == nil {
+				c.from = map[string]string{}
+			}
+			c.from[p.Key] = p.From
+		}
+	}
+	return c, nil
 }

@@ -3,6 +3,7 @@ package localmode
 import (
 	"fmt"
 	"net"
+	"os"
 	"os/user"
 
 	"github.com/spindle-yarn/spindle/am"
@@ -22,7 +23,8 @@ func localHistory(conf *config.Config, appID string, session bool) (am.History, 
 	}
 	name, _ := conf.String("spindle.app.name")
 	master, _ := conf.String("spindle.master")
-	h := am.History{App: history.AppStarted{ID: appID, Name: name, Master: master, Session: session}, Limits: ui.Limits}
+	h := am.History{App: history.AppStarted{ID: appID, Name: name, Master: master, Session: session}, Limits: ui.Limits,
+		Environment: settings.Environment(conf, os.LookupEnv)}
 	if u, err := user.Current(); err == nil {
 		h.App.User = u.Username
 	}
