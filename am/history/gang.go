@@ -158,15 +158,7 @@ func (s *Store) Gang(now time.Time, id int64) (GangView, bool) {
 	}
 	nowMs := now.UnixMilli()
 	for i := range min(st.listed(s.lim), maxRanksShown) {
-		t := task{}
-		if i < len(st.tasks) {
-			t = st.tasks[i]
-		}
-		r := s.taskView(st, &t, i, nowMs)
-		if t.state != tNone {
-			r.File = tasklog.Name(st.job.ID, st.index, i, int(t.attempt))
-		}
-		v.Ranks = append(v.Ranks, r)
+		v.Ranks = append(v.Ranks, s.listedTask(st, i, nowMs))
 	}
 	return v, true
 }
