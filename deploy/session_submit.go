@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -51,12 +50,10 @@ func sessionJob(c *cli.Context, conf *config.Config, job loadedJob) (*wire.Submi
 }
 
 // submitSignals is where a session submit hears its signals: the
-// process's own SIGINT, SIGTERM and SIGHUP (a test's, in tests), until
-// stop.
+// process's own SIGINT, SIGTERM and SIGHUP (a test's, in tests), taken
+// over from the command's InterruptContext, until stop.
 var submitSignals = func() (sigs <-chan os.Signal, stop func()) {
-	c := make(chan os.Signal, 4)
-	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	return c, func() { signal.Stop(c) }
+	return takeSignals(syscall.SIGHUP)
 }
 
 // runSessionSubmit sends the job to session id and follows it like a
@@ -97,17 +94,11 @@ type sessionSubmit struct {
 
 // earlySignal is a signal that came before submitSignals listened: it
 // went to the command's context alone (InterruptContext), which the
-// submit does not follow, and is the submit's first signal. One that
-// came as submitSignals began to listen went to both: it is taken from
-// sigs, so that it counts once.
+// submit does not follow, and is the submit's first signal.
 func (s *sessionSubmit) earlySignal() os.Signal {
 	var in Interrupted
 	if s.c.Context.Err() == nil || !errors.As(context.Cause(s.c.Context), &in) {
 		return nil
-	}
-	select {
-	case <-s.sigs:
-	default:
 	}
 	return in.Signal
 }
