@@ -133,3 +133,21 @@ func TestAGangKeepsItsLatestRestarts(t *testing.T) {
 		t.Errorf("from a snapshot: %d restarts, want %d", a.RestartCount, g.RestartCount)
 	}
 }
+
+// What the last run's ranks do after the next run began ends nothing of
+// the new run: a stopped rank's late end, or its executor going while
+// it still stops.
+func TestALastRunsRanksDoNotEndTheNextRun(t *testing.T) {
+	script := gangScript()
+	// The log's order: rank 2's failure, the next run, then the others'
+	// ends and an executor's going, before any rank of the new run starts.
+	failed, next := script[10], script[13]
+	s := NewStore(Limits{})
+	record(t, s, script[:10]...)
+	record(t, s, failed, next, script[11])
+	record(t, s, Event{Time: at(5), ExecutorRemoved: &ExecutorRemoved{ID: "e2", Reason: "released"}}, script[12])
+	g, _ := s.Gang(at(6), 0)
+	if g.Runs != 2 || g.Ended != nil || g.RestartCount != 1 {
+		t.Errorf("runs %d, ended %+v, %d restarts; want the second run going, its end unset, one restart", g.Runs, g.Ended, g.RestartCount)
+	}
+}
