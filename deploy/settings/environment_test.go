@@ -28,7 +28,7 @@ func TestRedactHidesSecretsAndTokens(t *testing.T) {
 		{"spindle.executorEnv.OPTS", "--flag x AUTH=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", true},
 		{"spindle.executorEnv.OPTS", "wandb 3Fj9kLm2Qp7Rt5Vx8Zb1Nc4Hd6Gs0AaE", true},
 		{"spindle.executorEnv.NOTE", "hf_abcdefghijklm", true}, // a token's prefix, 16 characters: the bound
-		{"spindle.executorEnv.NOTE", "hf_abcdefghijkl", false},  // 15
+		{"spindle.executorEnv.NOTE", "hf_abcdefghijkl", false}, // 15
 		{"spindle.executorEnv.DB", "postgres://alice@db:5432/x", false},
 		{"spindle.eventLog.dir", "/user/alice/.spindle/events/Application2026WithAVeryLongName123", false},
 		{"spindle.app.name", "nightly-training-run-2026-12-07", false},
