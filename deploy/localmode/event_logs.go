@@ -43,23 +43,60 @@ const runningMark = ".running"
 
 // open marks appID's log as running until release (or this process's
 // end, however it ends), then cleans the directory of the others' logs
-// that have had their time. Neither is a reason not to run: a failure
-// is logged.
+// that have had their time, at most once every CleanEvery (surveying a
+// hundred logs takes tens of milliseconds, which a burst of short
+// local jobs would each pay) and beside the application. release waits
+// for the cleaning, so that the process never exits halfway through
+// removing a log (half a log reads as unreadable, which no cleaner
+// removes). Neither is a reason not to run: a failure is logged.
 func (d *EventLogDir) open(ctx context.Context, appID string, log logrus.FieldLogger) (release func()) {
-	release = func() {}
-	dir := filepath.Join(d.Root, appID)
-	f, err := lockRunning(dir)
+	f, err := lockRunning(filepath.Join(d.Root, appID))
 	if err != nil {
 		log.WithError(err).Warn("event log: could not mark it as running's; a cleaner may take it for a dead application's")
-	} else {
-		release = func() { f.Close() }
 	}
-	if _, removed, err := CleanEventLogs(ctx, d.Root, d.Retention, time.Now()); err != nil {
-		log.WithError(err).WithField("dir", d.Root).Warn("event log: could not clean the directory of old applications' logs")
-	} else if len(removed) > 0 {
-		log.WithField("removed", removed).Debug("event log: removed old applications' logs")
+	cleaned := make(chan struct{})
+	go func() {
+		defer close(cleaned)
+		if !cleaningDue(d.Root, time.Now()) {
+			return
+		}
+		if _, removed, err := CleanEventLogs(ctx, d.Root, d.Retention, time.Now()); err != nil {
+			log.WithError(err).WithField("dir", d.Root).Warn("event log: could not clean the directory of old applications' logs")
+		} else if len(removed) > 0 {
+			log.WithField("removed", removed).Debug("event log: removed old applications' logs")
+		}
+	}()
+	return func() {
+		<-cleaned
+		if f != nil {
+			f.Close()
+		}
 	}
-	return release
+}
+
+// CleanEvery is how often a local driver cleans the directory of event
+// logs as it starts; `spindle history` cleans whenever it lists.
+const CleanEvery = time.Hour
+
+// cleanedMark is the file in the directory of event logs whose
+// modification time says when a driver last cleaned it.
+const cleanedMark = ".cleaned"
+
+// cleaningDue says whether the directory root was last cleaned by a
+// driver CleanEvery or more before now, and if so marks it cleaned now:
+// of drivers starting together one cleans, the others see the mark.
+func cleaningDue(root string, now time.Time) bool {
+	mark := filepath.Join(root, cleanedMark)
+	if fi, err := os.Stat(mark); err == nil && now.Sub(fi.ModTime()) < CleanEvery {
+		return false
+	}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return true
+	}
+	if err := os.WriteFile(mark, nil, 0o600); err == nil {
+		os.Chtimes(mark, now, now)
+	}
+	return true
 }
 
 func lockRunning(dir string) (*os.File, error) {

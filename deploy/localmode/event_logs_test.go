@@ -63,7 +63,8 @@ func TestCleaningLeavesARunningLocalApplicationsLog(t *testing.T) {
 	}
 }
 
-// A driver marks its own log running before it cleans the others'.
+// A driver marks its own log running before it cleans the others',
+// which it does beside the application, done by release.
 func TestADriverMarksItsLogRunningAndCleans(t *testing.T) {
 	root := t.TempDir()
 	logApp(t, root, "local-1-aa", time.Now().Add(-2*time.Hour))
@@ -75,11 +76,37 @@ func TestADriverMarksItsLogRunningAndCleans(t *testing.T) {
 	if !logRunning(filepath.Join(root, "local-3-cc")) {
 		t.Error("an open application's log is not marked running")
 	}
+	release() // it waits for the cleaning, done beside the application
 	if _, err := os.Stat(filepath.Join(root, "local-1-aa")); !os.IsNotExist(err) {
 		t.Errorf("local-1-aa, beyond maxApps 1: %v; want it removed", err)
 	}
-	release()
 	if logRunning(filepath.Join(root, "local-3-cc")) {
 		t.Error("a released log is still marked running")
+	}
+}
+
+// A driver cleans at most once every CleanEvery: due on a directory
+// never cleaned, not again until exactly CleanEvery later.
+func TestADriverCleansAtMostOnceAnHour(t *testing.T) {
+	root := t.TempDir()
+	now := time.Now().Truncate(time.Second)
+	if !cleaningDue(root, now) {
+		t.Fatal("a directory never cleaned: not due")
+	}
+	if cleaningDue(root, now.Add(CleanEvery-time.Second)) {
+		t.Errorf("due again %v after the last cleaning, before CleanEvery (%v)", CleanEvery-time.Second, CleanEvery)
+	}
+	if !cleaningDue(root, now.Add(CleanEvery)) {
+		t.Errorf("not due CleanEvery (%v) after the last cleaning", CleanEvery)
+	}
+
+	// So a second driver within the hour leaves an expired log for later.
+	logApp(t, root, "local-1-aa", time.Now().Add(-2*time.Hour))
+	logApp(t, root, "local-2-bb", time.Now().Add(-time.Hour))
+	log := logrus.New()
+	log.SetOutput(io.Discard)
+	(&EventLogDir{Root: root, Retention: history.Retention{MaxApps: 1}}).open(context.Background(), "local-3-cc", log)()
+	if _, err := os.Stat(filepath.Join(root, "local-1-aa")); err != nil {
+		t.Errorf("local-1-aa, cleaned by a driver within the hour: %v; want it left for later", err)
 	}
 }
