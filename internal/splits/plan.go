@@ -125,3 +125,12 @@ func (p *planner) perBlock(files []File) {
 		}
 	}
 }
+
+// Path is the split's one file when it is that file whole (WholeFile),
+// for SPINDLE_INPUT_PATH; "" otherwise.
+func (s *Split) Path() string {
+	if !s.WholeFile || len(s.Pieces) != 1 {
+		return ""
+	}
+	return s.Pieces[0].Path
+}

@@ -83,7 +83,7 @@ func TestPlanPerBytesPacksSmallFilesAndCutsLargeOnesAtBlocks(t *testing.T) {
 	listing := []File{
 		{Path: "/1", Length: 30},
 		{Path: "/2", Length: 60},
-		{Path: "/3", Length: 20},                // does not fit beside /1 and /2
+		{Path: "/3", Length: 20},                 // does not fit beside /1 and /2
 		{Path: "/4", Length: 250, BlockSize: 50}, // cut into runs of 2 blocks
 		{Path: "/5", Length: 0},
 		{Path: "/6", Length: 40},
