@@ -1,6 +1,7 @@
 package splits
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -147,10 +148,15 @@ func TestPlanRefusesBeforeMakingMoreThanTheLimit(t *testing.T) {
 	}
 	many := make([]File, 2000)
 	for i := range many {
-		many[i] = File{Path: "/f" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune(i)), Length: 1}
+		many[i] = File{Path: fmt.Sprintf("/f%d", i), Length: 1}
 	}
-	if _, err := Plan(many, Mode{Kind: PerFile}, 1000); err == nil {
-		t.Errorf("2000 files a split each, limit 1000: no error")
+	for _, m := range []Mode{{Kind: PerFile}, {Kind: PerFiles, N: 1}, {Kind: PerBytes, N: 1}, {Kind: PerBlock}} {
+		if _, err := Plan(many, m, 1000); err == nil || !strings.Contains(err.Error(), "more than the 1000 splits") {
+			t.Errorf("2000 files %s, limit 1000: got %v", m, err)
+		}
+	}
+	if got, err := Plan(many, Mode{Kind: PerFiles, N: 2}, 1000); err != nil || len(got) != 1000 {
+		t.Errorf("2000 files {files: 2}, limit 1000: %d splits, %v", len(got), err)
 	}
 }
 
@@ -176,5 +182,23 @@ func TestModeCheck(t *testing.T) {
 	}
 	if s := (Mode{Kind: PerBytes, N: 64}).String(); s != "{bytes: 64}" {
 		t.Errorf("String: %s", s)
+	}
+}
+
+// BenchmarkPlan100k cuts a listing of 100,000 HDFS files of two blocks
+// each, three hosts a block, by bytes: the most work a split mode does.
+func BenchmarkPlan100k(b *testing.B) {
+	listing := make([]File, 100_000)
+	for i := range listing {
+		hosts := func(k int) []string {
+			return []string{"dn" + string(rune('a'+k%26)), "dn" + string(rune('a'+(k+1)%26)), "dn" + string(rune('a'+(k+2)%26))}
+		}
+		listing[i] = File{Path: fmt.Sprintf("/data/part-%06d", i), Length: 200 << 20, BlockSize: 128 << 20,
+			Blocks: []Block{{Length: 128 << 20, Hosts: hosts(i)}, {Offset: 128 << 20, Length: 72 << 20, Hosts: hosts(i + 7)}}}
+	}
+	for b.Loop() {
+		if _, err := Plan(listing, Mode{Kind: PerBytes, N: 1 << 30}, 1_000_000); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
