@@ -1,7 +1,8 @@
 package splits
 
 // perBytes packs files into splits of about size bytes in listing order:
-// a file that fits beside the open split's bytes joins it, else the open
+// a file that fits beside the open split's bytes (an empty one always
+// does) joins it, else the open
 // split closes and the file starts the next. A file larger than size is
 // cut at its block boundaries into runs of blocks of at most size bytes
 // (a block larger than size is a run of its own), its last run left open
@@ -11,7 +12,7 @@ func (p *planner) perBytes(files []File, size int64) {
 	p.hosts.reset()
 	for i := range files {
 		f := &files[i]
-		if f.Length <= size-bytes {
+		if f.Length == 0 || f.Length <= size-bytes { // an empty file has no block to cut: it joins even a full split
 			p.open = append(p.open, Piece{Path: f.Path, Length: f.Length})
 			p.hosts.addFile(f)
 			p.lastLength = f.Length

@@ -202,3 +202,19 @@ func BenchmarkPlan100k(b *testing.B) {
 		}
 	}
 }
+
+func TestPlanPerBytesKeepsAnEmptyFileAfterAFullSplit(t *testing.T) {
+	listing := []File{{Path: "/a", Length: 48, BlockSize: 16}, {Path: "/b"}}
+	got, err := Plan(listing, Mode{Kind: PerBytes, N: 4}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Split{
+		{Pieces: []Piece{{Path: "/a", Length: 16}}},
+		{Pieces: []Piece{{Path: "/a", Offset: 16, Length: 16}}},
+		{Pieces: []Piece{{Path: "/a", Offset: 32, Length: 16}, {Path: "/b"}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
