@@ -9,7 +9,8 @@ import (
 )
 
 // Lister lists a filesystem's files: the local one (splits/localfs) and,
-// to come, HDFS's, with each block's hosts from the NameNode. A stage's
+// to come, HDFS's, with each block's hosts from the NameNode; ListFS
+// does the work for any filesystem io/fs can read. A stage's
 // input is listed once, at submit (or when the stage starts, for one
 // reading its parent's output), by ListAll.
 type Lister interface {

@@ -1,27 +1,23 @@
-package localfs
+package splits
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
-	"syscall"
-
-	"github.com/spindle-yarn/spindle/internal/splits"
 )
 
 // glob lists the files pattern p matches, element by element: an element
 // without meta characters is taken as written, one with them matched as
-// filepath.Match does against the names in the directories matched so
+// path.Match does against the names in the directories matched so
 // far (hidden names only by an element that starts with their _ or .),
 // and ** matches any number of directories, none included. A directory
 // matched lists the files below it.
 func (w *walk) glob(p string) error {
-	dirs := []string{"/"}
-	elems := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	dirs := []string{"."}
+	elems := strings.Split(p, "/")
 	for i, elem := range elems {
 		var next []string
 		for _, d := range dirs {
@@ -40,8 +36,8 @@ func (w *walk) glob(p string) error {
 		if err := w.ctx.Err(); err != nil {
 			return err
 		}
-		info, err := os.Stat(m)
-		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+		info, err := fs.Stat(w.fsys, m)
+		if w.absent(m, err) {
 			continue // a literal element after a glob: glob's own rule
 		}
 		if err != nil {
@@ -53,8 +49,8 @@ func (w *walk) glob(p string) error {
 	}
 	// A directory matched beside what is below it (/d/** matches /d
 	// and /d/e) lists a file twice.
-	slices.SortFunc(w.files, func(a, b splits.File) int { return strings.Compare(a.Path, b.Path) })
-	w.files = slices.CompactFunc(w.files, func(a, b splits.File) bool { return a.Path == b.Path })
+	slices.SortFunc(w.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	w.files = slices.CompactFunc(w.files, func(a, b File) bool { return a.Path == b.Path })
 	return nil
 }
 
@@ -64,13 +60,13 @@ func (w *walk) step(d, elem string) ([]string, error) {
 		return w.below(d, []string{d})
 	}
 	if !hasMeta(elem) {
-		return []string{filepath.Join(d, elem)}, nil
+		return []string{path.Join(d, elem)}, nil
 	}
-	if _, err := filepath.Match(elem, ""); err != nil {
-		return nil, fmt.Errorf("%s: %v", w.show(filepath.Join(d, elem)), err)
+	if _, err := path.Match(elem, ""); err != nil {
+		return nil, fmt.Errorf("%s: %v", w.show(path.Join(d, elem)), err)
 	}
-	entries, err := os.ReadDir(d)
-	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+	entries, err := fs.ReadDir(w.fsys, d)
+	if w.absent(d, err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -81,8 +77,8 @@ func (w *walk) step(d, elem string) ([]string, error) {
 		if hidden(e.Name()) && e.Name()[0] != elem[0] {
 			continue
 		}
-		if ok, _ := filepath.Match(elem, e.Name()); ok {
-			out = append(out, filepath.Join(d, e.Name()))
+		if ok, _ := path.Match(elem, e.Name()); ok {
+			out = append(out, path.Join(d, e.Name()))
 		}
 	}
 	return out, nil
@@ -94,8 +90,8 @@ func (w *walk) below(d string, out []string) ([]string, error) {
 	if err := w.ctx.Err(); err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(d)
-	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+	entries, err := fs.ReadDir(w.fsys, d)
+	if w.absent(d, err) {
 		return out, nil
 	}
 	if err != nil {
@@ -108,12 +104,31 @@ func (w *walk) below(d string, out []string) ([]string, error) {
 		if len(out) > w.limit {
 			return nil, fmt.Errorf("%s: more than %d directories below", w.show(d), w.limit)
 		}
-		if out, err = w.below(filepath.Join(d, e.Name()), append(out, filepath.Join(d, e.Name()))); err != nil {
+		if out, err = w.below(path.Join(d, e.Name()), append(out, path.Join(d, e.Name()))); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// isNotDir reports ENOTDIR: a glob's directory that is a file.
-func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
+// absent reports whether err, from reading or statting p, says only that
+// nothing is there for a glob to match: p does not exist, or it or a
+// path it is under is a file (ENOTDIR, told by asking about the paths
+// rather than by an errno, which another filesystem need not give).
+func (w *walk) absent(p string, err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	for at := p; ; at = path.Dir(at) {
+		info, serr := fs.Stat(w.fsys, at)
+		if serr == nil {
+			return !info.IsDir() // the nearest that exists
+		}
+		if at == "." {
+			return false
+		}
+	}
+}
