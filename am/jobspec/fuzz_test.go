@@ -120,6 +120,9 @@ func checkInput(t *testing.T, s *Stage) {
 	if s.Tasks != 0 || len(s.PreferredHosts) > 0 {
 		t.Errorf("stage %+v: an input beside tasks or preferredHosts", s)
 	}
+	if s.Input.Split.Kind == "" {
+		t.Errorf("stage %+v: an input with no split mode", s)
+	}
 	if err := s.Input.Split.Check(); err != nil {
 		t.Errorf("stage %+v: %v", s, err)
 	}

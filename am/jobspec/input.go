@@ -19,6 +19,8 @@ type Input struct {
 	// absolute paths on the default filesystem, globs allowed; none for a
 	// stage without an input.
 	Paths []string
+	// Split is how the listing is cut: splits.PerFile when the spec
+	// names none, so that one mode has one value.
 	Split splits.Mode
 }
 
@@ -32,14 +34,16 @@ func (d *decoder) input(n *yaml.Node, path string) Input {
 	if f == nil {
 		return Input{}
 	}
-	var in Input
+	in := Input{Split: splits.Mode{Kind: splits.PerFile}} // one mode, one spelling: file when not given
 	if e, ok := f["paths"]; ok {
 		in.Paths = d.inputPaths(e.value, join(path, "paths"))
 	} else {
 		d.errorf(n.Line, join(path, "paths"), "missing: name the files to read")
 	}
 	if e, ok := f["split"]; ok {
-		in.Split = d.splitMode(e.value, join(path, "split"))
+		if m := d.splitMode(e.value, join(path, "split")); m.Kind != "" {
+			in.Split = m
+		}
 	}
 	return in
 }
@@ -159,8 +163,8 @@ func inputSpec(in Input) any {
 	}
 	var split any = string(in.Split.Kind)
 	switch in.Split.Kind {
-	case "":
-		split = nil
+	case "", splits.PerFile:
+		split = nil // the default
 	case splits.PerFiles, splits.PerBytes:
 		split = map[string]int64{string(in.Split.Kind): in.Split.N}
 	}

@@ -13,7 +13,7 @@ func TestInputReadsEachSplitMode(t *testing.T) {
 		split string
 		want  splits.Mode
 	}{
-		{"", splits.Mode{}},
+		{"", splits.Mode{Kind: splits.PerFile}},
 		{", split: file", splits.Mode{Kind: splits.PerFile}},
 		{", split: block", splits.Mode{Kind: splits.PerBlock}},
 		{", split: {files: 10}", splits.Mode{Kind: splits.PerFiles, N: 10}},
