@@ -20,10 +20,13 @@ import (
 func ListFS(ctx context.Context, fsys fs.FS, pattern string, show func(string) string, limit int, blockSize int64) ([]File, error) {
 	w := walk{ctx: ctx, fsys: fsys, show: show, limit: limit, blockSize: blockSize}
 	var err error
-	if !hasMeta(pattern) {
-		err = w.named(pattern)
-	} else {
+	switch {
+	case hasBraces(pattern):
+		err = w.alternatives(pattern)
+	case hasMeta(pattern):
 		err = w.glob(pattern)
+	default:
+		err = w.named(pattern)
 	}
 	if err != nil {
 		return nil, err
@@ -32,6 +35,21 @@ func ListFS(ctx context.Context, fsys fs.FS, pattern string, show func(string) s
 		return nil, fmt.Errorf("%s: %w", show(pattern), ErrNoMatch)
 	}
 	return w.files, nil
+}
+
+// alternatives lists each pattern p's {a,b} alternatives expand to, as
+// a glob: one that matches nothing adds nothing.
+func (w *walk) alternatives(p string) error {
+	patterns, err := expandBraces(p)
+	if err != nil {
+		return fmt.Errorf("%s: %v", w.show(p), err)
+	}
+	for _, q := range patterns {
+		if err := w.glob(path.Clean(q)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }

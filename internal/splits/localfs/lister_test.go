@@ -61,6 +61,7 @@ func TestListExpandsGlobsAndDirectoriesSkippingHiddenNames(t *testing.T) {
 		{root + "/**/*.txt", []string{"in/a.txt", "in/b.txt", "in/sub/d.txt", "other/e.txt"}},
 		{root + "/in/**", []string{"in/a.txt", "in/b.txt", "in/c.csv", "in/sub/d.txt"}},
 		{root + "/in/_SUCCESS", []string{"in/_SUCCESS"}}, // named, not brought in
+		{root + "/{in/sub,other}/*", []string{"in/sub/d.txt", "other/e.txt"}},
 		{root + "/in/_*", []string{"in/_SUCCESS", "in/_temporary/0/x.txt"}},
 	} {
 		got, err := paths(t, root, c.pattern)
