@@ -24,7 +24,18 @@
 // (required, at least one), each with:
 //
 //   - name (required, unique in the job);
-//   - tasks (required): a whole number, at least 1;
+//   - tasks: a whole number, at least 1; required unless the stage has
+//     an input, and refused beside one;
+//   - input: {paths: [...], split: ...}, what the stage reads
+//     (docs/data.md): paths are URIs (hdfs://nn/data/*.parquet,
+//     file:///data) or absolute paths on the default filesystem, globs
+//     allowed, a list or one string; split is file (the default: a task
+//     for each file), block (a task for each block), {files: N} (N files a
+//     task) or {bytes: SIZE} (files packed into tasks of about SIZE, 256m
+//     or a byte count, a larger file cut at its blocks). The listing,
+//     not the spec, makes the stage's task count (Stage.Tasks is 0 until
+//     Job.SetInputTasks), and its splits' blocks its hosts: preferredHosts
+//     is refused beside it;
 //   - command or builtin, exactly one: command is a list (the argv) or a
 //     string (run as /bin/sh -c STRING); builtin: noop completes a task
 //     inside the executor without a process, measuring Spindle's own

@@ -28,7 +28,12 @@ type Job struct {
 type Stage struct {
 	Name  string
 	After []string // stages of the same job that must succeed first
-	Tasks int      // at least 1
+	// Tasks is at least 1; or 0 for a stage with an Input until its
+	// listing is cut into splits (SetInputTasks).
+	Tasks int
+	// Input is what the stage reads, split into its tasks (docs/data.md);
+	// zero (no Paths) for none.
+	Input Input
 	// Command is the argv template of every task: the spec's list as
 	// written, or ["/bin/sh", "-c", s] for a string s. Empty when Builtin
 	// is set: exactly one of the two is.

@@ -8,14 +8,16 @@ import (
 )
 
 // MarshalSpec writes j as a JSON job spec that Parse reads back to the
-// same job (but for its stages' Line and its Source): how a job built
+// same job (but for its stages' Line and its Source, and an input's
+// stage's Tasks, which its splits make: they travel with the splits): how a job built
 // from a command line or a trace travels to an ApplicationMaster or a
 // session, in the format users write.
 func (j *Job) MarshalSpec() ([]byte, error) {
 	type stage struct {
 		Name           string            `json:"name"`
 		After          []string          `json:"after,omitempty"`
-		Tasks          int               `json:"tasks"`
+		Tasks          *int              `json:"tasks,omitempty"` // none for an input's stage
+		Input          any               `json:"input,omitempty"`
 		Command        []string          `json:"command,omitempty"`
 		Builtin        string            `json:"builtin,omitempty"`
 		Resources      map[string]any    `json:"resources"`
@@ -32,12 +34,16 @@ func (j *Job) MarshalSpec() ([]byte, error) {
 		Stages []stage `json:"stages"`
 	}{Name: j.Name, Pool: j.Pool}
 	for _, s := range j.Stages {
+		tasks := &s.Tasks
+		if len(s.Input.Paths) > 0 {
+			tasks = nil // its splits make them
+		}
 		env := map[string]string{}
 		for _, v := range s.Env {
 			env[v.Name] = v.Value
 		}
 		spec.Stages = append(spec.Stages, stage{
-			Name: s.Name, After: s.After, Tasks: s.Tasks, Command: s.Command, Builtin: s.Builtin,
+			Name: s.Name, After: s.After, Tasks: tasks, Input: inputSpec(s.Input), Command: s.Command, Builtin: s.Builtin,
 			Resources:   resourcesSpec(&s),
 			MaxAttempts: s.MaxAttempts, Env: env, PreferredHosts: s.PreferredHosts, Gang: s.Gang, NodeLabel: s.NodeLabel,
 			Placement: placementSpec(s.Placement),

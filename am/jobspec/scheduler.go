@@ -1,6 +1,7 @@
 package jobspec
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/spindle-yarn/spindle/scheduler"
@@ -8,11 +9,15 @@ import (
 
 // SchedulerSpec is j as the scheduler core takes it, every stage running
 // on executors of profile. MemoryMB has no part in it: it sizes
-// containers, which is the caller's business. The error is only for a Job
-// not made by Parse, Load or Short, whose GPU amounts are unchecked.
+// containers, which is the caller's business. The error is for a stage with an
+// input not yet given its tasks (SetInputTasks), or a Job not made by
+// Parse, Load or Short, whose GPU amounts are unchecked.
 func (j *Job) SchedulerSpec(profile scheduler.ProfileID) (scheduler.JobSpec, error) {
 	spec := scheduler.JobSpec{Name: j.Name, Pool: j.Pool, Stages: make([]scheduler.StageSpec, len(j.Stages))}
 	for i, s := range j.Stages {
+		if s.Tasks < 1 {
+			return scheduler.JobSpec{}, fmt.Errorf("stage %s: its input is not split into tasks yet (SetInputTasks)", s.Name)
+		}
 		var gpu scheduler.GPURequest
 		if s.GPUs != 0 {
 			var err error

@@ -17,7 +17,7 @@ import (
 // The keys each mapping of a spec may have; any other is an error.
 var (
 	jobKeys      = []string{"name", "pool", "stages"}
-	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "gang", "nodeLabel", "placement"}
+	stageKeys    = []string{"name", "after", "tasks", "command", "builtin", "resources", "maxAttempts", "env", "preferredHosts", "gang", "nodeLabel", "placement", "input"}
 	resourceKeys = []string{"cpus", "memory", "gpus"}
 )
 
@@ -107,15 +107,7 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 	} else {
 		d.errorf(n.Line, join(path, "name"), "missing")
 	}
-	if e, ok := f["tasks"]; ok {
-		s.Tasks, _ = d.int(e.value, join(path, "tasks"), 1)
-		if s.Tasks > maxTasks {
-			d.errorf(e.value.Line, join(path, "tasks"), "%d: more than the %d tasks a job may have", s.Tasks, maxTasks)
-			s.Tasks = 0
-		}
-	} else {
-		d.errorf(n.Line, join(path, "tasks"), "missing")
-	}
+	d.tasksOrInput(n, f, path, &s)
 	var afterLines []int
 	if e, ok := f["after"]; ok {
 		s.After, afterLines = d.names(e.value, join(path, "after"))
@@ -152,6 +144,10 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 	}
 	if e, ok := f["preferredHosts"]; ok {
 		s.PreferredHosts, _ = d.names(e.value, join(path, "preferredHosts"))
+		if len(s.Input.Paths) > 0 {
+			// Its splits' blocks say where each task would best run.
+			d.errorf(e.value.Line, join(path, "preferredHosts"), "a stage with an input takes its hosts from its splits")
+		}
 	}
 	if e, ok := f["gang"]; ok {
 		s.Gang = d.boolean(e.value, join(path, "gang"))
@@ -168,6 +164,28 @@ func (d *decoder) stage(n *yaml.Node, path, job string, def Defaults) (Stage, []
 		s.Placement = d.placement(e.value, join(path, "placement"))
 	}
 	return s, afterLines
+}
+
+// tasksOrInput reads a stage's tasks, or its input, whose listing makes
+// its tasks (Tasks stays 0 until then: Job.SetInputTasks); one of the
+// two, not both.
+func (d *decoder) tasksOrInput(n *yaml.Node, f map[string]entry, path string, s *Stage) {
+	tasks, hasTasks := f["tasks"]
+	input, hasInput := f["input"]
+	switch {
+	case hasTasks && hasInput:
+		d.errorf(tasks.line, join(path, "tasks"), "give tasks or input, not both: a stage with an input has a task for each of its splits")
+	case hasInput:
+		s.Input = d.input(input.value, join(path, "input"))
+	case hasTasks:
+		s.Tasks, _ = d.int(tasks.value, join(path, "tasks"), 1)
+		if s.Tasks > maxTasks {
+			d.errorf(tasks.value.Line, join(path, "tasks"), "%d: more than the %d tasks a job may have", s.Tasks, maxTasks)
+			s.Tasks = 0
+		}
+	default:
+		d.errorf(n.Line, join(path, "tasks"), "missing") // or an input, whose splits make them
+	}
 }
 
 // command reads a stage's command: a list is the argv, a string runs

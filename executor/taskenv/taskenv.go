@@ -62,6 +62,19 @@ func Reserved(name string) bool {
 	return slices.Contains(GPUVisibility, name) || slices.Contains(Rendezvous, name)
 }
 
+// InputFile names the file holding the splits of a task of a stage with
+// an input (docs/data.md): one piece a line, path, offset and length
+// separated by tabs, in the format internal/splits writes and reads
+// (splits.WritePieces, splits.ParsePieces). A task of a stage without an
+// input has no such variable.
+const InputFile = "SPINDLE_INPUT_FILE"
+
+// InputPath names the path of a task's one input file when its split is
+// that file, whole (splits.Split.WholeFile: split: file, or a file of one
+// block): what most per-file tasks need, without reading InputFile. A
+// task whose split is part of a file, or several, has no such variable.
+const InputPath = "SPINDLE_INPUT_PATH"
+
 // ResourcesFile names the file holding a task's resources in Spark's
 // format: {"gpu":{"name":"gpu","addresses":[...]},"fpga":{...}}.
 const ResourcesFile = "SPINDLE_RESOURCES_FILE"
