@@ -40,13 +40,16 @@ type taskRef struct {
 	idx    int32
 	addrs  []string
 	accels []Assigned
+	// copy: the attempt is its task's speculative copy, or the losing
+	// attempt of a speculated task (speculation.go), not the task's own.
+	copy bool
 }
 
 // set fills r field by field: copying the struct whole would take the
 // runtime's bulk write barrier while a collection runs, which cost
 // placement a fifth of its time.
 func (r *taskRef) set(st *stage, idx int32, addrs []string, accels []Assigned) {
-	r.st, r.idx, r.addrs, r.accels = st, idx, addrs, accels
+	r.st, r.idx, r.addrs, r.accels, r.copy = st, idx, addrs, accels, false
 }
 
 // stage is a stage of an active job. Its tasks not yet launched cost
@@ -93,6 +96,9 @@ type stage struct {
 	gangDemoted    bool
 	gangRestarting bool
 	provisional    int
+	// specul tracks its tasks' run times and copies when it speculates
+	// (speculation.go); nil when it does not.
+	specul *speculation
 }
 
 // pending counts the tasks waiting to run: queued, or backing off.
