@@ -177,8 +177,9 @@ func (ex *executor) release(now time.Time, st *stage, slot int32) error {
 	addrs, accels := ex.running[slot].addrs, ex.running[slot].accels
 	last := len(ex.running) - 1
 	moved := &ex.running[last]
+	movedCopy := moved.copy // before set: moved may be slot itself
 	ex.running[slot].set(moved.st, moved.idx, moved.addrs, moved.accels)
-	if moved.copy {
+	if movedCopy {
 		ex.running[slot].copy = true
 		moved.st.specul.copies[moved.idx].slot = slot
 	} else {

@@ -450,6 +450,9 @@ func runsOn(s *Scheduler, a AttemptID) ExecutorID {
 	if st == nil {
 		return ""
 	}
+	if c := st.runningCopy(a); c != nil {
+		return c.exec.spec.ID
+	}
 	if t := st.task(a.Task.Index); t != nil && t.exec != nil {
 		return t.exec.spec.ID
 	}
