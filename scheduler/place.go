@@ -216,7 +216,7 @@ func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, addrs []strin
 	t.attempts = int32(attempt + 1)
 	s.countStarted(st)
 	if st.specul != nil {
-		s.started(now, st, idx)
+		s.started(now, st, idx, attempt)
 	}
 	if st.preferred(ex) {
 		// Delay scheduling, as Spark's: each launch where the task wanted

@@ -80,7 +80,7 @@ func (p *Progress) add(j *job) {
 		p.Running += st.running
 		if !j.ended {
 			// Queued or waiting for parents alike.
-			p.Pending += st.spec.Tasks - st.succeeded - st.running
+			p.Pending += st.spec.Tasks - st.succeeded - st.ownRunning()
 		}
 	}
 	p.FailedAttempts += j.failedAttempts
@@ -144,7 +144,7 @@ func (s *Scheduler) WhyPending(now time.Time, id JobID) []PendingReason {
 	}
 	var out []PendingReason
 	for _, st := range j.stages {
-		waiting := st.spec.Tasks - st.succeeded - st.running
+		waiting := st.spec.Tasks - st.succeeded - st.ownRunning()
 		if waiting == 0 || j.ended {
 			continue
 		}

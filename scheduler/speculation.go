@@ -55,7 +55,8 @@ func (c SpeculationConfig) withDefaults() SpeculationConfig {
 // speculation is a speculating stage's record of its tasks' run times
 // and copies.
 type speculation struct {
-	started   map[int32]time.Time // the running attempt of each task without a copy
+	started   map[int32]ownRun // each task's own attempt, running
+
 	durations []time.Duration     // of the successful tasks, sorted
 	minDone   int                 // successes before any task is a straggler
 	copies    map[int32]*taskCopy
@@ -64,6 +65,13 @@ type speculation struct {
 	// the first Ready from then on, when armed.
 	due   time.Time
 	armed bool
+}
+
+// ownRun is a task's own attempt: when it started, its number (a copy
+// that ended leaves it other than the task's last).
+type ownRun struct {
+	at      time.Time
+	attempt int32
 }
 
 // taskCopy is the second attempt of a task: its speculative copy, queued
@@ -90,7 +98,7 @@ func speculates(cfg SpeculationConfig, spec StageSpec) bool {
 
 func newSpeculation(cfg SpeculationConfig, tasks int) *speculation {
 	return &speculation{
-		started: map[int32]time.Time{},
+		started: map[int32]ownRun{},
 		copies:  map[int32]*taskCopy{},
 		minDone: max(int(math.Floor(cfg.Quantile*float64(tasks))), 1),
 	}
@@ -111,10 +119,10 @@ func (s *Scheduler) threshold(st *stage) (d time.Duration, ok bool) {
 	return max(cfg.MinTaskRuntime, time.Duration(cfg.Multiplier*float64(median))), true
 }
 
-// started records that st's task idx launched at now.
-func (s *Scheduler) started(now time.Time, st *stage, idx int) {
+// started records that st's task idx launched attempt at now.
+func (s *Scheduler) started(now time.Time, st *stage, idx, attempt int) {
 	sp := st.specul
-	sp.started[int32(idx)] = now
+	sp.started[int32(idx)] = ownRun{now, int32(attempt)}
 	if d, ok := s.threshold(st); ok {
 		sp.arm(now.Add(d + 1))
 	}
@@ -138,8 +146,8 @@ func (sp *speculation) succeededIn(d time.Duration) {
 // ran records the run time of task key's own attempt, succeeded at now,
 // if it was launched here (not adopted after a restart).
 func (sp *speculation) ran(now time.Time, key int32) {
-	if at, ok := sp.started[key]; ok {
-		sp.succeededIn(now.Sub(at))
+	if run, ok := sp.started[key]; ok {
+		sp.succeededIn(now.Sub(run.at))
 	}
 }
 
@@ -155,12 +163,12 @@ func (st *stage) runningCopy(id AttemptID) *taskCopy {
 	return c
 }
 
-// ownAttempt is the number of task idx's own attempt, t's last but for
-// a running copy's.
+// ownAttempt is the number of task idx's own attempt: t's last, but
+// where a copy ran beside it.
 func (st *stage) ownAttempt(t *task, idx int) int {
 	if st.specul != nil {
-		if c := st.specul.copies[int32(idx)]; c != nil && c.exec != nil {
-			return int(c.orig)
+		if run, ok := st.specul.started[int32(idx)]; ok {
+			return int(run.attempt)
 		}
 	}
 	return int(t.attempts) - 1
@@ -200,7 +208,7 @@ func (s *Scheduler) originalEnded(now time.Time, st *stage, t *task, idx int, r 
 	// The copy goes on as the task's own attempt.
 	t.exec, t.slot = c.exec, c.slot
 	c.exec.running[c.slot].copy = false
-	sp.started[key] = c.start
+	sp.started[key] = ownRun{c.start, c.attempt}
 	delete(sp.copies, key)
 	s.failAside(now, st, t, idx, r, h)
 }

@@ -30,15 +30,15 @@ func (s *Scheduler) findStragglers(now time.Time, st *stage) {
 		return
 	}
 	found := len(sp.queue)
-	for idx, at := range sp.started {
+	for idx, run := range sp.started {
 		if sp.copies[idx] != nil {
 			continue
 		}
-		if now.Sub(at) > d {
+		if now.Sub(run.at) > d {
 			sp.queue = append(sp.queue, idx)
 			continue
 		}
-		sp.arm(at.Add(d + 1))
+		sp.arm(run.at.Add(d + 1))
 	}
 	slices.Sort(sp.queue[found:])
 	for _, idx := range sp.queue[found:] {
@@ -70,7 +70,7 @@ func (s *Scheduler) launchCopies(now time.Time, st *stage) {
 		accels, _ := ex.accels.acquire(st.spec.Request.Accels)
 		c.exec, c.slot = ex, ex.hold(st, int(idx), addrs, accels)
 		ex.running[c.slot].copy = true
-		c.orig, c.attempt, c.start = t.attempts-1, t.attempts, now
+		c.orig, c.attempt, c.start = sp.started[idx].attempt, t.attempts, now
 		t.attempts++
 		s.countStarted(st)
 		s.out.Launches = append(s.out.Launches, Launch{
@@ -111,6 +111,20 @@ func (st *stage) speculative() int {
 	for _, idx := range st.specul.queue {
 		if c := st.specul.copies[idx]; c != nil && c.exec == nil {
 			n++
+		}
+	}
+	return n
+}
+
+// ownRunning counts st's tasks running, each once: its running attempts
+// but for copies and losing attempts.
+func (st *stage) ownRunning() int {
+	n := st.running
+	if st.specul != nil {
+		for _, c := range st.specul.copies {
+			if c.exec != nil {
+				n--
+			}
 		}
 	}
 	return n

@@ -213,7 +213,7 @@ func (s *Scheduler) killChunk(j *job, st *stage, c int, reason string) int {
 				continue
 			}
 			s.out.Kills = append(s.out.Kills, Kill{
-				Attempt:  AttemptID{TaskID{st.id, c*chunkTasks + i}, int(t.attempts) - 1},
+				Attempt:  AttemptID{TaskID{st.id, c*chunkTasks + i}, st.ownAttempt(t, c*chunkTasks+i)},
 				Executor: t.exec.spec.ID,
 				Reason:   reason,
 			})
