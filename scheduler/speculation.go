@@ -55,10 +55,10 @@ func (c SpeculationConfig) withDefaults() SpeculationConfig {
 // speculation is a speculating stage's record of its tasks' run times
 // and copies.
 type speculation struct {
-	started   map[int32]ownRun // each task's own attempt, running
+	started map[int32]ownRun // each task's own attempt, running
 
-	durations []time.Duration     // of the successful tasks, sorted
-	minDone   int                 // successes before any task is a straggler
+	durations []time.Duration // of the successful tasks, sorted
+	minDone   int             // successes before any task is a straggler
 	copies    map[int32]*taskCopy
 	queue     []int32 // stragglers whose copy waits for an executor
 	// due: the earliest a running task may be a straggler; checked at
