@@ -94,6 +94,7 @@ func copyReady(rd Ready) Ready {
 		Finished:        slices.Clone(rd.Finished),
 		GangTimeouts:    slices.Clone(rd.GangTimeouts),
 		GangTasksDone:   slices.Clone(rd.GangTasksDone),
+		Failures:        slices.Clone(rd.Failures),
 	}
 	for i := range out.Launches {
 		out.Launches[i].Addresses = slices.Clone(out.Launches[i].Addresses)

@@ -140,8 +140,11 @@ func (sp *speculation) arm(at time.Time) {
 func (sp *speculation) succeededIn(d time.Duration) {
 	i, _ := slices.BinarySearch(sp.durations, d)
 	sp.durations = slices.Insert(sp.durations, i, d)
-	sp.due, sp.armed = time.Time{}, true
+	sp.recheck()
 }
+
+// recheck has the stage checked for stragglers at the next Ready.
+func (sp *speculation) recheck() { sp.due, sp.armed = time.Time{}, true }
 
 // ran records the run time of task key's own attempt, succeeded at now,
 // if it was launched here (not adopted after a restart).
@@ -210,6 +213,7 @@ func (s *Scheduler) originalEnded(now time.Time, st *stage, t *task, idx int, r 
 	c.exec.running[c.slot].copy = false
 	sp.started[key] = ownRun{c.start, c.attempt}
 	delete(sp.copies, key)
+	sp.recheck()
 	s.failAside(now, st, t, idx, r, h)
 }
 
@@ -228,6 +232,7 @@ func (s *Scheduler) copyEnded(now time.Time, st *stage, idx int, c *taskCopy, r 
 	}
 	t := st.at(key)
 	if r.Outcome != Succeeded {
+		sp.recheck() // the task may straggle on, and get another copy
 		s.failAside(now, st, t, idx, r, h)
 		return
 	}
