@@ -36,13 +36,14 @@ type task struct {
 // taskRef names a running attempt from its executor, with the GPU
 // addresses it holds there.
 type taskRef struct {
-	st     *stage
-	idx    int32
-	addrs  []string
-	accels []Assigned
+	st  *stage
+	idx int32
 	// copy: the attempt is its task's speculative copy, or the losing
 	// attempt of a speculated task (speculation.go), not the task's own.
-	copy bool
+	// Beside idx it takes no room: the struct stays 64 bytes.
+	copy   bool
+	addrs  []string
+	accels []Assigned
 }
 
 // set fills r field by field: copying the struct whole would take the
