@@ -64,9 +64,16 @@ func (s *Scheduler) RemoveExecutor(now time.Time, id ExecutorID, loss ExecutorLo
 		ref := ex.running[len(ex.running)-1]
 		ex.running = ex.running[:len(ex.running)-1]
 		// Nothing to release: the executor and what it held are gone.
+		r := TaskResult{Outcome: Failed, Reason: reason, Blameless: !loss.TaskFault}
+		if ref.copy {
+			c := ref.st.specul.copies[ref.idx]
+			c.exec = nil
+			s.copyEnded(now, ref.st, int(ref.idx), c, r, ex.host)
+			continue
+		}
 		t := ref.st.at(ref.idx)
 		t.exec = nil
-		s.attemptEnded(now, ref.st, t, int(ref.idx), TaskResult{Outcome: Failed, Reason: reason, Blameless: !loss.TaskFault}, ex.host)
+		s.originalEnded(now, ref.st, t, int(ref.idx), r, ex.host)
 	}
 	s.resize(ex.spec, -1)
 	return nil
@@ -142,23 +149,42 @@ func (p *profileState) nextFree(i int) int {
 // occupy records an attempt of st's task idx, t, running on ex with the
 // GPU addresses addrs and accelerator addresses accels.
 func (ex *executor) occupy(st *stage, t *task, idx int, addrs []string, accels []Assigned) {
+	t.exec, t.slot = ex, ex.hold(st, idx, addrs, accels)
+}
+
+// hold takes what an attempt of st's task idx asks on ex, and returns its
+// slot in ex.running.
+func (ex *executor) hold(st *stage, idx int, addrs []string, accels []Assigned) int32 {
 	n := len(ex.running)
-	t.exec, t.slot = ex, int32(n)
 	ex.running = slices.Grow(ex.running, 1)[:n+1] // sized for its cores: no growth
 	ex.running[n].set(st, int32(idx), addrs, accels)
 	ex.freeCores -= st.spec.Request.CPUs
 	if ex.freeCores <= 0 {
 		ex.profile.setFree(ex, false)
 	}
+	return int32(n)
 }
 
 // vacate gives back what st's task t held on ex.
 func (ex *executor) vacate(now time.Time, st *stage, t *task) error {
-	addrs, accels := ex.running[t.slot].addrs, ex.running[t.slot].accels
+	err := ex.release(now, st, t.slot)
+	t.exec = nil
+	return err
+}
+
+// release gives back what the attempt of st in ex.running[slot] held.
+func (ex *executor) release(now time.Time, st *stage, slot int32) error {
+	addrs, accels := ex.running[slot].addrs, ex.running[slot].accels
 	last := len(ex.running) - 1
 	moved := &ex.running[last]
-	ex.running[t.slot].set(moved.st, moved.idx, moved.addrs, moved.accels)
-	moved.st.at(moved.idx).slot = t.slot
+	movedCopy := moved.copy // before set: moved may be slot itself
+	ex.running[slot].set(moved.st, moved.idx, moved.addrs, moved.accels)
+	if movedCopy {
+		ex.running[slot].copy = true
+		moved.st.specul.copies[moved.idx].slot = slot
+	} else {
+		moved.st.at(moved.idx).slot = slot
+	}
 	// The slot left must not keep its stage, and every task of it,
 	// reachable for as long as the executor lives.
 	moved.set(nil, 0, nil, nil)
@@ -174,7 +200,6 @@ func (ex *executor) vacate(now time.Time, st *stage, t *task) error {
 	if aerr := ex.accels.release(accels, st.spec.Request.Accels); err == nil {
 		err = aerr
 	}
-	t.exec = nil
 	if err != nil {
 		return fmt.Errorf("executor %s: %w (a scheduler bug)", ex.spec.ID, err)
 	}

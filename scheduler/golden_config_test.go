@@ -42,6 +42,9 @@ func (g *golden) config(a *scenario.Args, input []scenario.Input) (string, error
 	if v := a.String("gang", ""); v != "" {
 		cfg.Gang = goldenGang(a, v)
 	}
+	if v := a.String("speculation", ""); v != "" {
+		cfg.Speculation = goldenSpeculation(a, v)
+	}
 	if err := a.Err(); err != nil {
 		return "", err
 	}
@@ -58,6 +61,22 @@ func (g *golden) config(a *scenario.Args, input []scenario.Input) (string, error
 	}
 	g.s = s
 	return "ok", nil
+}
+
+// goldenSpeculation reads speculation=MULTIPLIER/QUANTILE/MINRUNTIME, on
+// for every stage by default.
+func goldenSpeculation(a *scenario.Args, v string) SpeculationConfig {
+	parts := strings.Split(v, "/")
+	if len(parts) != 3 {
+		a.Fail("speculation=%q: want MULTIPLIER/QUANTILE/MINRUNTIME", v)
+		return SpeculationConfig{}
+	}
+	m, err1 := strconv.ParseFloat(parts[0], 64)
+	q, err2 := strconv.ParseFloat(parts[1], 64)
+	if err1 != nil || err2 != nil {
+		a.Fail("speculation=%q: multiplier and quantile must be numbers", v)
+	}
+	return SpeculationConfig{Enabled: true, Multiplier: m, Quantile: q, MinTaskRuntime: a.ParseDuration("speculation", parts[2])}
 }
 
 // goldenGang reads gang=TIMEOUT/RETRIES or gang=TIMEOUT/RETRIES/soft.
@@ -119,9 +138,13 @@ func goldenStage(line string) (StageSpec, error) {
 		return StageSpec{}, fmt.Errorf("submit input %q: want stage NAME ...", line)
 	}
 	gang := a.Flag("gang") // before Words: the name is the word left
+	speculate, noSpeculate := a.Flag("speculate"), a.Flag("nospeculate")
 	ss := StageSpec{Gang: gang, Name: a.Words(1)[0], After: a.List("after"), PreferredHosts: a.List("hosts"), Tasks: a.Int("tasks", 1),
 		Profile: ProfileID(a.Int("profile", 0)), MaxAttempts: a.Int("attempts", 0)}
 	ss.Request.CPUs = a.Int("cpus", 1)
+	if speculate || noSpeculate {
+		ss.Speculation = &speculate
+	}
 	for _, e := range a.List("executors") {
 		ss.PreferredExecutors = append(ss.PreferredExecutors, ExecutorID(e))
 	}

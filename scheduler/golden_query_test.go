@@ -42,7 +42,11 @@ func (g *golden) why(id JobID) string {
 func (g *golden) demand(p ProfileID) string {
 	var out []string
 	for _, d := range g.s.Demand(g.now, p) {
-		out = append(out, fmt.Sprintf("stage %d: running %d pending %d per-executor %d excluded-only %v", d.Stage, d.Running, d.Pending, d.TasksPerExecutor, d.ExcludedOnly))
+		line := fmt.Sprintf("stage %d: running %d pending %d per-executor %d excluded-only %v", d.Stage, d.Running, d.Pending, d.TasksPerExecutor, d.ExcludedOnly)
+		if d.Speculative > 0 {
+			line += fmt.Sprintf(" speculative %d", d.Speculative)
+		}
+		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
 }
@@ -88,7 +92,11 @@ var reasonName = map[Reason]string{
 func goldenReady(rd Ready) string {
 	var out []string
 	for _, l := range rd.Launches {
-		out = append(out, fmt.Sprintf("launch s%d/%d#%d job %d on %s (%s) gpus [%s]", l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.Job, l.Executor, l.Host, strings.Join(l.Addresses, " ")))
+		copyOf := ""
+		if l.Speculative {
+			copyOf = " speculative"
+		}
+		out = append(out, fmt.Sprintf("launch%s s%d/%d#%d job %d on %s (%s) gpus [%s]", copyOf, l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.Job, l.Executor, l.Host, strings.Join(l.Addresses, " ")))
 	}
 	for _, k := range rd.Kills {
 		out = append(out, fmt.Sprintf("kill s%d/%d#%d on %s: %s", k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Executor, k.Reason))

@@ -24,13 +24,15 @@ var update = flag.Bool("update", false, "rewrite testdata/scenarios/*.txt with t
 //
 //	config mode=FAIR locality=3s maxfailures=4 exclusion=2/10m/2m backoff=200ms/10s
 //	    gang=1m/2 (gang timeout/retries; gang=1m/2/soft for the soft style)
+//	    speculation=1.5/0.75/100ms (multiplier/quantile/minTaskRuntime: on)
 //	    (input lines: pool NAME weight=W minshare=M mode=FAIR)
 //	profile id=0 cores=4 gpus=2
 //	executor id=e1 host=h1 cores=4 gpus=0,1 profile=0
 //	remove id=e1 reason=... fault
 //	submit name=j pool=p
 //	    (input lines: stage NAME tasks=N cpus=C gpus=G after=a,b
-//	     profile=P attempts=A hosts=h1,h2 executors=e1 gang)
+//	     profile=P attempts=A hosts=h1,h2 executors=e1 gang
+//	     speculate|nospeculate)
 //	finish s0/1#0 ok|fail|blameless|killed on=e1 reason=...
 //	    (on= the reporting executor; by default the one running it)
 //	restore s0/1                  (succeeded in an earlier AM attempt)

@@ -94,6 +94,7 @@ func copyReady(rd Ready) Ready {
 		Finished:        slices.Clone(rd.Finished),
 		GangTimeouts:    slices.Clone(rd.GangTimeouts),
 		GangTasksDone:   slices.Clone(rd.GangTasksDone),
+		Failures:        slices.Clone(rd.Failures),
 	}
 	for i := range out.Launches {
 		out.Launches[i].Addresses = slices.Clone(out.Launches[i].Addresses)
@@ -214,6 +215,13 @@ func checkInternal(s *Scheduler) string {
 		}
 		cpus := 0
 		for i, ref := range ex.running {
+			if ref.copy {
+				if c := ref.st.specul.copies[ref.idx]; c == nil || c.exec != ex || int(c.slot) != i {
+					return fmt.Sprintf("executor %s: running[%d] = a copy of stage %d task %d, not recorded so: %+v", id, i, ref.st.id, ref.idx, c)
+				}
+				cpus += ref.st.spec.Request.CPUs
+				continue
+			}
 			t := ref.st.task(int(ref.idx))
 			if t == nil || t.exec != ex || int(t.slot) != i || (t.state != taskRunning && t.state != taskKilling && t.state != taskStopping) {
 				return fmt.Sprintf("executor %s: running[%d] = stage %d task %d in state %d on %v slot %d", id, i, ref.st.id, ref.idx, t.state, t.exec, t.slot)
@@ -283,6 +291,8 @@ func checkInternal(s *Scheduler) string {
 					provisional++
 				}
 			}
+			copies := st.running - st.ownRunning()
+			r += copies
 			if r != st.running {
 				return fmt.Sprintf("stage %d: running %d, tasks say %d", st.id, st.running, r)
 			}
@@ -292,7 +302,7 @@ func checkInternal(s *Scheduler) string {
 			if j.ended && st.pending() != 0 {
 				return fmt.Sprintf("stage %d of an ended job: %d tasks pending", st.id, st.pending())
 			}
-			if want := st.spec.Tasks - st.succeeded - st.running - st.provisional; !j.ended && st.runnable && st.pending() != want {
+			if want := st.spec.Tasks - st.succeeded - (st.running - copies) - st.provisional; !j.ended && st.runnable && st.pending() != want {
 				return fmt.Sprintf("stage %d: pending %d, want %d", st.id, st.pending(), want)
 			}
 			if !j.ended && st.backingOff != waits[st] {
@@ -449,6 +459,9 @@ func runsOn(s *Scheduler, a AttemptID) ExecutorID {
 	st := s.stages[a.Task.Stage]
 	if st == nil {
 		return ""
+	}
+	if c := st.runningCopy(a); c != nil {
+		return c.exec.spec.ID
 	}
 	if t := st.task(a.Task.Index); t != nil && t.exec != nil {
 		return t.exec.spec.ID

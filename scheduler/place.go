@@ -20,6 +20,9 @@ func (s *Scheduler) Ready(now time.Time) Ready {
 		s.checkUnschedulable(now)
 	}
 	s.place(now)
+	if len(s.speculating) > 0 {
+		s.speculate(now)
+	}
 	return s.take()
 }
 
@@ -211,14 +214,10 @@ func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, addrs []strin
 	// ApplicationMaster attempt's first number (NumberAttemptsFrom).
 	attempt := max(int(t.attempts), s.firstAttempt)
 	t.attempts = int32(attempt + 1)
-	st.running++
-	st.job.running++
-	st.job.pool.running++
-	if s.cfg.Mode == FIFO {
-		s.root.running++
+	s.countStarted(st)
+	if st.specul != nil {
+		s.started(now, st, idx, attempt)
 	}
-	s.charge(st.job.pool, st.spec.Request, 1)
-	s.rerank(st)
 	if st.preferred(ex) {
 		// Delay scheduling, as Spark's: each launch where the task wanted
 		// to be renews the wait for the next one.
@@ -234,6 +233,18 @@ func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, addrs []strin
 		Addresses: addrs,
 		Accels:    accels,
 	})
+}
+
+// countStarted counts an attempt of st as running.
+func (s *Scheduler) countStarted(st *stage) {
+	st.running++
+	st.job.running++
+	st.job.pool.running++
+	if s.cfg.Mode == FIFO {
+		s.root.running++
+	}
+	s.charge(st.job.pool, st.spec.Request, 1)
+	s.rerank(st)
 }
 
 func (st *stage) hasPreference() bool { return st.preferredHosts != nil || st.preferredExecs != nil }

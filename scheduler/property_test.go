@@ -24,7 +24,10 @@ import (
 //   - every launch is valid: a live executor, concrete distinct addresses
 //     of that executor in the number asked, the next attempt number, a task
 //     neither running nor done, a job not ended;
-//   - kills are for attempts of ended jobs, once each;
+//   - kills are for attempts of ended jobs, or the losers of speculated
+//     tasks, once each; a task's attempt that lost is killed at once;
+//   - no task has more than two running attempts (its own and a
+//     speculative copy), never two on one executor;
 //   - Ready is work-conserving: a runnable stage with pending tasks has a
 //     reason to wait;
 //   - at the end (after a drain with ample executors) every job has exactly
@@ -55,7 +58,7 @@ type wtask struct {
 	maxFail   int
 	succeeded int
 	attempts  int // launched
-	running   bool
+	running   int // attempts running: its own, and a speculative copy
 	// failures counts the failed reports the scheduler must count;
 	// faultLosses the TaskFault executor losses while it ran, which count
 	// unless its job ended first (the order is the scheduler's own).
@@ -113,6 +116,9 @@ func randomConfig(rng *rand.Rand) Config {
 	if rng.IntN(2) == 0 {
 		cfg.RetryBackoff = time.Duration(1+rng.IntN(2000)) * time.Millisecond
 		cfg.RetryMaxBackoff = time.Duration(1+rng.IntN(20)) * time.Second
+	}
+	if rng.IntN(3) == 0 {
+		cfg.Speculation = SpeculationConfig{Enabled: true, Quantile: 0.5}
 	}
 	if rng.IntN(3) > 0 {
 		cfg.Exclusion = ExclusionConfig{
@@ -223,10 +229,10 @@ func (w *world) removeExecutor() {
 	}
 	for _, a := range sortedAttempts(w.running) {
 		if w.running[a].l.Executor == id {
-			if loss.TaskFault && !w.running[a].killed {
+			if loss.TaskFault && !w.running[a].killed && w.tasks[a.Task].succeeded == 0 {
 				t := w.tasks[a.Task]
 				t.faultLosses++
-				if j := w.scheds[0].jobs[t.job]; j != nil && !j.ended {
+				if j := w.scheds[0].jobs[t.job]; j != nil && !j.ended && t.running == 1 {
 					w.backedOff(t, t.failures+1) // counted, after the known ones at least
 				}
 			}
@@ -354,8 +360,9 @@ func (w *world) finish(a AttemptID, r TaskResult) {
 	// The job may have ended since the last Ready (its kills are not out
 	// yet): then the scheduler abandons the attempt whatever it reports.
 	// That much the ledger asks the scheduler.
+	// So may the task have succeeded, by its other attempt.
 	j := w.scheds[0].jobs[task.job]
-	abandoned := w.running[a].killed || j == nil || j.ended
+	abandoned := w.running[a].killed || j == nil || j.ended || task.succeeded > 0
 	if err := w.each("TaskFinished", func(s *Scheduler) error { return s.TaskFinished(w.now, runsOn(s, a), a, r) }); err != nil {
 		w.fatalf("TaskFinished %v: %v", a, err)
 	}
@@ -367,7 +374,10 @@ func (w *world) finish(a AttemptID, r TaskResult) {
 		task.failures++
 		task.lastFailure = r.Reason
 		task.permanent = task.permanent || r.Permanent
-		w.backedOff(task, task.failures)
+		if task.running == 1 {
+			// Not while its other attempt runs on: that is not retried.
+			w.backedOff(task, task.failures)
+		}
 	}
 	w.endAttempt(a)
 }
@@ -415,7 +425,7 @@ func (w *world) endAttempt(a AttemptID) {
 		ex.gpus[n] -= share(wa.l.Request.GPU)
 	}
 	delete(w.running, a)
-	w.tasks[a.Task].running = false
+	w.tasks[a.Task].running--
 	w.ended[a] = true
 	w.endedRecent[a] = true
 }
@@ -505,11 +515,8 @@ func (w *world) apply(rd Ready) {
 					}
 				}
 			}
-			for _, a := range sortedAttempts(w.running) {
-				if w.tasks[a.Task].job == f.Job {
-					w.fatalf("job %d succeeded with attempt %v running", f.Job, a)
-				}
-			}
+			// The losing attempts of speculated tasks may run: they
+			// are killed (checked below).
 		} else {
 			if f.Reason == "" {
 				w.fatalf("job %d failed without a reason", f.Job)
@@ -520,8 +527,9 @@ func (w *world) apply(rd Ready) {
 	}
 	for _, k := range rd.Kills {
 		task := w.tasks[k.Attempt.Task]
-		if task == nil || w.jobs[task.job].results != 1 || w.jobs[task.job].ok {
-			w.fatalf("kill %+v of a task whose job has not failed", k)
+		loser := task != nil && task.succeeded == 1
+		if task == nil || !loser && (w.jobs[task.job].results != 1 || w.jobs[task.job].ok) {
+			w.fatalf("kill %+v of a task whose job has not failed, nor that succeeded", k)
 		}
 		if wa := w.running[k.Attempt]; wa != nil {
 			if wa.killed || wa.l.Executor != k.Executor {
@@ -536,6 +544,9 @@ func (w *world) apply(rd Ready) {
 		if ending[w.tasks[a.Task].job] && !w.running[a].killed {
 			w.fatalf("job %d failed, its attempt %v not killed", w.tasks[a.Task].job, a)
 		}
+		if w.tasks[a.Task].succeeded > 0 && !w.running[a].killed {
+			w.fatalf("task %v succeeded, its other attempt %v not killed", a.Task, a)
+		}
 	}
 	for _, l := range rd.Launches {
 		ex := w.execs[l.Executor]
@@ -547,11 +558,13 @@ func (w *world) apply(rd Ready) {
 			w.fatalf("launch %s of an unknown task", fmtLaunch(l))
 		case task.job != l.Job || w.jobs[l.Job].results != 0:
 			w.fatalf("launch %s: job %d (task's %d) has ended or is wrong", fmtLaunch(l), l.Job, task.job)
-		case task.running || task.succeeded > 0:
-			w.fatalf("launch %s of a task running (%v) or done (%d)", fmtLaunch(l), task.running, task.succeeded)
+		case task.succeeded > 0 || task.running != 0 && !l.Speculative || l.Speculative && task.running != 1:
+			w.fatalf("launch %s of a task running (%d attempts) or done (%d)", fmtLaunch(l), task.running, task.succeeded)
+		case l.Speculative && !w.cfg.Speculation.Enabled:
+			w.fatalf("launch %s: speculative, with speculation off", fmtLaunch(l))
 		case l.Attempt.Attempt != task.attempts:
 			w.fatalf("launch %s: attempt %d, want %d", fmtLaunch(l), l.Attempt.Attempt, task.attempts)
-		case w.now.Before(task.notBefore):
+		case !l.Speculative && w.now.Before(task.notBefore):
 			w.fatalf("launch %s at %v, before its retry backoff ends at %v", fmtLaunch(l), w.now, task.notBefore)
 		case l.Host != ex.spec.Host:
 			w.fatalf("launch %s: host %s, executor's %s", fmtLaunch(l), l.Host, ex.spec.Host)
@@ -580,9 +593,13 @@ func (w *world) apply(rd Ready) {
 			w.fatalf("launch %s: executor %s runs %d cores of %d", fmtLaunch(l), l.Executor, ex.cores, ex.spec.Cores)
 		}
 		task.attempts++
-		task.running = true
+		task.running++
 		w.running[l.Attempt] = &wattempt{l: l}
+		if l.Speculative {
+			w.stats["speculative launches"]++
+		}
 	}
+	w.checkAttemptsPerTask()
 	// A task out of attempts has ended its job.
 	for _, id := range sortedKeys(w.jobs) {
 		if w.jobs[id].results > 0 {
@@ -611,6 +628,19 @@ func (w *world) apply(rd Ready) {
 	}
 	if t, ok := s.Wakeup(w.now); ok && !t.After(w.now) {
 		w.fatalf("wakeup %v not after now %v", t, w.now)
+	}
+}
+
+// checkAttemptsPerTask: a task runs at most two attempts, its own and a
+// speculative copy, never two on one executor.
+func (w *world) checkAttemptsPerTask() {
+	on := map[TaskID][]ExecutorID{}
+	for _, a := range sortedAttempts(w.running) {
+		execs := append(on[a.Task], w.running[a].l.Executor)
+		if len(execs) > 2 || len(execs) == 2 && execs[0] == execs[1] {
+			w.fatalf("task %v runs attempts on %v", a.Task, execs)
+		}
+		on[a.Task] = execs
 	}
 }
 

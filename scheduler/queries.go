@@ -12,6 +12,9 @@ import (
 type StageDemand struct {
 	Stage            StageID
 	Running, Pending int
+	// Speculative counts copies of stragglers waiting for an executor
+	// (speculation.go): not in Pending.
+	Speculative      int
 	TasksPerExecutor int
 	// ExcludedOnly: its tasks could run only on excluded hosts, so more
 	// executors (elsewhere) would help.
@@ -29,7 +32,7 @@ func (s *Scheduler) Demand(now time.Time, p ProfileID) []StageDemand {
 				continue
 			}
 			out = append(out, StageDemand{
-				Stage: st.id, Running: st.running, Pending: st.pending(),
+				Stage: st.id, Running: st.running, Pending: st.pending(), Speculative: st.speculative(),
 				TasksPerExecutor: prof.TasksPerExecutor(st.spec.Request),
 				ExcludedOnly:     st.pending() > 0 && s.onlyExcluded(now, st),
 			})
@@ -77,7 +80,7 @@ func (p *Progress) add(j *job) {
 		p.Running += st.running
 		if !j.ended {
 			// Queued or waiting for parents alike.
-			p.Pending += st.spec.Tasks - st.succeeded - st.running
+			p.Pending += st.spec.Tasks - st.succeeded - st.ownRunning()
 		}
 	}
 	p.FailedAttempts += j.failedAttempts
@@ -141,7 +144,7 @@ func (s *Scheduler) WhyPending(now time.Time, id JobID) []PendingReason {
 	}
 	var out []PendingReason
 	for _, st := range j.stages {
-		waiting := st.spec.Tasks - st.succeeded - st.running
+		waiting := st.spec.Tasks - st.succeeded - st.ownRunning()
 		if waiting == 0 || j.ended {
 			continue
 		}
@@ -243,8 +246,9 @@ func join(parts ...string) string {
 }
 
 // Wakeup is when Ready should next be called even if nothing else happens:
-// a locality wait, a host exclusion or a task's retry backoff runs out, or
-// an unschedulable stage reaches its timeout. ok is false when nothing is
+// a locality wait, a host exclusion or a task's retry backoff runs out, an
+// unschedulable stage reaches its timeout, or a running task may become a
+// straggler to speculate on. ok is false when nothing is
 // due.
 func (s *Scheduler) Wakeup(now time.Time) (t time.Time, ok bool) {
 	earliest := func(c time.Time) {
@@ -267,6 +271,11 @@ func (s *Scheduler) Wakeup(now time.Time) (t time.Time, ok bool) {
 	for st := range s.localized {
 		if st.pending() > 0 {
 			earliest(st.localityDeadline)
+		}
+	}
+	for _, st := range s.speculating {
+		if st.specul.armed {
+			earliest(st.specul.due)
 		}
 	}
 	if s.excluded > 0 {

@@ -60,6 +60,10 @@ type Scheduler struct {
 	head         *stage
 	restartingOn map[*profileState]int
 
+	// speculating are the runnable stages that speculate, by (job, stage)
+	// (speculation.go).
+	speculating []*stage
+
 	// The two choices placement makes, behind fields so tests can check the
 	// fast ones against deliberately naive ones.
 	pickStage    func() *stage
@@ -191,6 +195,9 @@ func (s *Scheduler) checkJob(spec JobSpec) (map[string]int, error) {
 		if err := prof.check(field, ss.Request); err != nil {
 			return nil, err
 		}
+		if ss.Gang && ss.Speculation != nil && *ss.Speculation {
+			return nil, fmt.Errorf("%s: speculation: a gang stage cannot speculate", field)
+		}
 	}
 	for _, ss := range spec.Stages {
 		for _, a := range ss.After {
@@ -213,6 +220,9 @@ func (s *Scheduler) newStage(j *job, ss StageSpec) *stage {
 	st.maxFailures = ss.MaxAttempts
 	if st.maxFailures == 0 {
 		st.maxFailures = s.cfg.MaxTaskFailures
+	}
+	if speculates(s.cfg.Speculation, ss) {
+		st.specul = newSpeculation(s.cfg.Speculation, ss.Tasks)
 	}
 	if len(ss.PreferredHosts) > 0 {
 		st.preferredHosts = map[string]bool{}
@@ -310,6 +320,9 @@ func (s *Scheduler) makeRunnable(now time.Time, st *stage) {
 	if st.hasPreference() {
 		s.localized[st] = true
 	}
+	if st.specul != nil {
+		s.addSpeculating(st)
+	}
 }
 
 // stageOrder is FIFO order: job (submission) first, then stage id.
@@ -332,5 +345,8 @@ func (s *Scheduler) dropRunnable(st *stage) {
 		s.fair.remove(p)
 	}
 	delete(s.localized, st)
+	if st.specul != nil {
+		s.dropSpeculating(st)
+	}
 	st.runnable = false
 }

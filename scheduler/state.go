@@ -36,8 +36,12 @@ type task struct {
 // taskRef names a running attempt from its executor, with the GPU
 // addresses it holds there.
 type taskRef struct {
-	st     *stage
-	idx    int32
+	st  *stage
+	idx int32
+	// copy: the attempt is its task's speculative copy, or the losing
+	// attempt of a speculated task (speculation.go), not the task's own.
+	// Beside idx it takes no room: the struct stays 64 bytes.
+	copy   bool
 	addrs  []string
 	accels []Assigned
 }
@@ -46,7 +50,7 @@ type taskRef struct {
 // runtime's bulk write barrier while a collection runs, which cost
 // placement a fifth of its time.
 func (r *taskRef) set(st *stage, idx int32, addrs []string, accels []Assigned) {
-	r.st, r.idx, r.addrs, r.accels = st, idx, addrs, accels
+	r.st, r.idx, r.addrs, r.accels, r.copy = st, idx, addrs, accels, false
 }
 
 // stage is a stage of an active job. Its tasks not yet launched cost
@@ -93,6 +97,9 @@ type stage struct {
 	gangDemoted    bool
 	gangRestarting bool
 	provisional    int
+	// specul tracks its tasks' run times and copies when it speculates
+	// (speculation.go); nil when it does not.
+	specul *speculation
 }
 
 // pending counts the tasks waiting to run: queued, or backing off.

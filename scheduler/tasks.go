@@ -16,8 +16,18 @@ func (s *Scheduler) TaskFinished(now time.Time, on ExecutorID, id AttemptID, r T
 	if st == nil {
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
 	}
+	if c := st.runningCopy(id); c != nil {
+		ex := c.exec
+		if ex.spec.ID != on {
+			return fmt.Errorf("%v: reported by executor %s, it runs on %s: %w", id, on, ex.spec.ID, ErrStaleAttempt)
+		}
+		err := ex.release(now, st, c.slot)
+		c.exec = nil
+		s.copyEnded(now, st, id.Task.Index, c, r, ex.host)
+		return err
+	}
 	t := st.task(id.Task.Index)
-	if t == nil || (t.state != taskRunning && t.state != taskKilling && t.state != taskStopping) || int(t.attempts)-1 != id.Attempt || t.exec == nil {
+	if t == nil || (t.state != taskRunning && t.state != taskKilling && t.state != taskStopping) || st.ownAttempt(t, id.Task.Index) != id.Attempt || t.exec == nil {
 		return fmt.Errorf("%v: %w", id, ErrStaleAttempt)
 	}
 	ex := t.exec
@@ -27,13 +37,12 @@ func (s *Scheduler) TaskFinished(now time.Time, on ExecutorID, id AttemptID, r T
 	if err := ex.vacate(now, st, t); err != nil {
 		return err
 	}
-	s.attemptEnded(now, st, t, id.Task.Index, r, ex.host)
+	s.originalEnded(now, st, t, id.Task.Index, r, ex.host)
 	return nil
 }
 
-// attemptEnded moves st's task idx, t, on from an attempt that ended, its
-// resources already given back.
-func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r TaskResult, h *host) {
+// countStopped counts an attempt of st as running no more.
+func (s *Scheduler) countStopped(st *stage) {
 	j := st.job
 	st.running--
 	j.running--
@@ -43,6 +52,13 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 	}
 	s.charge(j.pool, st.spec.Request, -1)
 	s.rerank(st)
+}
+
+// attemptEnded moves st's task idx, t, on from an attempt that ended, its
+// resources already given back.
+func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r TaskResult, h *host) {
+	j := st.job
+	s.countStopped(st)
 	if t.state == taskKilling {
 		t.state = taskAbandoned
 		j.killing--
@@ -77,15 +93,19 @@ func (s *Scheduler) attemptEnded(now time.Time, st *stage, t *task, idx int, r T
 			// (it would kill it through its vacated executor, and wait
 			// forever for its report).
 			t.state = taskAbandoned
-			reason := fmt.Sprintf("task %d of stage %q failed %s; last failure: %s", idx, st.spec.Name, times(int(t.failures)), r.Reason)
-			if r.Permanent {
-				reason = fmt.Sprintf("task %d of stage %q failed, and would on every attempt (not retried): %s", idx, st.spec.Name, r.Reason)
-			}
-			s.endJob(j, reason)
+			s.endJob(j, failureReason(st, t, idx, r))
 			return
 		}
 		s.backOff(now, st, t, idx)
 	}
+}
+
+// failureReason says why st's task idx, t, failed its job with r.
+func failureReason(st *stage, t *task, idx int, r TaskResult) string {
+	if r.Permanent {
+		return fmt.Sprintf("task %d of stage %q failed, and would on every attempt (not retried): %s", idx, st.spec.Name, r.Reason)
+	}
+	return fmt.Sprintf("task %d of stage %q failed %s; last failure: %s", idx, st.spec.Name, times(int(t.failures)), r.Reason)
 }
 
 // succeed counts st's task idx, t, as succeeded: its stage succeeds with
@@ -122,7 +142,10 @@ func (s *Scheduler) stageSucceeded(now time.Time, st *stage) {
 	j.done++
 	if j.done == len(j.stages) {
 		s.out.Finished = append(s.out.Finished, JobResult{Job: j.id, Name: j.name, Succeeded: true})
-		s.forget(j)
+		// Kept, ended, until the losing attempts of speculated tasks
+		// report: they hold their executors' resources till then.
+		j.ended = true
+		s.forgetIfDone(j)
 		return
 	}
 	for _, c := range st.children {
@@ -157,6 +180,9 @@ func (s *Scheduler) endJob(j *job, reason string) {
 				st.chunks[c].tasks = nil // nothing of it will report
 			}
 		}
+		if st.specul != nil {
+			s.killCopies(st, reason)
+		}
 	}
 	if backingOff {
 		s.backoffs.dropJob(j)
@@ -187,7 +213,7 @@ func (s *Scheduler) killChunk(j *job, st *stage, c int, reason string) int {
 				continue
 			}
 			s.out.Kills = append(s.out.Kills, Kill{
-				Attempt:  AttemptID{TaskID{st.id, c*chunkTasks + i}, int(t.attempts) - 1},
+				Attempt:  AttemptID{TaskID{st.id, c*chunkTasks + i}, st.ownAttempt(t, c*chunkTasks+i)},
 				Executor: t.exec.spec.ID,
 				Reason:   reason,
 			})

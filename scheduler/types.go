@@ -54,6 +54,10 @@ type StageSpec struct {
 	PreferredExecutors []ExecutorID
 	// Gang launches all the stage's tasks in one round or none (gang.go).
 	Gang bool
+	// Speculation: whether stragglers get a copy (speculation.go); nil
+	// takes the scheduler's default (Config.Speculation.Enabled). A gang
+	// stage never speculates.
+	Speculation *bool
 }
 
 // ExecutorSpec is an executor that registered: its profile, host, and what
@@ -113,6 +117,9 @@ type Launch struct {
 	// Accels are the addresses of each accelerator the task asks for, in
 	// its request's order (nil when it asks for none); read-only.
 	Accels []Assigned
+	// Speculative marks a copy of a straggler, launched while the task's
+	// own attempt still runs (speculation.go).
+	Speculative bool
 }
 
 // Kill tells the caller to stop a running attempt; its end is reported with
@@ -179,6 +186,7 @@ type Config struct {
 	LocalityWait time.Duration
 	Exclusion    ExclusionConfig
 	Gang         GangConfig
+	Speculation  SpeculationConfig
 }
 
 // MaxAttemptsLimit bounds a task's attempts (StageSpec.MaxAttempts,
@@ -221,6 +229,7 @@ func (c Config) withDefaults() Config {
 		c.Gang.Timeout = 60 * time.Second
 	}
 	c.Gang.MaxRetries = max(c.Gang.MaxRetries, 0)
+	c.Speculation = c.Speculation.withDefaults()
 	if c.Exclusion.UnschedulableTimeout <= 0 {
 		c.Exclusion.UnschedulableTimeout = 120 * time.Second
 	}

@@ -20,7 +20,8 @@ type Executor struct {
 type Profile struct {
 	ID     scheduler.ProfileID
 	Demand []scheduler.StageDemand // from Scheduler.Demand
-	// SpeculativePending counts speculative copies waiting to run.
+	// SpeculativePending counts speculative copies waiting to run,
+	// besides those Demand's stages count (StageDemand.Speculative).
 	SpeculativePending int
 	Executors          []Executor
 	// OnDemand profiles (a coarse-mode stage's own shape) hold executors
@@ -112,7 +113,7 @@ func (m *Manager) update(now time.Time, p Profile) Decision {
 	running, pending := 0, 0
 	for _, d := range p.Demand {
 		running += d.Running
-		pending += d.Pending
+		pending += d.Pending + d.Speculative // Spark's pending tasks count copies
 	}
 	// Spark's listener: a backlog starts the add timer, an empty queue
 	// clears it and resets the ramp.
@@ -143,7 +144,8 @@ func (m *Manager) update(now time.Time, p Profile) Decision {
 }
 
 // maxNeeded is Spark's maxNumExecutorsNeededPerResourceProfile:
-// ceil((running + pending) × ratio ÷ tasksPerExecutor), one more when
+// ceil((running + pending, speculative copies included) × ratio ÷
+// tasksPerExecutor), one more when
 // speculative copies wait and a single executor would do, and room for
 // task sets that only excluded hosts could run. Stages of one profile may
 // fit differently many tasks per executor: their needs are summed.
@@ -152,14 +154,16 @@ func (m *Manager) maxNeeded(p Profile, executors int) int {
 	var need float64
 	tpe, same := 0, true
 	tasks, unschedulable := 0, 0
+	speculative := p.SpeculativePending
 	for _, d := range p.Demand {
 		t := max(d.TasksPerExecutor, 1)
 		if tpe != 0 && t != tpe {
 			same = false
 		}
 		tpe = t
-		tasks += d.Running + d.Pending
-		need += float64(d.Running+d.Pending) * ratio / float64(t)
+		tasks += d.Running + d.Pending + d.Speculative
+		need += float64(d.Running+d.Pending+d.Speculative) * ratio / float64(t)
+		speculative += d.Speculative
 		if d.ExcludedOnly {
 			unschedulable++
 		}
@@ -171,7 +175,7 @@ func (m *Manager) maxNeeded(p Profile, executors int) int {
 	} else {
 		needed = int(math.Ceil(need - 1e-9))
 	}
-	if tpe > 1 && needed == 1 && p.SpeculativePending > 0 {
+	if tpe > 1 && needed == 1 && speculative > 0 {
 		needed++
 	}
 	if unschedulable > 0 {

@@ -94,6 +94,27 @@ func TestSpeculationAddsOneWhenASingleExecutorWouldDo(t *testing.T) {
 	}
 }
 
+// A stage's copies waiting (StageDemand.Speculative) count as pending
+// tasks, as Spark's ExecutorAllocationManager counts speculative ones,
+// and ask for a second executor where one would do (a copy never runs
+// beside its task).
+func TestStageCopiesCountAsPending(t *testing.T) {
+	m := mustNew(t, sparkConfig())
+	d := demand(4, 0, 2)
+	if got := m.maxNeeded(Profile{Demand: d}, 2); got != 2 {
+		t.Fatalf("no copies: needed %d, want 2", got)
+	}
+	d[0].Speculative = 1
+	if got := m.maxNeeded(Profile{Demand: d}, 2); got != 3 {
+		t.Fatalf("4 running and a copy, 2 an executor: needed %d, want 3", got)
+	}
+	d = demand(1, 0, 4)
+	d[0].Speculative = 1
+	if got := m.maxNeeded(Profile{Demand: d}, 1); got != 2 {
+		t.Fatalf("1 running and its copy: needed %d, want 2 (never beside it)", got)
+	}
+}
+
 func TestExclusionBlockedTaskSetsGetExtraExecutors(t *testing.T) {
 	m := mustNew(t, sparkConfig())
 	d := demand(0, 4, 4)
