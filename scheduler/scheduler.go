@@ -191,6 +191,9 @@ func (s *Scheduler) checkJob(spec JobSpec) (map[string]int, error) {
 		if err := prof.check(field, ss.Request); err != nil {
 			return nil, err
 		}
+		if err := checkTaskLocality(field, ss); err != nil {
+			return nil, err
+		}
 	}
 	for _, ss := range spec.Stages {
 		for _, a := range ss.After {
@@ -225,6 +228,13 @@ func (s *Scheduler) newStage(j *job, ss StageSpec) *stage {
 		for _, e := range ss.PreferredExecutors {
 			st.preferredExecs[e] = true
 		}
+	}
+	if len(ss.TaskLocality) > 0 {
+		wait := s.cfg.LocalityWait
+		if ss.LocalityWait != nil {
+			wait = *ss.LocalityWait
+		}
+		st.loc = newStageLocality(ss.TaskLocality, wait)
 	}
 	return st
 }
@@ -296,6 +306,9 @@ func (s *Scheduler) schedulingPool(j *job) *pool {
 func (s *Scheduler) makeRunnable(now time.Time, st *stage) {
 	st.runnable = true
 	st.localityDeadline = now.Add(s.cfg.LocalityWait)
+	if st.loc != nil {
+		st.loc.start(now)
+	}
 	p := s.schedulingPool(st.job)
 	i, _ := slices.BinarySearchFunc(p.runnable, st, stageOrder)
 	p.runnable = slices.Insert(p.runnable, i, st)
