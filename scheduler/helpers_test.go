@@ -262,6 +262,9 @@ func checkInternal(s *Scheduler) string {
 			if msg := checkChunks(st); msg != "" {
 				return msg
 			}
+			if msg := checkLocality(st); msg != "" && !j.ended {
+				return msg
+			}
 			r, killing, provisional := 0, 0, 0
 			for i := range st.launched {
 				t := st.task(i)
@@ -452,6 +455,39 @@ func runsOn(s *Scheduler, a AttemptID) ExecutorID {
 	}
 	if t := st.task(a.Task.Index); t != nil && t.exec != nil {
 		return t.exec.spec.ID
+	}
+	return ""
+}
+
+// checkLocality checks a stage's delay scheduling state against its
+// queue: exactly its queued tasks are marked so, and counted by what
+// they prefer.
+func checkLocality(st *stage) string {
+	l := st.loc
+	if l == nil {
+		return ""
+	}
+	queued := make([]bool, st.spec.Tasks)
+	for i := st.launched; i < st.freshEnd; i++ {
+		queued[i] = true
+	}
+	for _, i := range st.retries[st.retryHead:] {
+		queued[i] = true
+	}
+	hosts, racks := 0, 0
+	for i, q := range queued {
+		if q != l.queued[i] {
+			return fmt.Sprintf("stage %d task %d: queued %v, marked %v", st.id, i, q, l.queued[i])
+		}
+		if q && len(l.prefs[i].Hosts) > 0 {
+			hosts++
+		}
+		if q && len(l.prefs[i].Racks) > 0 {
+			racks++
+		}
+	}
+	if hosts != l.hostQueued || racks != l.rackQueued {
+		return fmt.Sprintf("stage %d: %d/%d queued with hosts/racks, counted %d/%d", st.id, hosts, racks, l.hostQueued, l.rackQueued)
 	}
 	return ""
 }
