@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"maps"
 	"testing"
 	"time"
 )
@@ -206,5 +207,40 @@ func TestTaskLocalityRefused(t *testing.T) {
 		c.edit(&spec.Stages[0])
 		_, err := h.s.SubmitJob(h.now, spec)
 		wantErr(t, err, c.want)
+	}
+}
+
+func TestHostToLocalTaskCount(t *testing.T) {
+	d := HostToLocalTaskCount([]TaskLocality{
+		{Hosts: []string{"h1", "h2"}}, {Hosts: []string{"h2", "h3"}, Racks: []string{"r1"}}, {Racks: []string{"r1"}}, {},
+	})
+	want := map[string]int{"h1": 1, "h2": 2, "h3": 1}
+	if d.Tasks != 2 || !maps.Equal(d.HostTasks, want) {
+		t.Fatalf("got %d tasks %v, want 2 tasks %v", d.Tasks, d.HostTasks, want)
+	}
+	if d := HostToLocalTaskCount(nil); d.Tasks != 0 || d.HostTasks != nil {
+		t.Fatalf("no tasks: got %+v", d)
+	}
+}
+
+// The scheduler's LocalityDemand counts the queued tasks only: launched
+// ones leave it, a failed one comes back.
+func TestLocalityDemandCountsQueuedTasks(t *testing.T) {
+	h := localHarness(t, 3*time.Second)
+	onH4 := TaskLocality{Hosts: []string{"h4", "h1"}}
+	h.submit(localStage(onH1, onH4, onH4, TaskLocality{}))
+	if d := h.s.LocalityDemand(0); d.Tasks != 3 || !maps.Equal(d.HostTasks, map[string]int{"h1": 3, "h4": 2}) {
+		t.Fatalf("before placing: %+v", d)
+	}
+	rd := h.ready() // task 0 on h1, the no-pref task 3 anywhere
+	if d := h.s.LocalityDemand(0); d.Tasks != 2 || !maps.Equal(d.HostTasks, map[string]int{"h1": 2, "h4": 2}) {
+		t.Fatalf("after %s: %+v", fmtLaunches(rd.Launches), d)
+	}
+	h.finish(rd.Launches[0].Attempt, TaskResult{Outcome: Failed, Blameless: true})
+	if d := h.s.LocalityDemand(0); d.Tasks != 3 || d.HostTasks["h1"] != 3 {
+		t.Fatalf("after a failure: %+v", d)
+	}
+	if d := h.s.LocalityDemand(1); d.Tasks != 0 {
+		t.Fatalf("another profile: %+v", d)
 	}
 }
