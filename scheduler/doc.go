@@ -1,7 +1,8 @@
 // Package scheduler is Spindle's task scheduler core: resource profiles,
 // executors and their GPU addresses (whole and fractional), jobs as DAGs of
 // stages, FIFO and FAIR pools (sharing running tasks, or dominant resource
-// shares: drf.go), retries, host exclusion and placement.
+// shares: drf.go), retries, host exclusion and placement, with delay
+// scheduling for tasks that prefer hosts and racks (locality.go).
 //
 // It is pure (docs/architecture.md): no I/O, no goroutines, no clock of its
 // own. Events and the current time come in as values; decisions go out as
