@@ -265,6 +265,11 @@ func checkInternal(s *Scheduler) string {
 			if msg := checkLocality(st); msg != "" && !j.ended {
 				return msg
 			}
+			if st.retryHead > 0 && st.retryHead >= len(st.retries) {
+				// Drained queues rewind: the naive placement counts
+				// len(retries) alone.
+				return fmt.Sprintf("stage %d: retry queue drained at %d of %d, not rewound", st.id, st.retryHead, len(st.retries))
+			}
 			r, killing, provisional := 0, 0, 0
 			for i := range st.launched {
 				t := st.task(i)

@@ -236,6 +236,9 @@ func (st *stage) unretry(idx int) {
 	st.retries[i] = moved
 	st.at(moved).slot = int32(i)
 	st.retries = st.retries[:last]
+	if st.retryHead == last {
+		st.retries, st.retryHead = st.retries[:0], 0 // drained: as popPending
+	}
 }
 
 // reslot records every queued task's place in the retry queue, after
