@@ -491,6 +491,21 @@ func checkLocality(st *stage) string {
 			racks++
 		}
 	}
+	entries, live := len(l.noPref), 0
+	for _, q := range l.byHost {
+		entries += len(q)
+	}
+	for _, q := range l.byRack {
+		entries += len(q)
+	}
+	for i, q := range l.queued {
+		if q {
+			live += entriesOf(l.prefs[i])
+		}
+	}
+	if entries != l.entries || live != l.live {
+		return fmt.Sprintf("stage %d: stacks hold %d entries, %d live; counted %d, %d", st.id, entries, live, l.entries, l.live)
+	}
 	if hosts != l.hostQueued || racks != l.rackQueued {
 		return fmt.Sprintf("stage %d: %d/%d queued with hosts/racks, counted %d/%d", st.id, hosts, racks, l.hostQueued, l.rackQueued)
 	}

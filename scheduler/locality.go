@@ -55,7 +55,16 @@ type stageLocality struct {
 	// hostQueued and rackQueued count the queued tasks with preferred
 	// hosts and racks: a level with none is passed at once.
 	hostQueued, rackQueued int
+	// entries counts what the stacks hold, live those of queued tasks:
+	// a task launched from one stack stays in its others until met, and
+	// is pushed again on each retry, so the stacks are rebuilt once
+	// mostly stale (requeue).
+	entries, live int
 }
+
+// staleSlack is how many stale entries the stacks may hold beyond as
+// many as the live ones before they are rebuilt.
+const staleSlack = 1024
 
 // newStageLocality indexes a stage's per-task preferences, its tasks
 // all queued.
@@ -76,10 +85,39 @@ func newStageLocality(prefs []TaskLocality, wait time.Duration) *stageLocality {
 	return l
 }
 
+// requeue queues task idx again (a retry), rebuilding the stacks when
+// stale entries outnumber the live ones: O(1) amortized, and the stacks
+// stay within twice what the queued tasks need.
+func (l *stageLocality) requeue(idx int32) {
+	l.enqueue(idx)
+	if l.entries <= 2*l.live+staleSlack {
+		return
+	}
+	for h, q := range l.byHost {
+		l.byHost[h] = q[:0]
+	}
+	for r, q := range l.byRack {
+		l.byRack[r] = q[:0]
+	}
+	l.noPref = l.noPref[:0]
+	l.hostQueued, l.rackQueued, l.entries, l.live = 0, 0, 0, 0
+	for i := len(l.queued) - 1; i >= 0; i-- {
+		if l.queued[i] {
+			l.enqueue(int32(i))
+		}
+	}
+}
+
+// entriesOf is how many stack entries a task with preferences p takes.
+func entriesOf(p TaskLocality) int { return max(len(p.Hosts)+len(p.Racks), 1) }
+
 // enqueue queues task idx at each place it prefers.
 func (l *stageLocality) enqueue(idx int32) {
 	l.queued[idx] = true
 	p := l.prefs[idx]
+	n := entriesOf(p)
+	l.entries += n
+	l.live += n
 	for _, h := range p.Hosts {
 		l.byHost[h] = append(l.byHost[h], idx)
 	}
@@ -101,6 +139,7 @@ func (l *stageLocality) enqueue(idx int32) {
 func (l *stageLocality) dequeue(idx int) {
 	l.queued[idx] = false
 	p := l.prefs[idx]
+	l.live -= entriesOf(p)
 	if len(p.Hosts) > 0 {
 		l.hostQueued--
 	}
@@ -172,6 +211,7 @@ func (l *stageLocality) peek(q []int32) ([]int32, int) {
 			return q, int(idx)
 		}
 		q = q[:len(q)-1]
+		l.entries--
 	}
 	return q, -1
 }

@@ -244,3 +244,34 @@ func TestLocalityDemandCountsQueuedTasks(t *testing.T) {
 		t.Fatalf("another profile: %+v", d)
 	}
 }
+
+// Retries push tasks on their stacks again, and launches leave stale
+// entries behind: the stacks are rebuilt before the stale ones outgrow
+// the live ones (plus a slack).
+func TestLocalityStacksStayBounded(t *testing.T) {
+	h := localHarness(t, 3*time.Second)
+	prefs := make([]TaskLocality, 50)
+	for i := range prefs {
+		prefs[i] = TaskLocality{Hosts: []string{"h1", "h2", "h3"}, Racks: []string{"r1", "r2"}}
+	}
+	h.submit(localStage(prefs...))
+	l := h.s.stages[0].loc
+	rebuilt, before := false, l.entries
+	for range 2000 {
+		rd := h.ready()
+		for _, ln := range rd.Launches {
+			h.finish(ln.Attempt, TaskResult{Outcome: Failed, Blameless: true})
+		}
+		if l.entries > 2*l.live+staleSlack+5 {
+			t.Fatalf("stacks hold %d entries for %d live", l.entries, l.live)
+		}
+		rebuilt = rebuilt || l.entries < before-staleSlack/2 // a drop only a rebuild makes
+		before = l.entries
+		if msg := checkInternal(h.s); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	if !rebuilt {
+		t.Fatal("never rebuilt: the test did not reach the bound")
+	}
+}

@@ -113,7 +113,7 @@ func (s *Scheduler) requeue(st *stage, t *task, idx int) {
 	if st.loc != nil {
 		// Placement takes it out of the queue by its place (unretry).
 		t.slot = int32(len(st.retries))
-		st.loc.enqueue(int32(idx))
+		st.loc.requeue(int32(idx))
 	}
 	st.retries = append(st.retries, int32(idx))
 }
