@@ -18,13 +18,13 @@ const (
 func benchScheduler(tb testing.TB) *Scheduler { return benchSchedulerOf(tb, FairTasks) }
 
 // benchSchedulerOf is benchScheduler's cluster and backlog, its pools
-// sharing by f.
-func benchSchedulerOf(tb testing.TB, f Fairness) *Scheduler {
+// sharing by f, each stage's spec changed by each of edits.
+func benchSchedulerOf(tb testing.TB, f Fairness, edits ...func(*StageSpec)) *Scheduler {
 	var pools []PoolConfig
 	for i := 0; i < benchPools; i++ {
 		pools = append(pools, PoolConfig{Name: fmt.Sprintf("pool%02d", i), Mode: FIFO, Weight: 1 + i%3, MinShare: i % 2})
 	}
-	s, err := New(Config{Mode: FAIR, Fairness: f, Pools: pools})
+	s, err := New(Config{Mode: FAIR, Fairness: f, Pools: pools, LocalityWait: 3 * time.Second})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -33,15 +33,17 @@ func benchSchedulerOf(tb testing.TB, f Fairness) *Scheduler {
 	}
 	gpus := []string{"0", "1", "2", "3", "4", "5", "6", "7"}
 	for i := 0; i < benchExecutors; i++ {
-		if err := s.AddExecutor(t0, ExecutorSpec{ID: ExecutorID(fmt.Sprintf("exec-%04d", i)), Host: fmt.Sprintf("node%03d", i/8), Cores: 32, GPUs: gpus}); err != nil {
+		if err := s.AddExecutor(t0, ExecutorSpec{ID: ExecutorID(fmt.Sprintf("exec-%04d", i)), Host: fmt.Sprintf("node%03d", i/8), Rack: fmt.Sprintf("rack%d", i/8/16), Cores: 32, GPUs: gpus}); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	quarter, _ := ParseGPURequest("gpus", 0.25)
 	for p := 0; p < benchPools; p++ {
-		_, err := s.SubmitJob(t0, JobSpec{Name: fmt.Sprintf("job%d", p), Pool: pools[p].Name, Stages: []StageSpec{
-			{Name: "infer", Tasks: benchTasks / benchPools, Request: TaskRequest{CPUs: 1, GPU: quarter}},
-		}})
+		ss := StageSpec{Name: "infer", Tasks: benchTasks / benchPools, Request: TaskRequest{CPUs: 1, GPU: quarter}}
+		for _, edit := range edits {
+			edit(&ss)
+		}
+		_, err := s.SubmitJob(t0, JobSpec{Name: fmt.Sprintf("job%d", p), Pool: pools[p].Name, Stages: []StageSpec{ss}})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -102,5 +104,27 @@ func benchSteadyState(b *testing.B, s *Scheduler, how func(AttemptID) TaskResult
 		}
 		running[next], on[next] = rd.Launches[0].Attempt, rd.Launches[0].Executor
 		next = (next + 1) % len(running)
+	}
+}
+
+// BenchmarkPlacementSteadyStateLocality is BenchmarkPlacementSteadyState
+// with every task preferring 3 of the 125 hosts (and their racks of 16),
+// placed by delay scheduling (locality.go) with a 3s wait.
+func BenchmarkPlacementSteadyStateLocality(b *testing.B) {
+	s := benchSchedulerOf(b, FairTasks, benchLocality)
+	benchSteadyState(b, s, func(AttemptID) TaskResult { return TaskResult{Outcome: Failed, Blameless: true} })
+}
+
+// benchLocality gives task i of a stage the hosts of three executors
+// apart, as an HDFS block's three replicas.
+func benchLocality(ss *StageSpec) {
+	ss.TaskLocality = make([]TaskLocality, ss.Tasks)
+	for i := range ss.TaskLocality {
+		l := &ss.TaskLocality[i]
+		for r := range 3 {
+			h := (i*7 + r*41) % (benchExecutors / 8)
+			l.Hosts = append(l.Hosts, fmt.Sprintf("node%03d", h))
+			l.Racks = append(l.Racks, fmt.Sprintf("rack%d", h/16))
+		}
 	}
 }

@@ -1,8 +1,9 @@
 // Package scheduler is Spindle's task scheduler core: resource profiles,
 // executors and their GPU addresses (whole and fractional), jobs as DAGs of
 // stages, FIFO and FAIR pools (sharing running tasks, or dominant resource
-// shares: drf.go), retries, host exclusion, placement and speculative
-// copies of stragglers (speculation.go).
+// shares: drf.go), retries, host exclusion, placement, with delay
+// scheduling for tasks that prefer hosts and racks (locality.go), and
+// speculative copies of stragglers (speculation.go).
 //
 // It is pure (docs/architecture.md): no I/O, no goroutines, no clock of its
 // own. Events and the current time come in as values; decisions go out as

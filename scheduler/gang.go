@@ -171,7 +171,7 @@ func (s *Scheduler) placeGang(now time.Time, st *stage) bool {
 		return false
 	}
 	for _, sl := range slots {
-		s.launch(now, st, sl.ex, sl.addrs, sl.accels)
+		s.launch(now, st, sl.ex, st.popPending(), sl.addrs, sl.accels)
 	}
 	st.gangSince, st.gangTries = time.Time{}, 0
 	s.restarting(st, false)

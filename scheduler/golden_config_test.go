@@ -148,6 +148,11 @@ func goldenStage(line string) (StageSpec, error) {
 	for _, e := range a.List("executors") {
 		ss.PreferredExecutors = append(ss.PreferredExecutors, ExecutorID(e))
 	}
+	ss.TaskLocality = goldenPrefer(a.List("prefer"))
+	if a.Has("wait") {
+		w := a.Duration("wait", 0)
+		ss.LocalityWait = &w
+	}
 	if !a.Has("gpus") {
 		return ss, a.Err()
 	}
@@ -161,6 +166,25 @@ func goldenStage(line string) (StageSpec, error) {
 	}
 	ss.Request.GPU = g
 	return ss, nil
+}
+
+// goldenPrefer reads each task's preferences, prefer=h1+h2@r1,h3,-:
+// hosts joined by "+", then "@" and the racks joined by "+"; "-" for
+// none.
+func goldenPrefer(tasks []string) []TaskLocality {
+	var out []TaskLocality
+	for _, t := range tasks {
+		var l TaskLocality
+		hosts, racks, _ := strings.Cut(t, "@")
+		if hosts != "-" && hosts != "" {
+			l.Hosts = strings.Split(hosts, "+")
+		}
+		if racks != "" {
+			l.Racks = strings.Split(racks, "+")
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // gpuAmount reads gpus=N, gpus=0.5 or gpus=1/3.

@@ -96,7 +96,11 @@ func goldenReady(rd Ready) string {
 		if l.Speculative {
 			copyOf = " speculative"
 		}
-		out = append(out, fmt.Sprintf("launch%s s%d/%d#%d job %d on %s (%s) gpus [%s]", copyOf, l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.Job, l.Executor, l.Host, strings.Join(l.Addresses, " ")))
+		line := fmt.Sprintf("launch%s s%d/%d#%d job %d on %s (%s) gpus [%s]", copyOf, l.Attempt.Task.Stage, l.Attempt.Task.Index, l.Attempt.Attempt, l.Job, l.Executor, l.Host, strings.Join(l.Addresses, " "))
+		if l.Locality != LocalityUnset {
+			line += " " + l.Locality.String()
+		}
+		out = append(out, line)
 	}
 	for _, k := range rd.Kills {
 		out = append(out, fmt.Sprintf("kill s%d/%d#%d on %s: %s", k.Attempt.Task.Stage, k.Attempt.Task.Index, k.Attempt.Attempt, k.Executor, k.Reason))

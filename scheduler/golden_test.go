@@ -27,12 +27,13 @@ var update = flag.Bool("update", false, "rewrite testdata/scenarios/*.txt with t
 //	    speculation=1.5/0.75/100ms (multiplier/quantile/minTaskRuntime: on)
 //	    (input lines: pool NAME weight=W minshare=M mode=FAIR)
 //	profile id=0 cores=4 gpus=2
-//	executor id=e1 host=h1 cores=4 gpus=0,1 profile=0
+//	executor id=e1 host=h1 rack=r1 cores=4 gpus=0,1 profile=0
 //	remove id=e1 reason=... fault
 //	submit name=j pool=p
 //	    (input lines: stage NAME tasks=N cpus=C gpus=G after=a,b
 //	     profile=P attempts=A hosts=h1,h2 executors=e1 gang
-//	     speculate|nospeculate)
+//	     speculate|nospeculate
+//	     prefer=h1+h2@r1,h3,- (each task's hosts@racks) wait=3s)
 //	finish s0/1#0 ok|fail|blameless|killed on=e1 reason=...
 //	    (on= the reporting executor; by default the one running it)
 //	restore s0/1                  (succeeded in an earlier AM attempt)
@@ -134,7 +135,7 @@ func (g *golden) event(s *Scheduler, a *scenario.Args) (string, error) {
 		p := Profile{ID: ProfileID(a.Int("id", 0)), Cores: a.Int("cores", 1), GPUs: a.Int("gpus", 0)}
 		call = func() error { return s.AddProfile(p) }
 	case "executor":
-		e := ExecutorSpec{ID: ExecutorID(a.String("id", "")), Host: a.String("host", ""), Profile: ProfileID(a.Int("profile", 0)), Cores: a.Int("cores", 1), GPUs: a.List("gpus")}
+		e := ExecutorSpec{ID: ExecutorID(a.String("id", "")), Host: a.String("host", ""), Rack: a.String("rack", ""), Profile: ProfileID(a.Int("profile", 0)), Cores: a.Int("cores", 1), GPUs: a.List("gpus")}
 		call = func() error { return s.AddExecutor(g.now, e) }
 	case "remove":
 		id, loss := ExecutorID(a.String("id", "")), ExecutorLoss{Reason: a.String("reason", ""), TaskFault: a.Flag("fault")}

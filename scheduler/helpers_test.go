@@ -270,6 +270,14 @@ func checkInternal(s *Scheduler) string {
 			if msg := checkChunks(st); msg != "" {
 				return msg
 			}
+			if msg := checkLocality(st); msg != "" && !j.ended {
+				return msg
+			}
+			if st.retryHead > 0 && st.retryHead >= len(st.retries) {
+				// Drained queues rewind: the naive placement counts
+				// len(retries) alone.
+				return fmt.Sprintf("stage %d: retry queue drained at %d of %d, not rewound", st.id, st.retryHead, len(st.retries))
+			}
 			r, killing, provisional := 0, 0, 0
 			for i := range st.launched {
 				t := st.task(i)
@@ -465,6 +473,54 @@ func runsOn(s *Scheduler, a AttemptID) ExecutorID {
 	}
 	if t := st.task(a.Task.Index); t != nil && t.exec != nil {
 		return t.exec.spec.ID
+	}
+	return ""
+}
+
+// checkLocality checks a stage's delay scheduling state against its
+// queue: exactly its queued tasks are marked so, and counted by what
+// they prefer.
+func checkLocality(st *stage) string {
+	l := st.loc
+	if l == nil {
+		return ""
+	}
+	queued := make([]bool, st.spec.Tasks)
+	for i := st.launched; i < st.freshEnd; i++ {
+		queued[i] = true
+	}
+	for _, i := range st.retries[st.retryHead:] {
+		queued[i] = true
+	}
+	hosts, racks := 0, 0
+	for i, q := range queued {
+		if q != l.queued[i] {
+			return fmt.Sprintf("stage %d task %d: queued %v, marked %v", st.id, i, q, l.queued[i])
+		}
+		if q && len(l.prefs[i].Hosts) > 0 {
+			hosts++
+		}
+		if q && len(l.prefs[i].Racks) > 0 {
+			racks++
+		}
+	}
+	entries, live := len(l.noPref), 0
+	for _, q := range l.byHost {
+		entries += len(q)
+	}
+	for _, q := range l.byRack {
+		entries += len(q)
+	}
+	for i, q := range l.queued {
+		if q {
+			live += entriesOf(l.prefs[i])
+		}
+	}
+	if entries != l.entries || live != l.live {
+		return fmt.Sprintf("stage %d: stacks hold %d entries, %d live; counted %d, %d", st.id, entries, live, l.entries, l.live)
+	}
+	if hosts != l.hostQueued || racks != l.rackQueued {
+		return fmt.Sprintf("stage %d: %d/%d queued with hosts/racks, counted %d/%d", st.id, hosts, racks, l.hostQueued, l.rackQueued)
 	}
 	return ""
 }

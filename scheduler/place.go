@@ -190,20 +190,22 @@ func (s *Scheduler) placeOne(now time.Time, st *stage) bool {
 	if s.heldFrom(st) {
 		return false
 	}
+	if st.loc != nil {
+		return s.placeLocal(now, st)
+	}
 	ex := s.pickExecutor(now, st)
 	if ex == nil {
 		return false
 	}
 	addrs, _ := ex.gpus.acquire(st.spec.Request.GPU) // findExecutor checked it fits
 	accels, _ := ex.accels.acquire(st.spec.Request.Accels)
-	s.launch(now, st, ex, addrs, accels)
+	s.launch(now, st, ex, st.popPending(), addrs, accels)
 	return true
 }
 
-// launch starts st's next pending task on ex with the GPU addresses
-// addrs and the accelerators' accels, held for it already.
-func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, addrs []string, accels []Assigned) {
-	idx := st.popPending()
+// launch starts st's task idx, just taken off its queue, on ex with the
+// GPU addresses addrs and the accelerators' accels, held for it already.
+func (s *Scheduler) launch(now time.Time, st *stage, ex *executor, idx int, addrs []string, accels []Assigned) {
 	if st.queued() == 0 {
 		s.classDrained(st.class)
 	}
@@ -247,10 +249,16 @@ func (s *Scheduler) countStarted(st *stage) {
 	s.rerank(st)
 }
 
-func (st *stage) hasPreference() bool { return st.preferredHosts != nil || st.preferredExecs != nil }
+func (st *stage) hasPreference() bool {
+	return st.preferredHosts != nil || st.preferredExecs != nil || st.loc != nil
+}
 
-// waitingForLocality: st may still run only where it prefers.
+// waitingForLocality: st may still run only where it prefers (for
+// TaskLocality, at the level its last placement allowed).
 func (st *stage) waitingForLocality(now time.Time) bool {
+	if st.loc != nil {
+		return st.loc.levels[st.loc.current] != AnyLocality
+	}
 	return st.hasPreference() && now.Before(st.localityDeadline)
 }
 

@@ -93,6 +93,7 @@ type world struct {
 	tasks       map[TaskID]*wtask
 	jobs        map[JobID]*wjob
 	stageReq    map[StageID]TaskRequest
+	stagePrefs  map[StageID][]TaskLocality // each task's, if the stage has them
 	steps       int
 	maxExecs    int
 	maxTasks    int // per stage
@@ -137,7 +138,7 @@ func newWorld(t testing.TB, seed uint64, cfg Config, naive ...bool) *world {
 	w := &world{
 		t: t, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), now: t0, cfg: cfg,
 		execs: map[ExecutorID]*wexec{}, running: map[AttemptID]*wattempt{}, ended: map[AttemptID]bool{},
-		endedRecent: map[AttemptID]bool{}, tasks: map[TaskID]*wtask{}, jobs: map[JobID]*wjob{}, stageReq: map[StageID]TaskRequest{},
+		endedRecent: map[AttemptID]bool{}, tasks: map[TaskID]*wtask{}, jobs: map[JobID]*wjob{}, stageReq: map[StageID]TaskRequest{}, stagePrefs: map[StageID][]TaskLocality{},
 		stats: map[string]int{}, maxExecs: 12, maxTasks: 6, reports: 1, hosts: slices.Clone(propHosts),
 	}
 	for _, nv := range naive {
@@ -204,7 +205,7 @@ func (w *world) addExecutor(host string, full bool) {
 	if !full && w.rng.IntN(4) == 0 { // what registers may differ from the profile
 		cores, ngpus = 1+w.rng.IntN(p.Cores), w.rng.IntN(p.GPUs+1)
 	}
-	spec := ExecutorSpec{ID: ExecutorID(fmt.Sprintf("e%03d", w.execSeq)), Host: host, Profile: p.ID, Cores: cores}
+	spec := ExecutorSpec{ID: ExecutorID(fmt.Sprintf("e%03d", w.execSeq)), Host: host, Rack: propRack(host), Profile: p.ID, Cores: cores}
 	w.execSeq++
 	for i := range ngpus {
 		spec.GPUs = append(spec.GPUs, fmt.Sprintf("gpu%d", (i*3)%ngpus+0*i)) // distinct, not in order
@@ -272,6 +273,9 @@ func (w *world) randomJob() JobSpec {
 		if w.rng.IntN(8) == 0 {
 			ss.PreferredExecutors = []ExecutorID{ExecutorID(fmt.Sprintf("e%03d", w.rng.IntN(w.execSeq+1)))}
 		}
+		if ss.PreferredHosts == nil && ss.PreferredExecutors == nil && w.rng.IntN(3) == 0 {
+			ss.TaskLocality = w.randomTaskLocality(ss.Tasks)
+		}
 		spec.Stages = append(spec.Stages, ss)
 	}
 	// Shuffle so parents may come after their children in the spec.
@@ -306,6 +310,9 @@ func (w *world) submit() {
 	for i, ss := range spec.Stages {
 		wj.stages = append(wj.stages, st[i].id)
 		w.stageReq[st[i].id] = ss.Request
+		if ss.TaskLocality != nil {
+			w.stagePrefs[st[i].id] = ss.TaskLocality
+		}
 		maxFail := ss.MaxAttempts
 		if maxFail == 0 {
 			maxFail = w.cfg.MaxTaskFailures
@@ -440,6 +447,57 @@ func share(g GPURequest) Share {
 
 // ready calls Ready on every scheduler, checks they agree, and checks the
 // batch against the ledger.
+// randomTaskLocality gives each of n tasks up to two preferred hosts,
+// with their racks or not, or no preference.
+func (w *world) randomTaskLocality(n int) []TaskLocality {
+	out := make([]TaskLocality, n)
+	for i := range out {
+		for range w.rng.IntN(3) {
+			h := w.hosts[w.rng.IntN(len(w.hosts))]
+			out[i].Hosts = append(out[i].Hosts, h)
+			if w.rng.IntN(2) == 0 {
+				out[i].Racks = append(out[i].Racks, propRack(h))
+			}
+		}
+	}
+	return out
+}
+
+// propRack is the rack of a host of the world: two of them, by the
+// host name's last byte.
+func propRack(host string) string {
+	return fmt.Sprintf("rack%d", host[len(host)-1]%2)
+}
+
+// checkLocality checks that launch l ran where its Locality says.
+func (w *world) checkLocality(l Launch, ex *wexec) {
+	prefs := w.stagePrefs[l.Attempt.Task.Stage]
+	if prefs == nil {
+		if l.Locality != LocalityUnset {
+			w.fatalf("launch %s: locality %s for a stage without task locality", fmtLaunch(l), l.Locality)
+		}
+		return
+	}
+	p := prefs[l.Attempt.Task.Index]
+	ok := true
+	switch l.Locality {
+	case NodeLocal:
+		ok = slices.Contains(p.Hosts, ex.spec.Host)
+	case NoPref:
+		ok = len(p.Hosts) == 0 && len(p.Racks) == 0
+	case RackLocal:
+		ok = slices.Contains(p.Racks, ex.spec.Rack)
+	case AnyLocality:
+		ok = !slices.Contains(p.Hosts, ex.spec.Host) && !slices.Contains(p.Racks, ex.spec.Rack)
+	default:
+		ok = false
+	}
+	if !ok {
+		w.fatalf("launch %s on %s (%s): %s, but the task prefers %+v", fmtLaunch(l), ex.spec.Host, ex.spec.Rack, l.Locality, p)
+	}
+	w.stats["launches "+l.Locality.String()]++
+}
+
 func (w *world) ready() Ready {
 	w.t.Helper()
 	var rd Ready
@@ -571,6 +629,7 @@ func (w *world) apply(rd Ready) {
 		case l.Request != w.stageReq[l.Attempt.Task.Stage]:
 			w.fatalf("launch %s: request %+v", fmtLaunch(l), l.Request)
 		}
+		w.checkLocality(l, ex)
 		g := l.Request.GPU
 		want := g.Whole()
 		if g.Fraction() > 0 {

@@ -168,7 +168,7 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	}
 	req := st.spec.Request
 	var excluded, cpu, gpu, accel, elsewhere int
-	waiting := st.hasPreference() && now.Before(st.localityDeadline)
+	waiting := st.hasPreference() && now.Before(st.localityWaitEnds())
 	for _, ex := range prof.executors {
 		switch {
 		case ex.host.excluded(now):
@@ -179,7 +179,7 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 			gpu++
 		case !ex.accels.fits(req.Accels):
 			accel++
-		case waiting && !st.preferred(ex):
+		case waiting && !st.wants(ex):
 			elsewhere++
 		}
 	}
@@ -204,7 +204,7 @@ func (s *Scheduler) reason(now time.Time, st *stage) (Reason, string) {
 	case excluded == n:
 		return ReasonExcludedHosts, join(msg, backoff)
 	case elsewhere > 0 && free == 0:
-		return ReasonWaitingForLocality, join(msg, fmt.Sprintf("waiting %s more for locality", st.localityDeadline.Sub(now).Round(time.Millisecond)), backoff)
+		return ReasonWaitingForLocality, join(msg, fmt.Sprintf("waiting %s more for locality", st.localityWaitEnds().Sub(now).Round(time.Millisecond)), backoff)
 	case free == 0:
 		return ReasonInsufficientResources, join(msg, backoff)
 	case st.queued() == 0 && backoff != "":
@@ -270,7 +270,7 @@ func (s *Scheduler) Wakeup(now time.Time) (t time.Time, ok bool) {
 	// plain stages is not looked at after every event.
 	for st := range s.localized {
 		if st.pending() > 0 {
-			earliest(st.localityDeadline)
+			earliest(st.localityWaitEnds())
 		}
 	}
 	for _, st := range s.speculating {

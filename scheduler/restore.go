@@ -186,15 +186,24 @@ func (s *Scheduler) adopter(id ExecutorID, st *stage) (*executor, error) {
 // (the fresh range, or the retry queue for one an earlier restore skipped)
 // and returns its state.
 func (s *Scheduler) unqueue(st *stage, idx int) *task {
+	st.takeQueued(idx)
+	if st.queued() == 0 {
+		s.classDrained(st.class)
+	}
+	if st.loc != nil {
+		st.loc.dequeue(idx)
+	}
+	return st.at(int32(idx))
+}
+
+// takeQueued takes st's queued task idx off its queue, wherever in it:
+// the fresh range, or the retry queue.
+func (st *stage) takeQueued(idx int) {
 	if idx >= st.launched {
 		st.skipTo(idx)
 	} else {
 		st.unretry(idx)
 	}
-	if st.queued() == 0 {
-		s.classDrained(st.class)
-	}
-	return st.at(int32(idx))
 }
 
 // skipTo launches the fresh indices up to idx, as placement would, but
@@ -219,7 +228,7 @@ func (st *stage) unretry(idx int) {
 	// A place before the queue's head cannot hold idx: the tasks there
 	// have run, and are not restorable.
 	i := int(st.at(int32(idx)).slot)
-	if i >= len(st.retries) || int(st.retries[i]) != idx {
+	if i < st.retryHead || i >= len(st.retries) || int(st.retries[i]) != idx {
 		i = st.reslot(idx)
 	}
 	last := len(st.retries) - 1
@@ -227,6 +236,9 @@ func (st *stage) unretry(idx int) {
 	st.retries[i] = moved
 	st.at(moved).slot = int32(i)
 	st.retries = st.retries[:last]
+	if st.retryHead == last {
+		st.retries, st.retryHead = st.retries[:0], 0 // drained: as popPending
+	}
 }
 
 // reslot records every queued task's place in the retry queue, after

@@ -198,6 +198,9 @@ func (s *Scheduler) checkJob(spec JobSpec) (map[string]int, error) {
 		if ss.Gang && ss.Speculation != nil && *ss.Speculation {
 			return nil, fmt.Errorf("%s: speculation: a gang stage cannot speculate", field)
 		}
+		if err := checkTaskLocality(field, ss); err != nil {
+			return nil, err
+		}
 	}
 	for _, ss := range spec.Stages {
 		for _, a := range ss.After {
@@ -235,6 +238,13 @@ func (s *Scheduler) newStage(j *job, ss StageSpec) *stage {
 		for _, e := range ss.PreferredExecutors {
 			st.preferredExecs[e] = true
 		}
+	}
+	if len(ss.TaskLocality) > 0 {
+		wait := s.cfg.LocalityWait
+		if ss.LocalityWait != nil {
+			wait = *ss.LocalityWait
+		}
+		st.loc = newStageLocality(ss.TaskLocality, wait)
 	}
 	return st
 }
@@ -306,6 +316,9 @@ func (s *Scheduler) schedulingPool(j *job) *pool {
 func (s *Scheduler) makeRunnable(now time.Time, st *stage) {
 	st.runnable = true
 	st.localityDeadline = now.Add(s.cfg.LocalityWait)
+	if st.loc != nil {
+		st.loc.start(now)
+	}
 	p := s.schedulingPool(st.job)
 	i, _ := slices.BinarySearchFunc(p.runnable, st, stageOrder)
 	p.runnable = slices.Insert(p.runnable, i, st)

@@ -83,6 +83,9 @@ func (s *Scheduler) launchCopies(now time.Time, st *stage) {
 			Accels:      accels,
 			Speculative: true,
 		})
+		if st.loc != nil {
+			s.out.Launches[len(s.out.Launches)-1].Locality = st.loc.on(int(idx), ex)
+		}
 	}
 	sp.queue = waiting
 }

@@ -80,11 +80,12 @@ type stage struct {
 	maxFailures      int
 	preferredHosts   map[string]bool
 	preferredExecs   map[ExecutorID]bool
-	localityDeadline time.Time // wait for preferred executors until then
-	blockedRound     uint64    // the placement round it found no executor in
-	unschedulable    time.Time // since when only excluded hosts could run it
-	class            *fitClass // while runnable
-	rankIdx          int       // in its FAIR pool's rank (rank.go)
+	localityDeadline time.Time      // wait for preferred executors until then
+	loc              *stageLocality // per-task preferences; nil for none
+	blockedRound     uint64         // the placement round it found no executor in
+	unschedulable    time.Time      // since when only excluded hosts could run it
+	class            *fitClass      // while runnable
+	rankIdx          int            // in its FAIR pool's rank (rank.go)
 	// A gang stage's try at acquiring started at gangSince (zero: not
 	// acquiring), and gangTries timed out; gangFailures counts its failed
 	// runs; gangDemoted, a soft gang that timed out runs as an ordinary

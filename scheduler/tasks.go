@@ -130,6 +130,11 @@ func (s *Scheduler) requeue(st *stage, t *task, idx int) {
 		n := copy(st.retries, st.retries[st.retryHead:])
 		st.retries, st.retryHead = st.retries[:n], 0
 	}
+	if st.loc != nil {
+		// Placement takes it out of the queue by its place (unretry).
+		t.slot = int32(len(st.retries))
+		st.loc.requeue(int32(idx))
+	}
 	st.retries = append(st.retries, int32(idx))
 }
 

@@ -52,6 +52,14 @@ type StageSpec struct {
 	// up to the locality wait for one of them before running anywhere.
 	PreferredHosts     []string
 	PreferredExecutors []ExecutorID
+	// TaskLocality, when set, holds each task's own preferred hosts and
+	// racks, by index (one for each task): the stage places them with
+	// delay scheduling (locality.go). Not with PreferredHosts or
+	// PreferredExecutors, nor for a gang.
+	TaskLocality []TaskLocality
+	// LocalityWait, when set, overrides Config.LocalityWait for the
+	// stage's TaskLocality (spindle.locality.wait per stage; 0: none).
+	LocalityWait *time.Duration
 	// Gang launches all the stage's tasks in one round or none (gang.go).
 	Gang bool
 	// Speculation: whether stragglers get a copy (speculation.go); nil
@@ -65,6 +73,7 @@ type StageSpec struct {
 type ExecutorSpec struct {
 	ID      ExecutorID
 	Host    string
+	Rack    string // its host's rack (YARN's topology), if known
 	Profile ProfileID
 	Cores   int
 	GPUs    []string // concrete addresses
@@ -120,6 +129,9 @@ type Launch struct {
 	// Speculative marks a copy of a straggler, launched while the task's
 	// own attempt still runs (speculation.go).
 	Speculative bool
+	// Locality is how near its preferred hosts the task runs; unset for
+	// a stage without TaskLocality.
+	Locality Locality
 }
 
 // Kill tells the caller to stop a running attempt; its end is reported with
@@ -182,7 +194,8 @@ type Config struct {
 	RetryMaxBackoff time.Duration
 	// LocalityWait is how long tasks with preferred hosts wait for them
 	// before running anywhere (Spark's spark.locality.wait, 3s there);
-	// zero does not wait.
+	// zero does not wait. For a stage's TaskLocality it is the wait at
+	// each level, node-local then rack-local (locality.go).
 	LocalityWait time.Duration
 	Exclusion    ExclusionConfig
 	Gang         GangConfig
