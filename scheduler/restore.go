@@ -123,16 +123,9 @@ func (s *Scheduler) adopt(exID ExecutorID, id AttemptID, addrs []string, accels 
 	ex.occupy(st, t, idx, held, heldAccels)
 	t.state = taskRunning
 	t.attempts = int32(id.Attempt + 1)
-	// Counted as placeOne counts a launch, which it is not: the caller
-	// has nothing to start.
-	st.running++
-	st.job.running++
-	st.job.pool.running++
-	if s.cfg.Mode == FIFO {
-		s.root.running++
-	}
-	s.charge(st.job.pool, st.spec.Request, 1)
-	s.rerank(st)
+	// Counted as a launch is, which it is not: the caller has nothing
+	// to start.
+	s.countStarted(st)
 	return nil
 }
 
